@@ -1,0 +1,58 @@
+"""Shared fixtures: no test touches the real home directory, and vaults are temp copies."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample"
+#: The real-world corpora live beside the project (../shared/corpus); CI always has them.
+CORPUS = Path(os.environ.get("WIKITUI_CORPUS", ROOT.parent / "shared" / "corpus"))
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory, monkeypatch):
+    """Point HOME and the XDG folders at a temp dir; clear model settings from the environment."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for var, sub in (("XDG_CONFIG_HOME", ".config"), ("XDG_DATA_HOME", ".local/share"),
+                     ("XDG_CACHE_HOME", ".cache"), ("XDG_STATE_HOME", ".local/state")):
+        monkeypatch.setenv(var, str(home / sub))
+    for var in ("WIKITUI_MODEL", "WIKITUI_API_BASE", "WIKITUI_CONFIG", "OPENAI_API_KEY",
+                "OPENAI_API_BASE", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    return home
+
+
+@pytest.fixture
+def sample_vault(tmp_path) -> Path:
+    """A fresh copy of the sample vault."""
+    dest = tmp_path / "sample"
+    shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns(".wikitui"))
+    return dest
+
+
+def corpus_path(name: str) -> Path:
+    """The path of a corpus folder, skipping the test with a clear reason when absent."""
+    path = CORPUS / name
+    if not path.is_dir():
+        pytest.skip(f"corpus {name!r} not found at {path} (it lives in ../shared/corpus beside the project; CI has it)")
+    return path
+
+
+@pytest.fixture
+def corpus_copy(tmp_path):
+    """Factory: copy a corpus vault into a temp dir (corpora are never written)."""
+
+    def make(name: str) -> Path:
+        src = corpus_path(name)
+        dest = tmp_path / name
+        shutil.copytree(src, dest)
+        return dest
+
+    return make

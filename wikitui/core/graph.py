@@ -1,0 +1,390 @@
+"""The link graph: every page parsed, every link resolved, backlinks indexed.
+
+Resolution follows Obsidian (DESIGN §2): a target resolves case-insensitively by
+file stem (a ``folder/`` prefix must match the tail of the path), then by
+``title``, then by ``aliases``; ties go to the shortest path, then alphabetical
+order. A target that names no page resolves to any other file of the vault (raw
+sources, attachments). A missing heading or block still resolves to the page.
+
+The parsed pages are cached under ``.wikitui/cache/`` so a warm start re-reads only
+files whose mtime or size changed; one changed file updates the graph incrementally.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import posixpath
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from wikitui.core.fsutil import atomic_write, decode_text
+from wikitui.core.links import WIKILINK, Link, mask_text
+from wikitui.core.page import PageInfo, parse_page
+from wikitui.core.vault import FileStat, Vault
+
+#: Bump when PageInfo or Link change shape: an old cache is then ignored.
+CACHE_VERSION = 3
+_CACHE_NAME = "graph.pickle"
+
+
+def _rank(path: str) -> tuple[int, str]:
+    return (len(path), path)
+
+
+@dataclass(slots=True)
+class Backlink:
+    """A link from ``source`` to some page: the link itself and its line of context."""
+
+    source: str
+    link: Link
+
+
+@dataclass(slots=True)
+class Mention:
+    """An unlinked mention: a page's title or alias as plain text in another page."""
+
+    path: str
+    line: int
+    context: str
+
+
+class LinkGraph:
+    """All pages of a vault with their links resolved.
+
+    Build one with :meth:`LinkGraph.load`; keep it current with :meth:`refresh`
+    (rescan everything cheaply) or :meth:`update_path` (one file changed).
+    """
+
+    def __init__(self, vault: Vault) -> None:
+        self.vault = vault
+        #: Pages by vault-relative path.
+        self.pages: dict[str, PageInfo] = {}
+        #: Raw sources by vault-relative path.
+        self.raw_files: dict[str, FileStat] = {}
+        #: Other files (attachments, non-markdown) by vault-relative path.
+        self.other_files: dict[str, FileStat] = {}
+        self._resolved: dict[str, list[str | None]] = {}
+        self._backlinks: dict[str, list[Backlink]] = {}
+        self._by_stem: dict[str, list[str]] = {}
+        self._by_title: dict[str, list[str]] = {}
+        self._by_alias: dict[str, list[str]] = {}
+        self._files_by_name: dict[str, list[str]] = {}
+        self._names_sig: dict[str, tuple] = {}
+        #: Number of files parsed by the last load or refresh (0 on a fully warm start).
+        self.parsed_count = 0
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def load(cls, vault: Vault, *, use_cache: bool = True, save_cache: bool = True) -> "LinkGraph":
+        """Scan the vault, parse what changed since the cache, and resolve every link."""
+        graph = cls(vault)
+        cached: dict[str, PageInfo] = graph._read_cache() if use_cache else {}
+        pages, raws, others = vault.scan()
+        graph.raw_files = {f.path: f for f in raws}
+        graph.other_files = {f.path: f for f in others}
+        parsed = 0
+        for fs in pages:
+            info = cached.get(fs.path)
+            if info is None or info.mtime_ns != fs.mtime_ns or info.size != fs.size:
+                info = graph._parse(fs)
+                parsed += 1
+            graph.pages[fs.path] = info
+        graph.parsed_count = parsed
+        graph._rebuild()
+        if save_cache and (parsed or len(cached) != len(graph.pages)):
+            graph.save_cache()
+        return graph
+
+    def _parse(self, fs: FileStat) -> PageInfo:
+        try:
+            data = (self.vault.root / fs.path).read_bytes()
+        except OSError as exc:
+            info = PageInfo(path=fs.path, title=Path(fs.path).stem, mtime_ns=fs.mtime_ns, size=fs.size)
+            info.warnings.append(f"cannot read: {exc.strerror or exc}")
+            return info
+        text, ok = decode_text(data)
+        info = parse_page(fs.path, text, mtime_ns=fs.mtime_ns, size=fs.size)
+        if not ok:
+            info.warnings.append("not valid UTF-8; undecodable bytes shown as \ufffd")
+        return info
+
+    # -------------------------------------------------------------------- cache
+    @property
+    def cache_path(self) -> Path:
+        """Where the parsed pages are cached."""
+        return self.vault.state_dir / "cache" / _CACHE_NAME
+
+    def _read_cache(self) -> dict[str, PageInfo]:
+        try:
+            with self.cache_path.open("rb") as fh:
+                data = pickle.load(fh)
+        except Exception:  # a missing, truncated or foreign cache is simply rebuilt
+            return {}
+        if (
+            not isinstance(data, dict)
+            or data.get("version") != CACHE_VERSION
+            or data.get("layout") != (self.vault.wiki_prefix, self.vault.raw_prefix)
+        ):
+            return {}
+        return data.get("pages", {})
+
+    def save_cache(self) -> None:
+        """Write the parse cache; a read-only vault just goes without one."""
+        payload = {
+            "version": CACHE_VERSION,
+            "layout": (self.vault.wiki_prefix, self.vault.raw_prefix),
+            "pages": self.pages,
+        }
+        try:
+            atomic_write(self.cache_path, pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:
+            pass
+
+    # --------------------------------------------------------------- resolution
+    def _rebuild(self) -> None:
+        """Rebuild the name maps and resolve every link."""
+        by_stem: dict[str, list[str]] = {}
+        by_title: dict[str, list[str]] = {}
+        by_alias: dict[str, list[str]] = {}
+        for path, info in self.pages.items():
+            by_stem.setdefault(posixpath.basename(path)[:-3].lower(), []).append(path)
+            by_title.setdefault(info.title.lower(), []).append(path)
+            for alias in info.aliases:
+                by_alias.setdefault(alias.lower(), []).append(path)
+            self._names_sig[path] = (info.title.lower(), tuple(a.lower() for a in info.aliases))
+        for d in (by_stem, by_title, by_alias):
+            for lst in d.values():
+                if len(lst) > 1:
+                    lst.sort(key=_rank)
+        files_by_name: dict[str, list[str]] = {}
+        for path in (*self.raw_files, *self.other_files):
+            files_by_name.setdefault(posixpath.basename(path).lower(), []).append(path)
+        for lst in files_by_name.values():
+            if len(lst) > 1:
+                lst.sort(key=_rank)
+        self._by_stem, self._by_title, self._by_alias = by_stem, by_title, by_alias
+        self._files_by_name = files_by_name
+        self._resolve_all()
+
+    def _resolve_all(self) -> None:
+        self._resolved = {}
+        self._backlinks = {}
+        for path, info in self.pages.items():
+            self._resolve_page(path, info)
+
+    def _resolve_page(self, path: str, info: PageInfo) -> None:
+        resolved = [self.resolve(link, path) for link in info.links]
+        self._resolved[path] = resolved
+        for link, target in zip(info.links, resolved):
+            if target is not None:
+                self._backlinks.setdefault(target, []).append(Backlink(path, link))
+
+    def _tail_match(self, candidates: list[str], base: str, strip_md: bool) -> list[str]:
+        out = []
+        for cand in candidates:
+            c = cand.lower()
+            if strip_md and c.endswith(".md"):
+                c = c[:-3]
+            wrel = self.vault.wiki_relative(cand).lower()
+            if strip_md and wrel.endswith(".md"):
+                wrel = wrel[:-3]
+            if c == base or wrel == base or c.endswith("/" + base):
+                out.append(cand)
+        return out
+
+    def resolve_target(self, target: str) -> str | None:
+        """Resolve a wikilink target (no anchor, no label) to a vault-relative path."""
+        t = target.strip().replace("\\", "/").lstrip("/")
+        if not t:
+            return None
+        tl = t.lower()
+        base = tl[:-3] if tl.endswith(".md") else tl
+        last = base.rsplit("/", 1)[-1]
+        cands = self._by_stem.get(last)
+        if cands:
+            if "/" in base:
+                cands = self._tail_match(cands, base, True)
+            if cands:
+                return cands[0]
+        for table in (self._by_title, self._by_alias):
+            hit = table.get(tl)
+            if hit:
+                return hit[0]
+        name = tl.rsplit("/", 1)[-1]
+        for key, want in ((name, tl), (name + ".md", tl + ".md")):
+            files = self._files_by_name.get(key)
+            if files:
+                if "/" in want:
+                    files = self._tail_match(files, want, False)
+                if files:
+                    return files[0]
+        return None
+
+    def resolve(self, link: Link, from_path: str) -> str | None:
+        """Resolve one link found in ``from_path``; None when unresolved or external."""
+        if link.kind == "url":
+            return None
+        if not link.target:
+            return from_path  # [[#Heading]] or [](#heading): this page
+        if link.kind == "md":
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), link.target))
+            if joined in self.pages or joined in self.raw_files or joined in self.other_files:
+                return joined
+            rooted = posixpath.normpath(link.target.lstrip("/"))
+            if rooted in self.pages or rooted in self.raw_files or rooted in self.other_files:
+                return rooted
+        return self.resolve_target(link.target)
+
+    def find_page(self, name: str) -> str | None:
+        """A page by vault-relative path, wiki-relative path, title, alias or stem."""
+        n = name.strip().replace("\\", "/")
+        for cand in (n, n + ".md", self.vault.join_wiki(n), self.vault.join_wiki(n + ".md")):
+            if cand in self.pages:
+                return cand
+        hit = self.resolve_target(n)
+        return hit if hit in self.pages else None
+
+    # ------------------------------------------------------------------ queries
+    def outgoing(self, path: str) -> list[tuple[Link, str | None]]:
+        """A page's links in reading order, each with its resolved path (None: unresolved or URL)."""
+        info = self.pages.get(path)
+        if info is None:
+            return []
+        return list(zip(info.links, self._resolved.get(path, [])))
+
+    def backlinks(self, path: str) -> list[Backlink]:
+        """Links from other pages to ``path`` (self-links excluded), by source path then line."""
+        hits = [b for b in self._backlinks.get(path, []) if b.source != path]
+        hits.sort(key=lambda b: (b.source, b.link.line, b.link.start))
+        return hits
+
+    def unresolved(self) -> list[tuple[str, Link]]:
+        """Every link occurrence (not an external URL) whose target resolves to nothing."""
+        out = []
+        for path, info in self.pages.items():
+            for link, target in zip(info.links, self._resolved.get(path, [])):
+                if target is None and link.kind != "url":
+                    out.append((path, link))
+        return out
+
+    def link_count(self) -> int:
+        """Number of link occurrences, external URLs excluded."""
+        return sum(1 for info in self.pages.values() for link in info.links if link.kind != "url")
+
+    def orphans(self) -> list[str]:
+        """Pages no other page links to (links from index.md and log.md do not count)."""
+        special = {self.vault.index_path, self.vault.log_path}
+        out = []
+        for path in self.pages:
+            if path in special:
+                continue
+            if not any(b.source != path and b.source not in special for b in self._backlinks.get(path, [])):
+                out.append(path)
+        return out
+
+    def unlinked_mentions(self, path: str) -> list[Mention]:
+        """Places where another page names ``path``'s title or an alias in plain text.
+
+        Reads the other pages from disk (this is an on-demand query). Text inside
+        links, code, comments and frontmatter does not count; log.md is history and
+        is skipped.
+        """
+        info = self.pages.get(path)
+        if info is None:
+            return []
+        names = sorted({n for n in info.names if len(n) >= 3}, key=len, reverse=True)
+        if not names:
+            return []
+        lowered = [n.lower() for n in names]
+        pattern = re.compile(
+            r"(?<![\w])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE
+        )
+        out: list[Mention] = []
+        for other, oinfo in self.pages.items():
+            if other == path or other == self.vault.log_path:
+                continue
+            try:
+                text, _ = decode_text((self.vault.root / other).read_bytes())
+            except OSError:
+                continue
+            low = text.lower()
+            if not any(n in low for n in lowered):
+                continue
+            masked = mask_text(text, frontmatter_end=oinfo.body_line - 1 if oinfo.has_frontmatter else 0)
+            masked = WIKILINK.sub(lambda m: " " * (m.end() - m.start()), masked)
+            for link in oinfo.links:  # markdown links too
+                masked = masked[: link.start] + " " * (link.end - link.start) + masked[link.end :]
+            for m in pattern.finditer(masked):
+                line = masked.count("\n", 0, m.start()) + 1
+                ls = text.rfind("\n", 0, m.start()) + 1
+                le = text.find("\n", m.start())
+                ctx = text[ls : le if le != -1 else len(text)].strip()
+                out.append(Mention(other, line, ctx[:240]))
+        return out
+
+    # ------------------------------------------------------------ incremental
+    def update_path(self, rel: str) -> None:
+        """Bring one file's entry up to date after it was created, changed or deleted."""
+        abs_path = self.vault.root / rel
+        try:
+            st = os.stat(abs_path, follow_symlinks=False)
+            exists = os.path.isfile(abs_path) and not os.path.islink(abs_path)
+        except OSError:
+            exists = False
+        is_page = self.vault.is_page_path(rel)
+        if not exists:
+            if rel in self.pages:
+                del self.pages[rel]
+                self._names_sig.pop(rel, None)
+                self._rebuild()
+            elif self.raw_files.pop(rel, None) or self.other_files.pop(rel, None):
+                self._rebuild()
+            return
+        fs = FileStat(rel, st.st_mtime_ns, st.st_size)
+        if not is_page:
+            table = self.raw_files if self.vault.is_raw(rel) else self.other_files
+            new = rel not in table
+            table[rel] = fs
+            if new:
+                self._rebuild()
+            return
+        info = self._parse(fs)
+        old = self.pages.get(rel)
+        self.pages[rel] = info
+        sig = (info.title.lower(), tuple(a.lower() for a in info.aliases))
+        if old is None or self._names_sig.get(rel) != sig:
+            self._rebuild()
+            return
+        # Names unchanged: only this page's own links need resolving again.
+        for target in set(t for t in self._resolved.get(rel, []) if t is not None):
+            self._backlinks[target] = [b for b in self._backlinks.get(target, []) if b.source != rel]
+        self._resolve_page(rel, info)
+
+    def refresh(self) -> set[str]:
+        """Rescan the vault and update whatever changed; returns the changed paths."""
+        pages, raws, others = self.vault.scan()
+        changed: set[str] = set()
+        seen = set()
+        for fs in pages:
+            seen.add(fs.path)
+            info = self.pages.get(fs.path)
+            if info is None or info.mtime_ns != fs.mtime_ns or info.size != fs.size:
+                self.pages[fs.path] = self._parse(fs)
+                changed.add(fs.path)
+        for gone in set(self.pages) - seen:
+            del self.pages[gone]
+            changed.add(gone)
+        new_raw = {f.path: f for f in raws}
+        new_other = {f.path: f for f in others}
+        for old, new in ((self.raw_files, new_raw), (self.other_files, new_other)):
+            for p in set(old) ^ set(new):
+                changed.add(p)
+            for p in set(old) & set(new):
+                if (old[p].mtime_ns, old[p].size) != (new[p].mtime_ns, new[p].size):
+                    changed.add(p)
+        self.raw_files, self.other_files = new_raw, new_other
+        if changed:
+            self._rebuild()
+        return changed

@@ -1,0 +1,196 @@
+"""Finding links in markdown text, with Obsidian's syntax.
+
+Forms: ``[[Target]]``, ``[[Target|label]]``, ``[[Target#Heading]]``,
+``[[Target#^block]]``, ``[[#Heading]]``, ``[[folder/Target]]``, ``![[embed]]`` and
+ordinary markdown links ``[label](relative/path.md)`` (and external URLs, which are
+links for the reader but not part of the graph). Links inside frontmatter, code
+fences, inline code and comments (``%% %%``, ``<!-- -->``) are text, not links.
+Resolution of a target to a file lives in :mod:`wikitui.core.graph`.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+_INLINE_CODE = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
+_COMMENTS = re.compile(r"%%.*?(?:%%|\Z)|<!--.*?(?:-->|\Z)", re.DOTALL)
+WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
+_MDLINK = re.compile(
+    r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"
+    r"\(\s*(<[^>\n]+>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?\s*\)"
+)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_NONSPACE = re.compile(r"[^\n]")
+
+
+@dataclass(slots=True)
+class Link:
+    """One link occurrence in a page.
+
+    Attributes:
+        target: The target as written, without anchor or label ("" for ``[[#Heading]]``).
+        anchor: The heading or ``^block`` after ``#`` ("" when none).
+        label: The display text (alias after ``|``, or the markdown link text).
+        kind: ``"wiki"``, ``"md"`` (relative markdown link) or ``"url"`` (external).
+        embed: Whether it is an embed (``![[...]]`` or ``![](...)``).
+        line: 1-based line number in the file.
+        start: Offset of the link's first character in the file text.
+        end: Offset just past the link.
+        context: The stripped line the link stands on (for backlinks).
+    """
+
+    target: str
+    anchor: str
+    label: str
+    kind: str
+    embed: bool
+    line: int
+    start: int
+    end: int
+    context: str
+
+    @property
+    def text(self) -> str:
+        """What a reader sees: the label, else the target and anchor."""
+        if self.label:
+            return self.label
+        if self.target and self.anchor:
+            return f"{self.target} > {self.anchor}"
+        return self.target or self.anchor
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """Replace every character of ``spans`` (sorted, non-overlapping) by a space, keeping newlines."""
+    if not spans:
+        return text
+    out: list[str] = []
+    pos = 0
+    for a, b in spans:
+        if a < pos:
+            a = pos
+        if b <= a:
+            continue
+        out.append(text[pos:a])
+        out.append(_NONSPACE.sub(" ", text[a:b]))
+        pos = b
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _fence_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        m = _FENCE.search(text, pos)
+        if m is None:
+            return spans
+        marker = m.group(1)
+        closer = re.compile(
+            r"^[ \t]{0,3}" + re.escape(marker[0]) + "{" + str(len(marker)) + r",}[ \t]*$", re.MULTILINE
+        )
+        eol = text.find("\n", m.end())
+        if eol == -1:
+            spans.append((m.start(), len(text)))
+            return spans
+        c = closer.search(text, eol + 1)
+        end = len(text) if c is None else c.end()
+        spans.append((m.start(), end))
+        pos = end
+
+
+def mask_text(text: str, frontmatter_end: int = 0) -> str:
+    """Return ``text`` with frontmatter, code and comments blanked out.
+
+    The result has the same length and the same newlines as ``text``, so offsets
+    and line numbers found in it hold in the original.
+
+    Args:
+        text: A page's full text.
+        frontmatter_end: Number of leading lines that are frontmatter (0 for none).
+    """
+    spans: list[tuple[int, int]] = []
+    if frontmatter_end:
+        idx = -1
+        for _ in range(frontmatter_end):
+            idx = text.find("\n", idx + 1)
+            if idx == -1:
+                idx = len(text)
+                break
+        spans.append((0, idx))
+    masked = _blank(text, spans)
+    if "```" in masked or "~~~" in masked:
+        masked = _blank(masked, _fence_spans(masked))
+    if "`" in masked:
+        masked = _blank(masked, [m.span() for m in _INLINE_CODE.finditer(masked)])
+    if "%%" in masked or "<!--" in masked:
+        masked = _blank(masked, [m.span() for m in _COMMENTS.finditer(masked)])
+    return masked
+
+
+def split_wikilink(inner: str) -> tuple[str, str, str]:
+    """Split the inside of ``[[...]]`` into (target, anchor, label)."""
+    target, _, label = inner.partition("|")
+    target = target.rstrip("\\")  # ``[[A\|b]]`` inside a table
+    target, _, anchor = target.partition("#")
+    return target.strip(), anchor.strip(), label.strip()
+
+
+def is_external(url: str) -> bool:
+    """Whether a markdown link target is an external URL (has a scheme)."""
+    return bool(_SCHEME.match(url))
+
+
+def extract_links(text: str, masked: str | None = None) -> list[Link]:
+    """All links of ``text`` in reading order.
+
+    Args:
+        text: The full text of a file.
+        masked: ``mask_text(text, ...)`` when the caller already has it.
+    """
+    if masked is None:
+        masked = mask_text(text)
+    if "[" not in masked:
+        return []
+    found: list[tuple[int, int, str, str, str, str, bool]] = []
+    wiki_spans: list[tuple[int, int]] = []
+    for m in WIKILINK.finditer(masked):
+        inner = text[m.start(2) : m.end(2)]
+        target, anchor, label = split_wikilink(inner)
+        if not target and not anchor:
+            continue
+        found.append((m.start(), m.end(), target, anchor, label, "wiki", m.group(1) == "!"))
+        wiki_spans.append(m.span())
+    if "](" in masked:
+        md_masked = _blank(masked, wiki_spans) if wiki_spans else masked
+        for m in _MDLINK.finditer(md_masked):
+            url = text[m.start(3) : m.end(3)]
+            if url.startswith("<") and url.endswith(">"):
+                url = url[1:-1]
+            label = text[m.start(2) : m.end(2)].strip()
+            if is_external(url):
+                found.append((m.start(), m.end(), url, "", label, "url", m.group(1) == "!"))
+                continue
+            path, _, anchor = url.partition("#")
+            found.append((m.start(), m.end(), unquote(path), unquote(anchor), label, "md", m.group(1) == "!"))
+    if not found:
+        return []
+    found.sort(key=lambda f: f[0])
+    line_starts = [0]
+    idx = text.find("\n")
+    while idx != -1:
+        line_starts.append(idx + 1)
+        idx = text.find("\n", idx + 1)
+    links: list[Link] = []
+    for start, end, target, anchor, label, kind, embed in found:
+        line = bisect_right(line_starts, start)
+        ls = line_starts[line - 1]
+        le = line_starts[line] - 1 if line < len(line_starts) else len(text)
+        context = text[ls:le].strip()
+        if len(context) > 240:
+            context = context[:239] + "…"
+        links.append(Link(target, anchor, label, kind, embed, line, start, end, context))
+    return links
