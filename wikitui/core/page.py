@@ -25,8 +25,9 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 _FM_HANDLER = YAMLHandler()
 _FM_OPEN = re.compile(r"\A---[ \t]*\r?\n")
 _FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
-_BLOCK_ID = re.compile(r"[ \t]\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
+# Both start with a literal (matched against "\n" + text) so scanning a page is fast.
+_HEADING = re.compile(r"\n(#{1,6})[ \t]+([^\n]+?)[ \t#]*$", re.MULTILINE)
+_BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(slots=True)
@@ -165,10 +166,18 @@ def parse_page(path: str, text: str, *, mtime_ns: int = 0, size: int = 0) -> Pag
             meta = {}
     info.meta = meta
     masked = mask_text(text, frontmatter_end=(body_line - 1) if fm is not None else 0)
-    for m in _HEADING.finditer(masked):
-        line = masked.count("\n", 0, m.start()) + 1
-        info.headings.append(Heading(len(m.group(1)), text[m.start(2) : m.end(2)].strip(), line))
-    info.block_ids = [m.group(1) for m in _BLOCK_ID.finditer(masked)]
+    if "#" in masked:
+        scan = "\n" + masked
+        line, pos = 1, 0
+        for m in _HEADING.finditer(scan):
+            start = m.start()  # offset of the heading's line in ``masked``
+            line += masked.count("\n", pos, start)
+            pos = start
+            info.headings.append(Heading(len(m.group(1)), text[m.start(2) - 1 : m.end(2) - 1].strip(), line))
+    if "^" in masked:
+        info.block_ids = [
+            m.group(1) for m in _BLOCK_ID.finditer(masked) if m.start() > 0 and masked[m.start() - 1] in " \t"
+        ]
     info.links = extract_links(text, masked)
     title = _scalar(meta.get("title"))
     if not title and info.headings:
