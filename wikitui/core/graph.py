@@ -27,7 +27,7 @@ from wikitui.core.page import PageInfo, parse_page
 from wikitui.core.vault import FileStat, Vault
 
 #: Bump when PageInfo or Link change shape: an old cache is then ignored.
-CACHE_VERSION = 3
+CACHE_VERSION = 5
 _CACHE_NAME = "graph.pickle"
 
 
@@ -129,7 +129,9 @@ class LinkGraph:
             info.warnings.append(f"cannot read: {exc.strerror or exc}")
             return info
         text, ok = decode_text(data)
-        info = parse_page(fs.path, text, mtime_ns=fs.mtime_ns, size=fs.size)
+        info = parse_page(
+            fs.path, text, mtime_ns=fs.mtime_ns, size=fs.size, heading_titles=bool(self.vault.wiki_prefix)
+        )
         if not ok:
             info.warnings.append("not valid UTF-8; undecodable bytes shown as \ufffd")
         return info

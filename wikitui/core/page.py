@@ -45,7 +45,8 @@ class PageInfo:
 
     Attributes:
         path: Vault-relative path with ``/`` separators (``wiki/concepts/BERT.md``).
-        title: Frontmatter ``title``, else the first heading, else the file stem.
+        title: Frontmatter ``title``, else the first heading when it is the page's one
+            level-1 heading (the document's title; wiki folders only), else the file stem.
         type: Frontmatter ``type`` ("" when absent).
         summary: Frontmatter ``summary`` ("" when absent).
         tags: Frontmatter ``tags``.
@@ -114,6 +115,21 @@ def _scalar(value: object) -> str:
     return str(value).strip()
 
 
+def _heading_title(headings: list[Heading]) -> str:
+    """The first heading as a title, when it is the document's title.
+
+    A page's first heading names it only when it is the page's single level-1 heading:
+    real Obsidian vaults open many notes with section headings such as ``# Types`` or
+    ``# Examples`` (several per note), which would make poor and duplicate titles;
+    there the file stem, as Obsidian shows it, is the better name.
+    """
+    if not headings or headings[0].level != 1:
+        return ""
+    if sum(1 for h in headings if h.level == 1) != 1:
+        return ""
+    return headings[0].text
+
+
 def split_frontmatter(text: str) -> tuple[str | None, str, int]:
     """Split ``text`` into (frontmatter YAML or None, body, body's 1-based start line).
 
@@ -142,7 +158,9 @@ def load_frontmatter(fm: str) -> dict:
     return data
 
 
-def parse_page(path: str, text: str, *, mtime_ns: int = 0, size: int = 0) -> PageInfo:
+def parse_page(
+    path: str, text: str, *, mtime_ns: int = 0, size: int = 0, heading_titles: bool = True
+) -> PageInfo:
     """Parse a page's text (BOM already removed) into a :class:`PageInfo`.
 
     Args:
@@ -150,6 +168,10 @@ def parse_page(path: str, text: str, *, mtime_ns: int = 0, size: int = 0) -> Pag
         text: The page's full text.
         mtime_ns: Modification time recorded for cache validation.
         size: Size recorded for cache validation.
+        heading_titles: Whether a page without a frontmatter title takes its title from
+            its heading. True for a wiki folder (LLM wikis title pages with one ``# H1``);
+            False for an Obsidian vault read as a wiki, whose notes are named by their
+            files as Obsidian shows them (there ``# Examples`` is a section, not a name).
     """
     info = PageInfo(path=path, title="", mtime_ns=mtime_ns, size=size)
     fm, _body, body_line = split_frontmatter(text)
@@ -179,9 +201,7 @@ def parse_page(path: str, text: str, *, mtime_ns: int = 0, size: int = 0) -> Pag
             m.group(1) for m in _BLOCK_ID.finditer(masked) if m.start() > 0 and masked[m.start() - 1] in " \t"
         ]
     info.links = extract_links(text, masked)
-    title = _scalar(meta.get("title"))
-    if not title and info.headings:
-        title = info.headings[0].text
+    title = _scalar(meta.get("title")) or (_heading_title(info.headings) if heading_titles else "")
     info.title = title or PurePosixPath(path).stem
     info.type = _scalar(meta.get("type"))
     info.summary = _scalar(meta.get("summary") or meta.get("description"))
