@@ -1,0 +1,379 @@
+"""A fake OpenAI-compatible server that replays scripted turns, for tests and benchmarks.
+
+The agent's tests run the REAL litellm client against this server on 127.0.0.1, so the
+whole path (request building, SSE parsing, tool-call assembly, retries, error mapping)
+is exercised without a network or a paid model. A script is a list of replies served in
+order, one per ``POST /v1/chat/completions``::
+
+    fake_llm.script(
+        tool_call("search", query="Cheshire Cat"),
+        text("The Cat grins [[Cheshire Cat]]."),
+    )
+
+Every request body is recorded (``fake_llm.requests``) so a test can assert what was
+sent. When the script runs out, the server answers HTTP 400 with a message saying so,
+which the client reports as a model error at once (no retries): a test that forgot a
+reply fails fast and clearly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+import pytest
+
+#: The API key the fixture puts in the environment; nothing under a vault may contain it.
+FAKE_API_KEY = "sk-test-SECRET123"
+#: The model name the fixture configures (litellm's OpenAI-compatible provider).
+FAKE_MODEL = "openai/fake-model"
+
+
+# ---------------------------------------------------------------------------- replies
+@dataclass
+class Reply:
+    """Base of a scripted reply."""
+
+
+@dataclass
+class Text(Reply):
+    """A streamed (or plain) assistant text answer.
+
+    Attributes:
+        text: The answer.
+        chunk: Characters per SSE chunk.
+        usage: (prompt_tokens, completion_tokens); None estimates them from the request.
+        delay: Seconds to wait between chunks (to test cancellation).
+    """
+
+    text: str
+    chunk: int = 7
+    usage: tuple[int, int] | None = None
+    delay: float = 0.0
+
+
+@dataclass
+class ToolCalls(Reply):
+    """Streamed tool calls, arguments split across chunks as OpenAI streams them.
+
+    Attributes:
+        calls: (name, arguments) pairs; a dict is JSON-encoded, a str is sent verbatim
+            (so a test can send malformed JSON).
+        text: Assistant text streamed before the calls.
+        chunk: Characters of arguments per chunk.
+        usage: As for :class:`Text`.
+    """
+
+    calls: list[tuple[str, dict | str]]
+    text: str = ""
+    chunk: int = 5
+    usage: tuple[int, int] | None = None
+
+
+@dataclass
+class HTTPError(Reply):
+    """An HTTP error answer (429, 500, 401, ...)."""
+
+    status: int
+    message: str = "error"
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Hang(Reply):
+    """Sleep before answering (longer than the client's timeout), then answer ``then``."""
+
+    seconds: float
+    then: Reply | None = None
+
+
+@dataclass
+class Dynamic(Reply):
+    """A reply computed from the request body (for benchmarks that follow tool results)."""
+
+    fn: Callable[[dict], Reply]
+
+
+def text(content: str, **kw: Any) -> Text:
+    """A streamed text answer."""
+    return Text(content, **kw)
+
+
+def tool_call(name: str, /, *, usage: tuple[int, int] | None = None, **arguments: Any) -> ToolCalls:
+    """One streamed tool call with keyword arguments (``usage`` is the reply's, not the tool's)."""
+    return ToolCalls([(name, arguments)], usage=usage)
+
+
+def tool_calls(*calls: tuple[str, dict | str], text: str = "", **kw: Any) -> ToolCalls:
+    """Several streamed tool calls in one assistant message."""
+    return ToolCalls(list(calls), text=text, **kw)
+
+
+def malformed_tool_call(name: str = "search", raw: str = '{"query": "alice", "limit": ') -> ToolCalls:
+    """A tool call whose arguments are not valid JSON."""
+    return ToolCalls([(name, raw)])
+
+
+def error(status: int, message: str = "", *, retry_after: float | None = None) -> HTTPError:
+    """An HTTP error; ``retry_after`` adds a Retry-After header."""
+    headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
+    return HTTPError(status, message or f"fake error {status}", headers)
+
+
+def hang(seconds: float, then: Reply | None = None) -> Hang:
+    """Hold the request for ``seconds`` (a client timeout), optionally answering afterwards."""
+    return Hang(seconds, then)
+
+
+def hostile_calls() -> ToolCalls:
+    """Proposals that must all be refused: escape the vault, write raw/, rewrite log.md."""
+    return ToolCalls(
+        [
+            ("propose_page", {"path": "../../etc/x", "content": "pwned", "reason": "escape"}),
+            ("propose_page", {"path": "raw/chapter-01.md", "content": "rewritten", "reason": "edit a source"}),
+            ("propose_page", {"path": "wiki/log.md", "content": "history rewritten", "reason": "rewrite log"}),
+            ("propose_delete", {"path": "/etc/passwd", "reason": "absolute"}),
+            ("propose_move", {"path": "wiki/index.md", "new_path": "raw/index.md", "reason": "into raw"}),
+        ]
+    )
+
+
+# ----------------------------------------------------------------------------- server
+class FakeLLM:
+    """The server and its script. Use as the ``fake_llm`` fixture or start it by hand.
+
+    Attributes:
+        requests: Every chat request body received, parsed, in order.
+        headers: The headers of each request, names lower-cased (same order).
+    """
+
+    def __init__(self) -> None:
+        self._script: deque[Reply] = deque()
+        self.requests: list[dict] = []
+        self.headers: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ids = itertools.count(1)
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- script
+    def script(self, *replies: Reply) -> "FakeLLM":
+        """Append replies to the script."""
+        with self._lock:
+            self._script.extend(replies)
+        return self
+
+    @property
+    def remaining(self) -> int:
+        """Replies not yet served."""
+        return len(self._script)
+
+    def _next(self) -> Reply | None:
+        with self._lock:
+            return self._script.popleft() if self._script else None
+
+    # -- lifecycle
+    @property
+    def port(self) -> int:
+        """The port the server listens on."""
+        assert self._server is not None
+        return self._server.server_address[1]
+
+    @property
+    def api_base(self) -> str:
+        """``http://127.0.0.1:PORT/v1``."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> "FakeLLM":
+        """Listen on a random port in a daemon thread."""
+        fake = self
+
+        class Handler(_Handler):
+            server_fake = fake
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        server.daemon_threads = True
+        server.block_on_close = False
+        self._server = server
+        self._thread = threading.Thread(target=server.serve_forever, name="fake-llm", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving; hanging requests are released."""
+        self._stop.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+
+    def prompt_texts(self) -> list[str]:
+        """Each request's messages as one JSON string (for 'was X sent?' assertions)."""
+        return [json.dumps(r.get("messages", []), ensure_ascii=False) for r in self.requests]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_fake: FakeLLM
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output quiet
+        pass
+
+    # -- helpers
+    def _json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        body = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        kind = {401: "invalid_request_error", 429: "rate_limit_exceeded", 404: "not_found"}.get(status, "server_error")
+        self._json(status, {"error": {"message": message, "type": kind, "code": kind}}, headers)
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        if self.path.rstrip("/").endswith("/models"):
+            self._json(200, {"object": "list", "data": [{"id": "fake-model", "object": "model", "owned_by": "fake"}]})
+        else:
+            self._error(404, f"no route {self.path}")
+
+    def do_POST(self) -> None:  # noqa: N802
+        fake = self.server_fake
+        length = int(self.headers.get("Content-Length", "0") or 0)
+        raw = self.rfile.read(length)
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._error(404, f"no route {self.path}")
+            return
+        try:
+            body = json.loads(raw or b"{}")
+        except json.JSONDecodeError:
+            self._error(400, "request body is not JSON")
+            return
+        with fake._lock:
+            fake.requests.append(body)
+            fake.headers.append({k.lower(): v for k, v in self.headers.items()})
+        reply = fake._next()
+        try:
+            self._serve(reply, body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up (a timeout or a cancelled turn)
+
+    def _serve(self, reply: Reply | None, body: dict) -> None:
+        fake = self.server_fake
+        if isinstance(reply, Dynamic):
+            reply = reply.fn(body)
+        if reply is None:
+            self._error(400, "fake server: the script has no reply left for this request")
+            return
+        if isinstance(reply, Hang):
+            fake._stop.wait(reply.seconds)
+            if reply.then is None:
+                self._error(504, "fake server: hung request released")
+                return
+            reply = reply.then
+        if isinstance(reply, HTTPError):
+            self._error(reply.status, reply.message, reply.headers)
+            return
+        assert isinstance(reply, (Text, ToolCalls)), reply
+        if body.get("stream"):
+            self._stream(reply, body)
+        else:
+            self._complete(reply, body)
+
+    # -- answers
+    @staticmethod
+    def _usage(reply: Text | ToolCalls, body: dict) -> dict:
+        if reply.usage is not None:
+            p, c = reply.usage
+        else:
+            p = max(1, len(json.dumps(body.get("messages", []))) // 4)
+            out = reply.text if isinstance(reply, Text) else reply.text + json.dumps(reply.calls)
+            c = max(1, len(out) // 4)
+        return {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c}
+
+    def _complete(self, reply: Text | ToolCalls, body: dict) -> None:
+        n = next(self.server_fake._ids)
+        message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
+        finish = "stop"
+        if isinstance(reply, ToolCalls):
+            finish = "tool_calls"
+            message["tool_calls"] = [
+                {"id": f"call_{n}_{i}", "type": "function",
+                 "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
+                for i, (name, args) in enumerate(reply.calls)
+            ]
+        self._json(200, {
+            "id": f"chatcmpl-{n}", "object": "chat.completion", "created": int(time.time()), "model": "fake-model",
+            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+            "usage": self._usage(reply, body),
+        })
+
+    def _stream(self, reply: Text | ToolCalls, body: dict) -> None:
+        fake = self.server_fake
+        n = next(fake._ids)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+        def chunk(delta: dict | None, finish: str | None = None, usage: dict | None = None) -> None:
+            payload: dict[str, Any] = {
+                "id": f"chatcmpl-{n}", "object": "chat.completion.chunk", "created": int(time.time()),
+                "model": "fake-model",
+                "choices": [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+            if usage is not None:
+                payload["usage"] = usage
+            self._send(f"data: {json.dumps(payload)}\n\n")
+
+        chunk({"role": "assistant", "content": ""})
+        delay = reply.delay if isinstance(reply, Text) else 0.0
+        for i in range(0, len(reply.text), reply.chunk):
+            if delay and fake._stop.wait(delay):
+                return
+            chunk({"content": reply.text[i : i + reply.chunk]})
+        finish = "stop"
+        if isinstance(reply, ToolCalls):
+            finish = "tool_calls"
+            for idx, (name, args) in enumerate(reply.calls):
+                arg_text = args if isinstance(args, str) else json.dumps(args)
+                chunk({"tool_calls": [{"index": idx, "id": f"call_{n}_{idx}", "type": "function",
+                                       "function": {"name": name, "arguments": ""}}]})
+                for i in range(0, len(arg_text), reply.chunk):
+                    chunk({"tool_calls": [{"index": idx, "function": {"arguments": arg_text[i : i + reply.chunk]}}]})
+        chunk({}, finish)
+        if (body.get("stream_options") or {}).get("include_usage"):
+            chunk(None, usage=self._usage(reply, body))
+        self._send("data: [DONE]\n\n")
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def _send(self, text_: str) -> None:
+        data = text_.encode()
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+
+# ---------------------------------------------------------------------------- fixture
+@pytest.fixture
+def fake_llm(monkeypatch):
+    """A running fake server, with the environment pointing litellm at it."""
+    fake = FakeLLM().start()
+    monkeypatch.setenv("WIKITUI_MODEL", FAKE_MODEL)
+    monkeypatch.setenv("WIKITUI_API_BASE", fake.api_base)
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_API_KEY)
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    try:
+        yield fake
+    finally:
+        fake.stop()

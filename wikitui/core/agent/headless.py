@@ -1,0 +1,184 @@
+"""Headless ``wikitui ask`` and ``wikitui ingest`` (DESIGN §6), used by the CLI.
+
+stdout carries the result only (the answer; the changeset as a unified patch that
+``git apply`` accepts), stderr carries progress and messages, so both compose in
+pipes. Exit status: 0 ok, 1 nothing proposed or applied, 2 user error, 3 model or
+network failure, 4 conflict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Any, TextIO
+
+from wikitui.core.agent.events import (
+    AgentError,
+    Notice,
+    TextDelta,
+    ToolFinished,
+    ToolStarted,
+    TurnFinished,
+    TurnStarted,
+    TurnUsage,
+)
+from wikitui.core.errors import WikituiError
+
+EXIT_OK, EXIT_NOTHING, EXIT_USER, EXIT_MODEL, EXIT_CONFLICT = 0, 1, 2, 3, 4
+
+
+class _Printer:
+    """Turns session events into lines: the answer on ``out`` (optional), the rest on ``err``."""
+
+    def __init__(self, out: TextIO, err: TextIO, *, answer_to_out: bool) -> None:
+        self.out, self.err = out, err
+        self.answer_to_out = answer_to_out
+        self.error: AgentError | None = None
+        self._in_text = False
+
+    def _end_text(self) -> None:
+        if self._in_text:
+            (self.out if self.answer_to_out else self.err).write("\n")
+            self._in_text = False
+
+    def __call__(self, ev: Any) -> None:
+        if isinstance(ev, TextDelta):
+            stream = self.out if self.answer_to_out else self.err
+            stream.write(ev.text)
+            stream.flush()
+            self._in_text = True
+            return
+        self._end_text()
+        if isinstance(ev, TurnStarted):
+            self.err.write(f"» {ev.op}: {ev.prompt}\n")
+        elif isinstance(ev, ToolStarted):
+            self.err.write(f"  · {ev.description}\n")
+        elif isinstance(ev, ToolFinished) and not ev.ok:
+            self.err.write(f"    {ev.summary}\n")
+        elif isinstance(ev, Notice):
+            self.err.write(f"  ! {ev.text}\n")
+        elif isinstance(ev, TurnUsage):
+            self.err.write(f"  tokens: in {ev.prompt_tokens:,}, out {ev.completion_tokens:,}; "
+                           f"cost ${ev.cost:.4f}\n")
+        elif isinstance(ev, AgentError):
+            self.error = ev
+            self.err.write(f"wikitui: {ev.message}\n")
+        self.err.flush()
+
+
+def _open(vault_path, model: str | None, err: TextIO):
+    """Vault, settings, graph and an up-to-date search index; raises WikituiError for user errors."""
+    from wikitui.core.config import load_settings
+    from wikitui.core.graph import LinkGraph
+    from wikitui.core.search import SearchIndex
+    from wikitui.core.vault import Vault
+
+    vault = Vault.open(vault_path)
+    settings = load_settings(vault, model)
+    for warning in settings.warnings:
+        err.write(f"wikitui: warning: {warning}\n")
+    settings.require_model()
+    graph = LinkGraph.load(vault)
+    index = SearchIndex(vault)
+    stats = index.update(graph)
+    if stats.changed:
+        err.write(f"  indexed {stats.changed} changed file(s)\n")
+    return vault, settings, graph, index
+
+
+def _session(vault, graph, index, settings, printer: _Printer, client=None):
+    from wikitui.core.agent.session import AgentSession
+
+    return AgentSession(vault, graph, index, settings, client=client, on_event=printer)
+
+
+def run_ask(vault_path, question: str, *, file: bool = False, model: str | None = None,
+            out: TextIO | None = None, err: TextIO | None = None, client=None) -> int:
+    """Answer ``question`` on stdout; with ``file`` propose the answer as a page (left pending, patch printed).
+
+    Returns:
+        The exit status.
+    """
+    out, err = out or sys.stdout, err or sys.stderr
+    try:
+        vault, settings, graph, index = _open(vault_path, model, err)
+    except WikituiError as exc:
+        err.write(f"wikitui: {exc}\n")
+        return exc.exit_code
+    printer = _Printer(out, err, answer_to_out=True)
+    session = _session(vault, graph, index, settings, printer, client)
+
+    async def go() -> int:
+        done = await session.ask(question)
+        if done.failed or done.cancelled:
+            return printer.error.exit_code if printer.error else EXIT_MODEL
+        if done.changeset is not None:
+            err.write(f"wikitui: the agent proposed changes; pending as {done.changeset.id} (review in wikitui)\n")
+        if not file:
+            return EXIT_OK
+        filed = await session.file_answer()
+        if filed.failed or filed.changeset is None:
+            return printer.error.exit_code if printer.error else EXIT_NOTHING
+        out.write(filed.changeset.to_patch())
+        err.write(f"wikitui: the answer is proposed as {filed.changeset.files[0].path}; changeset "
+                  f"{filed.changeset.id} is pending (review it in wikitui with ctrl+r)\n")
+        return EXIT_OK
+
+    try:
+        return asyncio.run(go())
+    except KeyboardInterrupt:
+        session.cancel()
+        err.write("wikitui: cancelled\n")
+        return 130
+
+
+def run_ingest(vault_path, source: str, *, apply: bool = False, model: str | None = None,
+               out: TextIO | None = None, err: TextIO | None = None, client=None) -> int:
+    """Ingest ``source`` (plan and write, no pause); the changeset as a patch on stdout; ``apply`` accepts it all.
+
+    Returns:
+        The exit status.
+    """
+    out, err = out or sys.stdout, err or sys.stderr
+    try:
+        vault, settings, graph, index = _open(vault_path, model, err)
+    except WikituiError as exc:
+        err.write(f"wikitui: {exc}\n")
+        return exc.exit_code
+    printer = _Printer(out, err, answer_to_out=False)
+    session = _session(vault, graph, index, settings, printer, client)
+
+    async def go() -> TurnFinished:
+        return await session.ingest(source, auto_go=True)
+
+    try:
+        done = asyncio.run(go())
+    except KeyboardInterrupt:
+        session.cancel()
+        err.write("wikitui: cancelled\n")
+        return 130
+    if done.failed or done.cancelled:
+        return printer.error.exit_code if printer.error else EXIT_MODEL
+    changeset = done.changeset
+    if changeset is None:
+        err.write("wikitui: the agent proposed no changes\n")
+        return EXIT_NOTHING
+    out.write(changeset.to_patch())
+    out.flush()
+    if not apply:
+        err.write(f"wikitui: changeset {changeset.id} ({len(changeset.files)} file(s)) is pending; "
+                  "review it in wikitui (ctrl+r) or run again with --apply\n")
+        return EXIT_OK
+    from wikitui.core.apply import apply_changeset
+
+    try:
+        result = apply_changeset(vault, graph, changeset, None, search_index=index)
+    except WikituiError as exc:
+        err.write(f"wikitui: {exc}\n")
+        return exc.exit_code
+    commit = f"; commit {result.commit[:10]}" if result.commit else ""
+    err.write(f"wikitui: applied {changeset.id}: {len(result.written)} written, "
+              f"{len(result.deleted)} deleted{commit}\n")
+    for warning in result.warnings:
+        err.write(f"wikitui: warning: {warning}\n")
+    return EXIT_OK if (result.written or result.deleted) else EXIT_NOTHING

@@ -1,0 +1,470 @@
+"""The agent session: the tool loop, ingest's two phases, changesets and the transcript.
+
+An :class:`AgentSession` runs operations (``ask``, ``ingest`` then ``go``, ``lint``,
+``file_answer``) as turns. A turn sends the system prompt (WIKI.md, index.md and the
+operation's instructions), streams the answer, runs the tools the model calls and
+repeats until the model answers (at most ``settings.max_rounds`` rounds). The
+proposals of a turn form ONE changeset, saved as pending and handed to the injected
+``approver``. Everything the UI shows comes through ``on_event`` (see
+:mod:`~wikitui.core.agent.events`); the core never imports a UI toolkit.
+
+Usage (from a script or a Textual async worker)::
+
+    session = AgentSession(vault, graph, index, settings, on_event=print)
+    await session.ask("Why is the Hatter always at tea?")
+    await session.ingest("raw/chapter-13.md")   # the plan; the user reads it
+    await session.go()                          # the write phase: one changeset
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import re
+import time
+from typing import Any, Awaitable, Callable
+
+from wikitui.core.agent import prompts
+from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals, build_request, safe_arguments
+from wikitui.core.agent.events import (
+    AgentError,
+    ChangesetReady,
+    Done,
+    LintReady,
+    Notice,
+    Retrying,
+    TextDelta,
+    ToolCall,
+    ToolFinished,
+    ToolStarted,
+    TurnFinished,
+    TurnStarted,
+    TurnUsage,
+    Usage,
+)
+from wikitui.core.agent.filing import answer_page
+from wikitui.core.agent.reading import resolve_readable
+from wikitui.core.agent.tools import ToolBox, describe_call
+from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
+from wikitui.core.agent.transcript import Transcript, chat_log, turns_from_records
+from wikitui.core.config import Settings, scrub
+from wikitui.core.errors import WikituiError
+from wikitui.core.fsutil import is_binary
+
+#: The ops a changeset records for each session operation (log.md's vocabulary).
+_LOG_OP = {"ask": "query", "ingest": "ingest", "lint": "lint", "file": "query"}
+#: Told to the model when it used up its rounds.
+_LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now with what you have, and say "
+               "what is left undone.]")
+
+Approver = Callable[[Any], Awaitable[Any]]
+
+
+class AgentSession:
+    """A conversation with the agent about one vault.
+
+    Args:
+        vault: The vault.
+        graph: Its link graph (read by the tools; the UI keeps it current).
+        search_index: Its search index (None: opened on the first search).
+        settings: Model and limits.
+        client: The model client (an ``LLMClient`` for ``settings`` when None).
+        approver: ``async approver(changeset)`` called with each changeset the agent
+            proposes (the UI shows its review). A returned non-empty string is the user's
+            feedback, sent to the model with the next message.
+        on_event: Called with every session event (sync or async).
+        session_id: Continue this saved session (its transcript is reloaded).
+        builder_factory: Makes a turn's ChangesetBuilder (tests may inject one).
+    """
+
+    def __init__(self, vault, graph, search_index, settings: Settings, client=None,
+                 approver: Approver | None = None, on_event: Callable[[Any], Any] | None = None, *,
+                 session_id: str | None = None, builder_factory: Callable[[], Any] | None = None) -> None:
+        self.vault = vault
+        self.graph = graph
+        self.search_index = search_index
+        self.settings = settings
+        if client is None:
+            from wikitui.core.agent.llm import LLMClient
+
+            client = LLMClient(settings)
+        self.client = client
+        self.approver = approver
+        self.on_event = on_event
+        self._builder_factory = builder_factory
+        self.transcript = Transcript(vault.state_dir / "sessions", session_id, settings)
+        #: Every turn of the session, oldest first.
+        self.turns: list[Turn] = []
+        #: Tokens and cost of the whole session.
+        self.totals = TurnUsageTotals()
+        #: Seconds wikitui spent per tool round trip, model time excluded (for the benchmark).
+        self.round_overheads: list[float] = []
+        #: Seconds spent preparing each turn phase before its first request (prompt, context).
+        self.prep_times: list[float] = []
+        self._cancel = asyncio.Event()
+        self._running = False
+        self._feedback: str | None = None
+        self._window: int | None = None
+        if session_id and self.transcript.path.exists():
+            self._restore()
+
+    # ----------------------------------------------------------------- state
+    @classmethod
+    def resume(cls, vault, graph, search_index, settings: Settings, **kwargs) -> "AgentSession":
+        """The most recent saved session of this vault, reloaded (a new one when there is none)."""
+        latest = Transcript.latest_id(vault.state_dir / "sessions")
+        return cls(vault, graph, search_index, settings, session_id=latest, **kwargs)
+
+    @property
+    def id(self) -> str:
+        """The session's id (its transcript is ``.wikitui/sessions/<id>.jsonl``)."""
+        return self.transcript.id
+
+    @property
+    def busy(self) -> bool:
+        """Whether a turn is running."""
+        return self._running
+
+    @property
+    def awaiting_go(self) -> bool:
+        """Whether an ingest's plan waits for ``go()`` or a steering message."""
+        return bool(self.turns) and self.turns[-1].state == "awaiting_go"
+
+    @property
+    def last_answer(self) -> tuple[str, str] | None:
+        """(question, answer) of the last answered ask, for ``file_answer``."""
+        for turn in reversed(self.turns):
+            if turn.op == "ask" and turn.state == "done" and turn.final_answer():
+                return turn.prompt, turn.final_answer()
+        return None
+
+    def cancel(self) -> None:
+        """Stop the running turn promptly (the stream is closed; its proposals are dropped)."""
+        self._cancel.set()
+
+    # ------------------------------------------------------------ operations
+    async def send(self, text: str) -> TurnFinished:
+        """A chat message: steers a waiting ingest plan into its write phase, else a question."""
+        if self.awaiting_go:
+            return await self.go(text)
+        return await self.ask(text)
+
+    async def ask(self, question: str) -> TurnFinished:
+        """Answer a question from the wiki (tools allowed; proposals only if the user asks for them)."""
+        if self._running:
+            return await self._fail_early("ask", question, _busy())
+        turn = self._new_turn("ask", question)
+        return await self._run(turn, prompts.ASK, self._with_feedback(question), phase="write")
+
+    async def ingest(self, raw_path: str, *, auto_go: bool = False) -> TurnFinished:
+        """Ingest a source: the plan phase (then ``go()``), or both phases at once with ``auto_go``."""
+        if self._running:
+            return await self._fail_early("ingest", raw_path, _busy())
+        try:
+            rel, absolute = resolve_readable(self.vault, self.graph, raw_path)
+            if is_binary(absolute.read_bytes()[:8192]):
+                raise WikituiError(f"{rel} is a binary file; only text sources can be ingested")
+        except (WikituiError, OSError) as exc:
+            return await self._fail_early("ingest", raw_path, exc)
+        turn = self._new_turn("ingest", rel)
+        turn.source = rel
+        message = f"Ingest {rel}."
+        done = await self._run(turn, prompts.ingest_plan_task(rel), self._with_feedback(message), phase="plan")
+        if auto_go and done.awaiting_go:
+            return await self.go()
+        return done
+
+    async def go(self, message: str | None = None) -> TurnFinished:
+        """Approve (or steer) the waiting ingest plan and run the write phase."""
+        if self._running:
+            return await self._fail_early("go", message or "", _busy())
+        if not self.awaiting_go:
+            return await self._fail_early("go", message or "", WikituiError("no ingest plan is waiting for /go"))
+        turn = self.turns[-1]
+        turn.state = "running"
+        if message and message.strip():
+            text = (f"My reply to your plan: {message.strip()}\n\nTake this into account and carry out the plan now: "
+                    "propose the changes.")
+        else:
+            text = "The plan is approved. Carry it out now: propose the changes."
+        index_managed = prompts.INDEX_MARKER in self._read(self.vault.index_path)
+        return await self._run(turn, prompts.ingest_write_task(turn.source or turn.prompt, index_managed),
+                               text, phase="write")
+
+    async def lint(self) -> TurnFinished:
+        """Deterministic checks (reported at once as :class:`LintReady`), then the model's semantic pass."""
+        from wikitui.core.lint import run_lint
+
+        if self._running:
+            return await self._fail_early("lint", "", _busy())
+        report = run_lint(self.vault, self.graph)
+        text = prompts.format_lint_report(report)
+        await self._emit(LintReady(report))
+        await self._emit(Notice("lint: " + text.splitlines()[0]))
+        turn = self._new_turn("lint", "health check")
+        return await self._run(turn, prompts.lint_task(text), "Health-check the wiki.", phase="write")
+
+    async def file_answer(self) -> TurnFinished:
+        """Propose the last answer as a page under the wiki's answers/ folder (no model call)."""
+        if self._running:
+            return await self._fail_early("file", "", _busy())
+        last = self.last_answer
+        if last is None:
+            return await self._fail_early("file", "", WikituiError("nothing to file yet: ask a question first"))
+        question, answer = last
+        turn = self._new_turn("file", question)
+        await self._emit(TurnStarted("file", question))
+        builder = self._builder()
+        path, content = answer_page(self.vault, question, answer)
+        try:
+            builder.new_page(path, content, f"filed the answer to: {question}")
+        except WikituiError as exc:
+            return await self._finish_failed(turn, str(exc), exc.exit_code)
+        return await self._finish(turn, builder, f"Proposed {path} with the answer.")
+
+    # ------------------------------------------------------------- the loop
+    def _new_turn(self, op: str, prompt: str) -> Turn:
+        turn = Turn(number=len(self.turns) + 1, op=op, prompt=prompt)
+        self.turns.append(turn)
+        return turn
+
+    def _builder(self):
+        if self._builder_factory is not None:
+            return self._builder_factory()
+        from wikitui.core.changeset import ChangesetBuilder
+
+        return ChangesetBuilder(self.vault, self.graph)
+
+    def _with_feedback(self, text: str) -> str:
+        if self._feedback:
+            text = f"(Feedback on your last changeset: {self._feedback})\n\n{text}"
+            self._feedback = None
+        return text
+
+    async def _run(self, turn: Turn, task: str, user_text: str, *, phase: str) -> TurnFinished:
+        """Run one phase of a turn until the model answers, fails or is cancelled."""
+        self._running = True
+        self._cancel = asyncio.Event()
+        start = time.perf_counter()
+        toolbox: ToolBox | None = None
+        try:
+            await self._emit(TurnStarted(f"{turn.op}-{phase}" if turn.op == "ingest" else turn.op, turn.prompt))
+            self.settings.require_model()  # fail with the how-to before anything slow
+            self._add(turn, {"role": "user", "content": user_text}, prompt=turn.prompt)
+            if phase == "write" and turn.builder is None:
+                turn.builder = self._builder()
+            # Big results crowd a small window: about an eighth of it per result, at most 24k characters.
+            max_chars = max(4000, min(24_000, self._window_size() // 2))
+            toolbox = ToolBox(self.vault, self.graph, self.search_index, turn.builder, phase, max_chars)
+            tools = toolbox.schemas()
+            ctx = prompts.initial_context(self.vault, self._context_budget(), self._count_text)
+            system = prompts.system_prompt(self.vault, self.graph, ctx, task)
+            budget = self._window_size() - self._reserve() - self._count_text(json.dumps(tools))
+            previous = [t for t in self.turns if t is not turn and t.state != "failed"]
+            system_tokens = self._count_message({"role": "system", "content": system})
+            self.prep_times.append(time.perf_counter() - start)
+            told: set[str] = set()
+            for round_no in range(self.settings.max_rounds + 1):
+                last = round_no == self.settings.max_rounds
+                if last:
+                    self._add(turn, {"role": "user", "content": _LAST_ROUND})
+                messages, notes = build_request(system, previous, turn, budget, self._count_message,
+                                                system_tokens=system_tokens)
+                for note in notes:
+                    if note not in told:
+                        told.add(note)
+                        await self._emit(Notice(note))
+                text, calls, cancelled = await self._request(turn, messages, None if last else tools)
+                if cancelled:
+                    return await self._finish_cancelled(turn, text)
+                t0 = time.perf_counter()
+                self._add(turn, _assistant(text, calls))
+                if not calls:
+                    turn.answer = text
+                    break
+                for call in calls:
+                    if self._cancel.is_set():
+                        return await self._finish_cancelled(turn, text)
+                    outcome = await self._tool(toolbox, call)
+                    self._add(turn, {"role": "tool", "tool_call_id": call.id, "name": call.name,
+                                     "content": outcome.text}, description=outcome.description)
+                self.transcript.sync()  # the round is durable before the next request: one fsync per round
+                self.round_overheads.append(time.perf_counter() - t0)
+            if phase == "plan":
+                return await self._finish(turn, None, turn.answer, awaiting_go=True)
+            return await self._finish(turn, turn.builder, turn.answer)
+        except WikituiError as exc:  # ModelError, NoModelConfigured...
+            return await self._finish_failed(turn, scrub(str(exc), self.settings), exc.exit_code)
+        except asyncio.CancelledError:  # the UI cancelled the worker: record it, then let it end
+            turn.state = "cancelled"
+            self._record_turn(turn)
+            raise
+        finally:
+            self._running = False
+            if self.search_index is None and toolbox is not None:
+                self.search_index = toolbox.search_index  # opened by the first search: keep it
+
+    async def _request(self, turn: Turn, messages: list[dict], tools) -> tuple[str, list[ToolCall], bool]:
+        """One streamed model request; returns (text, tool calls, cancelled)."""
+        parts: list[str] = []
+        async for ev in self.client.stream(messages, tools, cancel_event=self._cancel):
+            if isinstance(ev, TextDelta):
+                parts.append(ev.text)
+                await self._emit(ev)
+            elif isinstance(ev, Retrying):
+                await self._emit(Notice(f"{ev.reason}; retrying in {ev.delay:.1f} s "
+                                        f"(attempt {ev.attempt + 1} of {ev.max_attempts})"))
+            elif isinstance(ev, Usage):
+                turn.usage.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
+                self.totals.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
+            elif isinstance(ev, Done):
+                return ev.text or "".join(parts), ev.tool_calls, ev.cancelled
+        return "".join(parts), [], self._cancel.is_set()
+
+    async def _tool(self, toolbox: ToolBox, call: ToolCall):
+        try:
+            args = parse_arguments(call.arguments_json)
+        except ToolArgError:
+            args = {}
+        await self._emit(ToolStarted(call.id, call.name, describe_call(call.name, args)))
+        outcome = toolbox.call(call.name, call.arguments_json)
+        await self._emit(ToolFinished(call.id, call.name, outcome.ok, outcome.summary, outcome.text))
+        return outcome
+
+    # -------------------------------------------------------------- endings
+    async def _finish(self, turn: Turn, builder, text: str, *, awaiting_go: bool = False) -> TurnFinished:
+        changeset = None
+        if builder is not None:
+            changeset = builder.build(
+                _LOG_OP.get(turn.op, "edit"), self._title(turn), model=self.settings.model,
+                tokens={"in": turn.usage.prompt_tokens, "out": turn.usage.completion_tokens},
+                cost=round(turn.usage.cost, 6),
+            )
+        if changeset is not None:
+            from wikitui.core.pending import PendingStore
+
+            PendingStore(self.vault).save(changeset)
+            turn.changeset_id = changeset.id
+        turn.state = "awaiting_go" if awaiting_go else "done"
+        self._record_turn(turn)
+        await self._emit_usage(turn)
+        if changeset is not None:
+            await self._emit(ChangesetReady(changeset))
+        done = TurnFinished(turn.op, text, changeset, awaiting_go=awaiting_go)
+        await self._emit(done)
+        if changeset is not None and self.approver is not None:
+            feedback = await self.approver(changeset)
+            if isinstance(feedback, str) and feedback.strip():
+                self._feedback = feedback.strip()
+        return done
+
+    async def _finish_cancelled(self, turn: Turn, partial: str) -> TurnFinished:
+        if partial:
+            self._add(turn, {"role": "assistant", "content": partial + "\n[cancelled by the user]"})
+        turn.state = "cancelled"
+        self._record_turn(turn)
+        await self._emit_usage(turn)
+        done = TurnFinished(turn.op, partial, None, cancelled=True)
+        await self._emit(done)
+        return done
+
+    async def _finish_failed(self, turn: Turn, message: str, exit_code: int) -> TurnFinished:
+        turn.state = "failed"
+        self.transcript.append({"type": "event", "turn": turn.number, "error": message})
+        self._record_turn(turn)
+        await self._emit(AgentError(message, exit_code))
+        done = TurnFinished(turn.op, "", None, failed=True)
+        await self._emit(done)
+        return done
+
+    async def _fail_early(self, op: str, prompt: str, exc: BaseException) -> TurnFinished:
+        message = str(exc) if isinstance(exc, WikituiError) else f"{prompt}: {getattr(exc, 'strerror', None) or exc}"
+        await self._emit(AgentError(message, getattr(exc, "exit_code", 2)))
+        done = TurnFinished(op, "", None, failed=True)
+        await self._emit(done)
+        return done
+
+    async def _emit_usage(self, turn: Turn) -> None:
+        u, s = turn.usage, self.totals
+        await self._emit(TurnUsage(u.prompt_tokens, u.completion_tokens, u.cost,
+                                   s.prompt_tokens, s.completion_tokens, s.cost, u.requests))
+
+    def _title(self, turn: Turn) -> str:
+        if turn.op == "ingest":
+            return f"Ingest {turn.source or turn.prompt}"
+        if turn.op == "lint":
+            return "Health check"
+        return _one_line(turn.prompt, 80)
+
+    # ---------------------------------------------------------- persistence
+    def _add(self, turn: Turn, message: dict, *, description: str | None = None, prompt: str | None = None) -> None:
+        turn.entries.append(Entry(message, description))
+        self.transcript.add_message(turn, message, description=description, prompt=prompt)
+
+    def _record_turn(self, turn: Turn) -> None:
+        self.transcript.record_turn(turn)
+
+    def _restore(self) -> None:
+        """Rebuild the turns and totals from the transcript."""
+        self.turns = turns_from_records(self.transcript.records())
+        for turn in self.turns:
+            self.totals.prompt_tokens += turn.usage.prompt_tokens
+            self.totals.completion_tokens += turn.usage.completion_tokens
+            self.totals.cost += turn.usage.cost
+            self.totals.requests += turn.usage.requests
+
+    def chat_log(self) -> list[tuple[str, str]]:
+        """What a chat pane shows for the (restored) session: (kind, text), kind user, assistant or tool."""
+        return chat_log(self.turns)
+
+    # --------------------------------------------------------------- helpers
+    async def _emit(self, event: Any) -> None:
+        if self.on_event is None:
+            return
+        result = self.on_event(event)
+        if inspect.isawaitable(result):
+            await result
+
+    def _window_size(self) -> int:
+        if self._window is None:
+            self._window = self.client.context_window()
+        return self._window
+
+    def _reserve(self) -> int:
+        """Tokens kept free for the answer."""
+        return min(8192, self._window_size() // 8)
+
+    def _context_budget(self) -> int:
+        return max(500, min(self.settings.initial_context_tokens, self._window_size() // 4))
+
+    def _count_text(self, text: str) -> int:
+        return self.client.count_tokens(text=text)
+
+    def _count_message(self, message: dict) -> int:
+        return self.client.count_tokens([message])
+
+    def _read(self, rel: str) -> str:
+        try:
+            return (self.vault.root / rel).read_text("utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+
+def _busy() -> WikituiError:
+    return WikituiError("the agent is busy with another turn: wait for it or cancel it (esc)")
+
+
+def _assistant(text: str, calls: list[ToolCall]) -> dict:
+    message: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": safe_arguments(c.arguments_json)}}
+            for c in calls
+        ]
+    return message
+
+
+def _one_line(text: str, limit: int) -> str:
+    line = re.sub(r"\s+", " ", text).strip()
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"

@@ -1,0 +1,197 @@
+"""JSON schemas from plain documented functions, and argument checking against them.
+
+simonw/llm's pattern: a tool is an ordinary method whose signature gives the
+parameters and whose Google-style docstring gives the descriptions, so the schema
+the model sees can never drift from the code that runs. :func:`check_arguments`
+validates what the model sent against the same signature and returns a message the
+model can act on instead of raising into the agent loop.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import typing
+from typing import Any, Callable, Literal, get_args, get_origin
+
+_SIMPLE = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+class ToolArgError(Exception):
+    """Arguments the tool cannot take; the message is returned to the model."""
+
+
+def _is_typeddict(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__annotations__") and hasattr(tp, "__total__")
+
+
+def type_schema(tp: Any) -> dict:
+    """The JSON schema of a Python annotation (str, int, float, bool, Literal, list[X], TypedDict)."""
+    if tp in _SIMPLE:
+        return {"type": _SIMPLE[tp]}
+    origin = get_origin(tp)
+    if origin is Literal:
+        values = list(get_args(tp))
+        return {"type": _SIMPLE[type(values[0])], "enum": values}
+    if origin is list:
+        (item,) = get_args(tp) or (str,)
+        return {"type": "array", "items": type_schema(item)}
+    if _is_typeddict(tp):
+        hints = typing.get_type_hints(tp)
+        return {
+            "type": "object",
+            "properties": {k: type_schema(v) for k, v in hints.items()},
+            "required": sorted(tp.__required_keys__),
+            "additionalProperties": False,
+        }
+    raise TypeError(f"no JSON schema for {tp!r}")
+
+
+def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """(description, {arg: description}) from a Google-style docstring."""
+    desc_lines: list[str] = []
+    args: dict[str, str] = {}
+    section = None
+    current = None
+    for line in doc.splitlines():
+        stripped = line.strip()
+        if re.fullmatch(r"(Args|Arguments|Returns|Raises|Yields|Examples?):", stripped):
+            section = stripped[:-1]
+            current = None
+            continue
+        if section is None:
+            desc_lines.append(line)
+        elif section in ("Args", "Arguments") and stripped:
+            m = re.match(r"(\w+)(?:\s*\([^)]*\))?:\s*(.*)", stripped)
+            if m and line.startswith(" " * 4) and not line.startswith(" " * 8):
+                current = m.group(1)
+                args[current] = m.group(2)
+            elif current:
+                args[current] += " " + stripped
+    description = re.sub(r"\s*\n\s*", " ", "\n".join(desc_lines).strip())
+    return description, args
+
+
+def function_schema(fn: Callable) -> dict:
+    """The OpenAI ``tools`` entry for a documented function or bound method."""
+    sig = inspect.signature(fn)
+    hints = typing.get_type_hints(fn)
+    description, arg_docs = parse_docstring(inspect.getdoc(fn) or "")
+    properties: dict[str, dict] = {}
+    required: list[str] = []
+    for name, param in sig.parameters.items():
+        if name == "self":
+            continue
+        schema = dict(type_schema(hints[name]))
+        if name in arg_docs:
+            schema["description"] = arg_docs[name]
+        if param.default is inspect.Parameter.empty:
+            required.append(name)
+        else:
+            schema["default"] = param.default
+        properties[name] = schema
+    return {
+        "type": "function",
+        "function": {
+            "name": fn.__name__,
+            "description": description,
+            "parameters": {"type": "object", "properties": properties, "required": required},
+        },
+    }
+
+
+def _coerce(value: Any, schema: dict, where: str) -> Any:
+    kind = schema.get("type")
+    if "enum" in schema:
+        if isinstance(value, str):
+            for option in schema["enum"]:
+                if value.strip().lower() == str(option).lower():
+                    return option
+        raise ToolArgError(f"{where} must be one of {', '.join(map(repr, schema['enum']))}, not {value!r}")
+    if kind == "string":
+        if isinstance(value, str):
+            return value
+        raise ToolArgError(f"{where} must be a string, not {type(value).__name__}")
+    if kind == "integer":
+        if isinstance(value, bool):
+            raise ToolArgError(f"{where} must be an integer, not a boolean")
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
+            return int(value)  # models often quote numbers; harmless to accept
+        raise ToolArgError(f"{where} must be an integer, not {value!r}")
+    if kind == "number":
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        raise ToolArgError(f"{where} must be a number, not {value!r}")
+    if kind == "boolean":
+        if isinstance(value, bool):
+            return value
+        raise ToolArgError(f"{where} must be true or false, not {value!r}")
+    if kind == "array":
+        if isinstance(value, str):
+            try:  # a list sent as a JSON string (double-encoded) is still the list meant
+                value = json.loads(value)
+            except json.JSONDecodeError:
+                pass
+        if not isinstance(value, list):
+            raise ToolArgError(f"{where} must be a list, not {type(value).__name__}")
+        return [_coerce(v, schema["items"], f"{where}[{i}]") for i, v in enumerate(value)]
+    if kind == "object":
+        if not isinstance(value, dict):
+            raise ToolArgError(f"{where} must be an object like {{{', '.join(repr(k) + ': ...' for k in schema['properties'])}}}")
+        out = {}
+        for key in schema.get("required", []):
+            if key not in value:
+                raise ToolArgError(f"{where} is missing {key!r}")
+        for key, v in value.items():
+            if key not in schema["properties"]:
+                raise ToolArgError(f"{where} has an unknown key {key!r} (expected {', '.join(schema['properties'])})")
+            out[key] = _coerce(v, schema["properties"][key], f"{where}.{key}")
+        return out
+    return value
+
+
+def parse_arguments(arguments_json: str) -> dict:
+    """The arguments of a tool call as a dict.
+
+    Raises:
+        ToolArgError: when they are not a JSON object.
+    """
+    text = (arguments_json or "").strip() or "{}"
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ToolArgError(f"the arguments are not valid JSON ({exc.msg} at character {exc.pos}); "
+                           "send one JSON object") from None
+    if not isinstance(value, dict):
+        raise ToolArgError("the arguments must be a JSON object of named arguments")
+    return value
+
+
+def check_arguments(schema: dict, args: dict) -> dict:
+    """Validate (and gently coerce) ``args`` against a tool's schema.
+
+    Null for an optional argument means its default. Returns the keyword arguments.
+
+    Raises:
+        ToolArgError: unknown, missing or mistyped arguments, with a message the model can act on.
+    """
+    params = schema["function"]["parameters"]
+    props: dict = params["properties"]
+    name = schema["function"]["name"]
+    unknown = [k for k in args if k not in props]
+    if unknown:
+        raise ToolArgError(f"{name} has no argument {unknown[0]!r}; its arguments are {', '.join(props)}")
+    out = {}
+    for key in params["required"]:
+        if args.get(key) is None:
+            raise ToolArgError(f"{name} needs the argument {key!r}")
+    for key, value in args.items():
+        if value is None:
+            continue
+        out[key] = _coerce(value, props[key], key)
+    return out
