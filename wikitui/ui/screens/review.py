@@ -1,0 +1,387 @@
+"""The review screen: accept or reject a changeset hunk by hunk, like ``git add -p``.
+
+Left, the changeset's files (action, path, +/−, how many hunks are decided);
+right, the selected file's unified diff with a cursor on one hunk. Hunks start
+undecided and nothing is written until ``enter``: the screen dismisses with a
+:class:`ReviewResult` and the caller applies the accepted hunks (or hands an
+``on_apply`` callback that does, and a :class:`~wikitui.core.errors.Conflict`
+keeps the review open and is shown in a :class:`ConflictScreen`).
+
+Keys (DESIGN §4 "Changesets"):
+
+| key | action |
+| --- | --- |
+| `a` / `r` | accept / reject the hunk under the cursor, then go to the next undecided hunk (across files, wrapping) |
+| `A` / `R` | accept / reject every undecided hunk of the current file |
+| `j` `k` / `↓` `↑` | next / previous hunk, deciding nothing |
+| `n` / `p` | next / previous file |
+| `e` | write a reason for the agent about this hunk |
+| `enter` | apply: accepted hunks are written, rejected dropped, undecided stay pending |
+| `esc` | leave; everything stays pending |
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, Label, Static
+
+from wikitui.core.errors import Conflict, WikituiError
+from wikitui.ui.screens.review_state import ReviewResult, ReviewState
+from wikitui.ui.widgets.changeset_files import ChangesetFileList
+from wikitui.ui.widgets.diff_view import Decision, DiffView
+
+__all__ = ["ConflictScreen", "ReviewResult", "ReviewScreen", "ReviewState"]
+
+
+class _ReasonInput(Input):
+    """The reason bar's input; its footer says what enter and esc do here."""
+
+    BINDINGS = [
+        Binding("enter", "submit", "save reason"),
+        Binding("escape", "screen.leave", "cancel"),  # the screen closes the bar, not the review
+    ]
+
+
+class ReviewScreen(Screen[ReviewResult]):
+    """Review a changeset per hunk; dismisses with a :class:`ReviewResult`.
+
+    Args:
+        changeset: The changeset (``.id``, ``.files`` of FileChange with hunks).
+        on_apply: Optional callable run with the result when the user presses
+            ``enter``, in a thread (it may write files); a coroutine function is
+            awaited instead. Raising :class:`Conflict` keeps the review open and
+            shows the conflict; another :class:`WikituiError` is shown as an error.
+            Without it, ``enter`` dismisses at once and the caller applies.
+    """
+
+    CSS_PATH = "review.tcss"
+    #: Keys belong to the screen; the reason input takes focus only while open.
+    AUTO_FOCUS = ""
+
+    BINDINGS = [
+        Binding("a", "decide('accepted')", "accept"),
+        Binding("r", "decide('rejected')", "reject"),
+        Binding("A", "decide_file('accepted')", "accept file", key_display="A"),
+        Binding("R", "decide_file('rejected')", "reject file", key_display="R"),
+        Binding("j,down", "move(1)", "hunk", key_display="j/k"),
+        Binding("k,up", "move(-1)", "previous hunk", show=False),
+        Binding("n", "move_file(1)", "file", key_display="n/p"),
+        Binding("p", "move_file(-1)", "previous file", show=False),
+        Binding("e", "reason", "reason"),
+        Binding("enter", "apply", "apply"),
+        Binding("escape", "leave", "leave pending"),
+        Binding("pagedown,space", "page(1)", "page down", show=False),
+        Binding("pageup", "page(-1)", "page up", show=False),
+    ]
+
+    def __init__(
+        self,
+        changeset: Any,
+        *,
+        on_apply: Callable[[ReviewResult], Any] | None = None,
+        name: str | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id)
+        self.changeset = changeset
+        self.state = ReviewState(changeset.files)
+        self._on_apply = on_apply
+        self._applying = False
+        self._shown_file: int | None = None
+
+    # ---------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="review-header"):
+            yield Label(self._title(), id="review-title")
+            yield Label(id="review-counts")
+        with Horizontal(id="review-body"):
+            with Vertical(id="review-files-pane"):
+                yield Label("Files", id="review-files-title")
+                yield ChangesetFileList(self.state.files, id="review-files")
+            yield DiffView(id="review-diff")
+        with Horizontal(id="review-reason-bar"):
+            yield Label("✎ reason", id="review-reason-label")
+            yield _ReasonInput(
+                placeholder="tell the agent why — enter saves, esc cancels",
+                id="review-reason",
+                disabled=True,
+                select_on_focus=False,  # editing a reason goes on from its end
+            )
+        yield Footer(show_command_palette=False)
+
+    def _title(self) -> Content:
+        title = getattr(self.changeset, "title", "") or ""
+        op = getattr(self.changeset, "op", "") or ""
+        parts: list[Any] = [("Review", "bold $text-accent")]
+        if op:
+            parts += ["  ", (op, "$text-muted")]
+        if title:
+            parts += ["  ", (title, "bold")]
+        return Content.assemble(*parts, ("  ", ""), (str(self.changeset.id), "$text-muted"))
+
+    def on_mount(self) -> None:
+        self._sync(full=True)
+        self.run_worker(self.diff_view.prewarm(self.state.files), group="review-prewarm", exclusive=True)
+
+    # ---------------------------------------------------------------- keeping the view in step
+    @property
+    def diff_view(self) -> DiffView:
+        """The diff of the current file."""
+        return self.query_one(DiffView)
+
+    def _sync(self, *, full: bool = False, changed: Sequence[str] = ()) -> None:
+        """Bring the file list, diff, header and counts in line with the state."""
+        state = self.state
+        diff = self.diff_view
+        if not state.files:
+            self._update_counts()
+            return
+        if full or self._shown_file != state.file_index:
+            self._shown_file = state.file_index
+            diff.show(state.files[state.file_index], state.decisions, state.reasons, cursor=state.hunk_index)
+        else:
+            index_by_id = {h.id: i for i, h in enumerate(state.files[state.file_index].hunks)}
+            for hunk_id in changed:
+                if hunk_id in index_by_id:
+                    diff.refresh_hunk(index_by_id[hunk_id])
+            diff.cursor = state.hunk_index
+        files = self.query_one(ChangesetFileList)
+        touched = {state.file_index} | {
+            f for f, change in enumerate(state.files) if any(h.id in changed for h in change.hunks)
+        }
+        for f in range(len(state.files)) if full else touched:
+            files.set_decided(f, state.file_decided(f))
+        files.select(state.file_index)
+        self._update_counts()
+
+    def _update_counts(self) -> None:
+        total, accepted, rejected, undecided = self.state.counts()
+        counts = Content.assemble(
+            (f"{total} hunk{'s' if total != 1 else ''}", "bold"),
+            (" · ", "$text-muted"),
+            (f"{accepted} accepted", "$text-success" if accepted else "$text-muted"),
+            (" · ", "$text-muted"),
+            (f"{rejected} rejected", "$text-error" if rejected else "$text-muted"),
+            (" · ", "$text-muted"),
+            (f"{undecided} undecided", "$text-warning" if undecided else "$text-muted"),
+        )
+        label = self.query_one("#review-counts", Label)
+        if label.visual != counts:
+            # The label's width does not follow its text (see review.tcss): no layout needed.
+            label.update(counts, layout=False)
+
+    # ---------------------------------------------------------------- actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No key acts while ``on_apply`` runs (the decisions are being written)."""
+        return not self._applying
+
+    def action_decide(self, decision: Decision) -> None:
+        """``a`` / ``r``: decide the hunk under the cursor, then on to the next undecided one."""
+        hunk = self.state.hunk
+        if hunk is None:
+            return
+        self.state.decide(decision)
+        self._sync(changed=[hunk.id])
+        if self.state.counts()[3] == 0:
+            self.notify("Every hunk is decided: enter applies, esc leaves it all pending.", timeout=3)
+
+    def action_decide_file(self, decision: Decision) -> None:
+        """``A`` / ``R``: decide every undecided hunk of the current file."""
+        if not self.state.files:
+            return
+        before = set(self.state.decisions)
+        self.state.decide_file(decision)
+        self._sync(changed=[k for k in self.state.decisions if k not in before])
+
+    def action_move(self, delta: int) -> None:
+        """``j`` / ``k``: move by hunk without deciding."""
+        if self.state.move(delta):
+            self._sync()
+
+    def action_move_file(self, delta: int) -> None:
+        """``n`` / ``p``: move by file without deciding."""
+        if self.state.move_file(delta):
+            self._sync()
+
+    def action_page(self, direction: int) -> None:
+        """Scroll the diff by a page (for hunks taller than the screen)."""
+        if direction > 0:
+            self.diff_view.scroll_page_down(animate=False)
+        else:
+            self.diff_view.scroll_page_up(animate=False)
+
+    def action_reason(self) -> None:
+        """``e``: open the reason bar for the hunk under the cursor."""
+        hunk = self.state.hunk
+        if hunk is None:
+            return
+        reason_input = self.query_one("#review-reason", Input)
+        reason_input.value = self.state.reasons.get(hunk.id, "")
+        reason_input.cursor_position = len(reason_input.value)
+        # Name what the reason is about: the file, and the hunk's range (not its trailing context).
+        where = hunk.header.split(" @@", 1)[0] + " @@" if hunk.header.startswith("@@ ") else hunk.header
+        file_name = self.state.files[self.state.file_index].path.rsplit("/", 1)[-1]
+        self.query_one("#review-reason-label", Label).update(
+            Content.assemble(("✎ why · ", "$text-warning"), (file_name, "bold"), " ", (where, "$text-accent"))
+        )
+        self.add_class("-editing")
+        reason_input.disabled = False
+        reason_input.focus()
+
+    @on(Input.Submitted, "#review-reason")
+    def _reason_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        hunk = self.state.hunk
+        if hunk is not None:
+            self.state.set_reason(hunk.id, event.value)
+            self._sync(changed=[hunk.id])
+        self._close_reason()
+
+    def _close_reason(self) -> None:
+        self.remove_class("-editing")
+        self.query_one("#review-reason", Input).disabled = True
+        self.set_focus(None)
+
+    def action_leave(self) -> None:
+        """``esc``: close the reason bar, or leave the review with everything pending."""
+        if self.has_class("-editing"):
+            self._close_reason()
+            return
+        self.dismiss(self.state.result(applied=False))
+
+    def action_apply(self) -> None:
+        """``enter``: apply the accepted hunks and drop the rejected ones."""
+        result = self.state.result(applied=True)
+        if not result.accepted and not result.rejected:
+            self.notify("Nothing decided yet: a accepts, r rejects (esc leaves it all pending).", severity="warning")
+            return
+        if self._on_apply is None:
+            self.dismiss(result)
+            return
+        self._run_apply(result)
+
+    @work(exclusive=True, group="review-apply")
+    async def _run_apply(self, result: ReviewResult) -> None:
+        """Run ``on_apply`` off the event loop; a conflict keeps the review open."""
+        self._applying = True
+        self.add_class("-applying")
+        try:
+            if inspect.iscoroutinefunction(self._on_apply):
+                await self._on_apply(result)
+            else:
+                await asyncio.to_thread(self._on_apply, result)
+        except Conflict as exc:
+            self.app.push_screen(ConflictScreen(exc))
+            return
+        except WikituiError as exc:
+            self.notify(str(exc), title="Not applied", severity="error")
+            return
+        finally:
+            self._applying = False
+            self.remove_class("-applying")
+        self.dismiss(result)
+
+    # ---------------------------------------------------------------- mouse
+    @on(ChangesetFileList.Clicked)
+    def _file_clicked(self, event: ChangesetFileList.Clicked) -> None:
+        event.stop()
+        if event.index != self.state.file_index:
+            self.state.goto(event.index, 0)
+            self._sync()
+
+    @on(DiffView.HunkClicked)
+    def _hunk_clicked(self, event: DiffView.HunkClicked) -> None:
+        self.state.goto(self.state.file_index, event.index)
+        self._sync()
+
+
+class ConflictScreen(ModalScreen[None]):
+    """A changeset that cannot be applied, shown plainly: which file, what blocks it, and where.
+
+    Args:
+        conflict: The :class:`Conflict` raised by ``apply_changeset`` (a
+            ``FileConflict``'s ``path``, ``reason`` and ``region`` are shown apart),
+            or a message.
+        path: The file in conflict, when ``conflict`` does not carry it.
+        region: The conflicting region(s), git-style ``<<<<<<< … >>>>>>>`` blocks, likewise.
+    """
+
+    CSS_PATH = "review.tcss"
+    BINDINGS = [Binding("escape,enter,q", "close", "close")]
+
+    def __init__(self, conflict: Conflict | str, *, path: str | None = None, region: str | None = None) -> None:
+        super().__init__()
+        #: The file in conflict (None when unknown).
+        self.file_path: str | None = path or getattr(conflict, "path", None)
+        #: The conflicting region(s), git-style.
+        self.conflict_region: str = region if region is not None else (getattr(conflict, "region", "") or "")
+        reason = getattr(conflict, "reason", None)
+        #: What blocks the apply, in one or two lines.
+        self.message: str = reason or str(conflict).split("\n<<<<<<<", 1)[0]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="conflict-dialog"):
+            yield Static(Content.styled("Conflict · nothing was written", "bold $text-error"), id="conflict-title")
+            if self.file_path:
+                yield Static(Content.assemble(("file  ", "$text-muted"), (self.file_path, "bold")), id="conflict-path")
+            yield Static(Content.assemble(("why   ", "$text-muted"), self.message), id="conflict-message")
+            if self.conflict_region.strip():
+                with VerticalScroll(id="conflict-regions"):
+                    yield Static(_region_content(self.conflict_region), classes="conflict-region")
+            yield Static(
+                Content.styled(
+                    "The file changed on disk since the agent proposed this, and the edits overlap. "
+                    "Yours stays as it is: reject this hunk, or ask the agent to redo it from the page as it is now.",
+                    "$text-muted",
+                ),
+                id="conflict-help",
+            )
+            yield Static(Content.assemble(("esc", "bold $text-accent"), (" back to the review", "$text-muted")))
+
+    def action_close(self) -> None:
+        """Close the dialog (back to the review)."""
+        self.dismiss(None)
+
+
+def _region_content(region: str) -> Content:
+    """Conflict blocks as two labelled sides (``on disk`` / ``proposed``) instead of git markers.
+
+    Text that holds no ``<<<<<<<`` block is shown as it is.
+    """
+    blocks: list[tuple[str, list[str], str, list[str]]] = []
+    ours: list[str] = []
+    theirs: list[str] = []
+    side: list[str] | None = None
+    label = ""
+    for line in region.splitlines():
+        if line.startswith("<<<<<<<"):
+            label, ours, theirs = line[7:].strip() or "on disk", [], []
+            side = ours
+        elif line.startswith("=======") and side is ours:
+            side = theirs
+        elif line.startswith(">>>>>>>") and side is theirs:
+            blocks.append((label, ours, line[7:].strip() or "proposed", theirs))
+            side = None
+        elif side is not None:
+            side.append(line)
+    if not blocks:
+        return Content(region.rstrip("\n"))
+    parts: list[Any] = []
+    for ours_label, ours_lines, theirs_label, theirs_lines in blocks:
+        if parts:
+            parts.append("\n\n")
+        parts.append((ours_label, "bold $text-warning"))
+        parts.extend(item for line in ours_lines for item in ("\n  ", line))
+        parts.extend(["\n", (theirs_label, "bold $text-primary")])
+        parts.extend(item for line in theirs_lines for item in ("\n  ", line))
+    return Content.assemble(*parts)

@@ -1,0 +1,178 @@
+"""The file list of the review screen: each file of a changeset and how much of it is decided.
+
+An entry reads ``M wiki/concepts/bert.md`` (the action's letter: A create, M edit,
+D delete, R move) over ``edit   +12 −3  2/4 decided``; a move adds where the
+page comes from. Long paths lose leading folders first, since the file name says
+the most.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from textual import events
+from textual.content import Content
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+_ACTION_BADGES = {
+    "create": ("A", "$text-success"),
+    "edit": ("M", "$text-warning"),
+    "delete": ("D", "$text-error"),
+    "move": ("R", "$text-primary"),
+}
+
+
+def _fit_path(path: str, room: int) -> str:
+    """``path`` in at most ``room`` cells, dropping leading folders first (the name says most)."""
+    room = max(room, 8)
+    parts = path.split("/")
+    while len(path) > room and len(parts) > 1:
+        parts = parts[1:]
+        path = "…/" + "/".join(parts)
+    if len(path) > room:
+        path = "…" + path[-(room - 1) :]
+    return path
+
+
+def _file_prompt(change: Any, decided: int, width: int) -> Content:
+    """The file list's entry: badge and path, then action, +/− and how much is decided.
+
+    A move shows where the page goes, and a third line says where it comes from.
+    """
+    letter, colour = _ACTION_BADGES.get(change.action, ("?", "$text-muted"))
+    moved_to = getattr(change, "new_path", None) if change.action == "move" else None
+    added = sum(h.added for h in change.hunks)
+    removed = sum(h.removed for h in change.hunks)
+    total = len(change.hunks)
+    done_style = "$text-success" if decided == total and total else "$text-muted"
+    parts: list[Any] = [
+        (f"{letter} ", f"bold {colour}"),
+        (_fit_path(moved_to or change.path, width - 2), "bold" if decided < total else ""),
+        "\n  ",
+        (f"{change.action:<7}", "$text-muted"),
+        (f"+{added}", "$text-success"),
+        " ",
+        (f"−{removed}", "$text-error"),
+        "  ",
+        (f"{decided}/{total} decided", done_style),
+    ]
+    if moved_to:
+        parts += ["\n  ", ("from ", "$text-muted"), (_fit_path(change.path, width - 7), "$text-muted")]
+    return Content.assemble(*parts)
+
+
+class ChangesetFileList(ScrollView, can_focus=False):
+    """The files of a changeset, one entry each, with one of them selected.
+
+    The widget takes no keys (the review screen owns them); a click posts
+    :class:`ChangesetFileList.Clicked`. Drawn with the line API, so a key that
+    changes one entry redraws two or three lines.
+
+    Args:
+        files: The FileChanges (path, action, new_path, hunks).
+    """
+
+    DEFAULT_CSS = """
+    ChangesetFileList {
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
+    class Clicked(Message):
+        """A file was clicked."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+            """Index of the clicked file."""
+
+    def __init__(self, files: Sequence[Any], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._files = list(files)
+        self._decided = [0] * len(self._files)
+        self._selected = 0
+        self._entries: dict[tuple[int, bool], list[Strip]] = {}
+        self._lines: list[tuple[int, int]] = []  # (file, line within its entry) per row
+        self._starts: list[int] = []
+        self._width = 0
+
+    @property
+    def selected(self) -> int:
+        """Index of the highlighted file."""
+        return self._selected
+
+    def entry_text(self, index: int) -> str:
+        """The text file ``index``'s entry shows."""
+        return "\n".join(strip.text.rstrip() for strip in self._entry(index, index == self._selected))
+
+    def _entry(self, index: int, selected: bool) -> list[Strip]:
+        strips = self._entries.get((index, selected))
+        if strips is None:
+            width = self._width
+            prompt = _file_prompt(self._files[index], self._decided[index], width - 2)
+            base = self.visual_style
+            strips = []
+            for line in prompt.split("\n"):
+                line = (Content(" ") + line).pad_right(max(width - line.cell_length - 1, 0))
+                if selected:
+                    line = line.stylize_before("on $primary 25%")
+                strips.append(Strip(line.render_segments(base), line.cell_length).adjust_cell_length(width, base.rich_style))
+            self._entries[(index, selected)] = strips
+        return strips
+
+    def _layout(self) -> None:
+        self._width = max(self.scrollable_content_region.width, 12)
+        self._entries.clear()
+        self._lines, self._starts = [], []
+        for index in range(len(self._files)):
+            self._starts.append(len(self._lines))
+            count = len(self._entry(index, index == self._selected))
+            self._lines.extend((index, k) for k in range(count))
+        self.virtual_size = Size(self._width, len(self._lines))
+
+    def on_resize(self) -> None:
+        self._layout()
+        self.refresh()
+
+    def set_decided(self, index: int, decided: int) -> None:
+        """Show that ``decided`` hunks of file ``index`` are decided."""
+        if self._decided[index] != decided:
+            self._decided[index] = decided
+            self._redraw(index)
+
+    def select(self, index: int) -> None:
+        """Highlight file ``index`` and scroll it into view."""
+        if index == self._selected:
+            return
+        old, self._selected = self._selected, index
+        self._redraw(old)
+        self._redraw(index)
+        if self._starts:
+            start = self._starts[index]
+            count = len(self._entry(index, True))
+            self.scroll_to_region(Region(0, start, 1, count), animate=False, immediate=True)
+
+    def _redraw(self, index: int) -> None:
+        self._entries.pop((index, False), None)
+        self._entries.pop((index, True), None)
+        if self._starts:
+            self.refresh_lines(self._starts[index], len(self._entry(index, index == self._selected)))
+
+    def render_line(self, y: int) -> Strip:
+        """One row of the list (line API)."""
+        row = self.scroll_offset.y + y
+        if row >= len(self._lines) or not self._width:
+            return Strip.blank(self.scrollable_content_region.width, self.visual_style.rich_style)
+        index, k = self._lines[row]
+        return self._entry(index, index == self._selected)[k].apply_offsets(0, row)
+
+    def on_click(self, event: events.Click) -> None:
+        row = self.scroll_offset.y + event.y
+        if 0 <= row < len(self._lines):
+            self.post_message(self.Clicked(self._lines[row][0]))

@@ -1,0 +1,520 @@
+"""A unified diff of one file change, hunk by hunk, drawn with the line API.
+
+The review screen shows the selected file of a changeset here. Lines are
+highlighted with pygments' ``diff`` lexer (token styles mapped to the theme
+variables ``$wikitui-diff-added`` / ``$wikitui-diff-removed`` when the theme has
+them, else ``$success`` / ``$error``), changed words inside a replaced line are
+marked, and long prose lines wrap. Only visible rows are rendered
+(:meth:`DiffView.render_line`), so a file with hundreds of hunks stays fast.
+
+The view does not decide anything: it draws the decisions and the reasons the
+screen hands it (``decisions[hunk.id]`` is ``"accepted"`` or ``"rejected"``,
+absent means undecided) and a cursor on one hunk.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from textual import events
+from textual.cache import LRUCache
+from textual.content import Content, Span
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+#: A hunk's decision; a hunk missing from the decisions mapping is undecided.
+Decision = Literal["accepted", "rejected"]
+ACCEPTED: Decision = "accepted"
+REJECTED: Decision = "rejected"
+
+#: The gutter marker of a hunk by decision (None: undecided).
+MARKERS: dict[str | None, str] = {ACCEPTED: "✓", REJECTED: "✗", None: "·"}
+
+_HEADER_RE = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
+_WORD_RE = re.compile(r"\s+|\w+|[^\w\s]")
+
+RowKind = Literal["title", "reason", "blank", "header", "note", " ", "+", "-", "\\"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """One screen row of the diff (a wrapped piece of a diff line, or a decoration)."""
+
+    kind: RowKind
+    hunk: int  # index of the hunk within the file, -1 for the file's title rows
+    content: Content
+    old: int | None = None  # line number in the old text (first wrapped piece only)
+    new: int | None = None  # line number in the new text (first wrapped piece only)
+
+
+def _lexer():
+    """The pygments diff lexer, created once (lexers are costly to build)."""
+    global _LEXER
+    if _LEXER is None:
+        from pygments.lexers import DiffLexer
+
+        _LEXER = DiffLexer(stripnl=False, ensurenl=False)
+    return _LEXER
+
+
+_LEXER = None
+
+
+def _word_spans(old: str, new: str, old_style: str, new_style: str) -> tuple[list[Span], list[Span]]:
+    """Spans marking the words that differ between a removed and an added line.
+
+    Neighbouring changes separated only by spaces merge into one span, so a
+    rewritten phrase reads as one change. Returns empty lists when the lines share
+    too little for a word diff to help (a rewritten line reads better plain).
+    """
+    a, b = _WORD_RE.findall(old), _WORD_RE.findall(new)
+    matcher = difflib.SequenceMatcher(lambda token: token.isspace(), a, b, autojunk=False)
+    if matcher.ratio() < 0.5:
+        return [], []
+
+    def offsets(tokens: list[str]) -> list[int]:
+        positions = [0]
+        for token in tokens:
+            positions.append(positions[-1] + len(token))
+        return positions
+
+    pos_a, pos_b = offsets(a), offsets(b)
+    old_ranges: list[list[int]] = []
+    new_ranges: list[list[int]] = []
+
+    def add(ranges: list[list[int]], text: str, start: int, end: int) -> None:
+        piece = text[start:end]
+        if not piece.strip():
+            return
+        start += len(piece) - len(piece.lstrip())
+        end -= len(piece) - len(piece.rstrip())
+        if ranges and not text[ranges[-1][1] : start].strip():
+            ranges[-1][1] = end  # only spaces between: one change
+        else:
+            ranges.append([start, end])
+
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            add(old_ranges, old, pos_a[i1], pos_a[i2])
+            add(new_ranges, new, pos_b[j1], pos_b[j2])
+    return (
+        [Span(start, end, old_style) for start, end in old_ranges],
+        [Span(start, end, new_style) for start, end in new_ranges],
+    )
+
+
+class DiffView(ScrollView, can_focus=False):
+    """The unified diff of one file change, with a hunk cursor and decision markers.
+
+    The widget takes no keys itself (the review screen owns them) but scrolls with
+    the mouse, and a click on a hunk posts :class:`DiffView.HunkClicked`.
+
+    Rows: a title (action, path, +/−), the agent's reason, then per hunk its
+    ``@@`` header (with the marker ✓ accepted / ✗ rejected / · undecided in the
+    gutter), the user's note for the agent when there is one, and the lines with
+    old and new line numbers.
+    """
+
+    DEFAULT_CSS = """
+    DiffView {
+        background: $surface;
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-gutter: stable;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
+    cursor: reactive[int | None] = reactive(None, init=False)
+    """Index of the hunk under the cursor within the shown file (None: no hunk)."""
+
+    class HunkClicked(Message):
+        """A hunk was clicked; the screen moves its cursor there."""
+
+        def __init__(self, diff_view: "DiffView", index: int) -> None:
+            super().__init__()
+            self.diff_view = diff_view
+            self.index = index
+            """Index of the clicked hunk within the shown file."""
+
+        @property
+        def control(self) -> "DiffView":
+            """The diff view that was clicked."""
+            return self.diff_view
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._change: Any = None
+        self._decisions: Mapping[str, str] = {}
+        self._notes: Mapping[str, str] = {}
+        self._lines: list[list[tuple[str, Content, int | None, int | None]]] = []
+        self._rows: list[_Row] = []
+        self._hunk_rows: list[tuple[int, int]] = []
+        self._wrap_width = 0
+        self._number_width = 1
+        # Rendered rows by (layout serial, row, selected, decision): revisiting a file is cheap.
+        self._strips: LRUCache[tuple, Strip] = LRUCache(4096)
+        self._serial = 0  # identifies the current layout of rows
+        # Highlighted lines by hunk (keyed by identity; the hunk is kept to check it).
+        self._highlighted: dict[int, tuple[Any, list]] = {}
+        # Laid-out rows of files already shown, for going back and forth.
+        self._layouts: LRUCache[tuple, tuple[Any, list[_Row], list[tuple[int, int]], int]] = LRUCache(32)
+        self._layout_notes: tuple[str | None, ...] = ()  # the notes the rows were laid out with
+        self._added = "success"
+        self._removed = "error"
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def change(self) -> Any:
+        """The FileChange shown (None before :meth:`show`)."""
+        return self._change
+
+    @property
+    def hunk_count(self) -> int:
+        """Number of hunks of the shown file."""
+        return len(self._lines)
+
+    @property
+    def colour_variables(self) -> tuple[str, str]:
+        """The theme variables the added and removed lines are tinted with."""
+        return self._added, self._removed
+
+    def show(
+        self,
+        change: Any,
+        decisions: Mapping[str, str],
+        notes: Mapping[str, str] | None = None,
+        *,
+        cursor: int | None = 0,
+    ) -> None:
+        """Show ``change`` (a FileChange) with the hunk ``cursor`` selected.
+
+        Args:
+            change: The file change (path, action, new_path, reason, hunks).
+            decisions: Hunk id to ``"accepted"`` / ``"rejected"``; read at render
+                time, so the caller keeps it and calls :meth:`refresh_hunk` on change.
+            notes: Hunk id to the user's reason for the agent (shown under the header).
+            cursor: The selected hunk, or None.
+        """
+        self._change = change
+        self._decisions = decisions
+        self._notes = notes if notes is not None else {}
+        self._pick_colours()
+        self._lines = [self._highlighted_lines(hunk) for hunk in change.hunks]
+        self._number_width = max(
+            [1] + [len(str(n)) for hunk in self._lines for _, _, o, w in hunk for n in (o, w) if n is not None]
+        )
+        hunks = len(self._lines)
+        self.set_reactive(DiffView.cursor, None if cursor is None or not hunks else min(max(cursor, 0), hunks - 1))
+        self._build_rows()
+        self.scroll_to(y=0, animate=False, immediate=True)
+        self._scroll_to_cursor()
+
+    def refresh_hunk(self, index: int) -> None:
+        """Redraw hunk ``index`` after its decision or note changed."""
+        if not 0 <= index < len(self._hunk_rows):
+            return
+        if self._layout_notes[index] != self._notes.get(self._change.hunks[index].id):
+            self._build_rows()  # the note changed: rows shift
+            return
+        start, end = self._hunk_rows[index]
+        self.refresh_lines(start, end - start)  # the strip cache is keyed by decision: no purge
+
+    def hunk_region(self, index: int) -> tuple[int, int]:
+        """First row and end row (exclusive) of hunk ``index`` in the view's lines."""
+        return self._hunk_rows[index]
+
+    # ------------------------------------------------------------------ reactives
+    def watch_cursor(self, old: int | None, new: int | None) -> None:
+        for index in (old, new):
+            if index is not None and 0 <= index < len(self._hunk_rows):
+                start, end = self._hunk_rows[index]
+                self.refresh_lines(start, end - start)
+        self._scroll_to_cursor()
+
+    # ------------------------------------------------------------------ building rows
+    def _pick_colours(self) -> bool:
+        """Use the theme's diff variables, else ``$success`` / ``$error``; True when that changed."""
+        variables = self.app.theme_variables if self.is_attached else {}
+        added = "wikitui-diff-added" if "wikitui-diff-added" in variables else "success"
+        removed = "wikitui-diff-removed" if "wikitui-diff-removed" in variables else "error"
+        if (added, removed) == (self._added, self._removed):
+            return False
+        self._added, self._removed = added, removed
+        self._highlighted.clear()  # the styles name the variables
+        self._layouts.clear()
+        return True
+
+    def _highlighted_lines(self, hunk: Any) -> list[tuple[str, Content, int | None, int | None]]:
+        entry = self._highlighted.get(id(hunk))
+        if entry is None or entry[0] is not hunk:
+            entry = self._highlighted[id(hunk)] = (hunk, self._highlight_hunk(hunk))
+        return entry[1]
+
+    async def prewarm(self, changes: Iterable[Any]) -> None:
+        """Highlight the hunks of ``changes`` ahead of time, one hunk per event-loop turn.
+
+        Run it as a worker after mounting: moving to another file then only lays
+        rows out, and a key press waits for at most one hunk's highlighting.
+        """
+        import asyncio
+
+        self._pick_colours()
+        for change in changes:
+            for hunk in change.hunks:
+                self._highlighted_lines(hunk)
+                await asyncio.sleep(0)
+
+    def _token_styles(self) -> dict:
+        from pygments.token import Generic
+
+        return {
+            Generic.Inserted: f"on ${self._added} 12%",
+            Generic.Deleted: f"on ${self._removed} 12%",
+            Generic.Subheading: "$text-accent",
+            Generic.Heading: "bold",
+        }
+
+    def _highlight_hunk(self, hunk: Any) -> list[tuple[str, Content, int | None, int | None]]:
+        """Highlight one hunk: (kind, content without the sign, old no., new no.) per line."""
+        styles = self._token_styles()
+        # An empty context line may come without its leading space: give it back.
+        shown = getattr(hunk, "display_lines", None)
+        if shown is None:  # a plain hunk: lines may still carry their endings
+            shown = [line.rstrip("\n").rstrip("\r") for line in hunk.lines]
+        raw_lines = [line.expandtabs(4) or " " for line in shown]
+        text = hunk.header.rstrip("\n") + "\n" + "".join(line + "\n" for line in raw_lines)
+        spans: list[Span] = []
+        for start, token_type, value in _lexer().get_tokens_unprocessed(text):
+            while token_type not in styles and token_type.parent is not None:
+                token_type = token_type.parent
+            if token_type in styles:
+                spans.append(Span(start, start + len(value), styles[token_type]))
+        content = Content(text, spans)
+        pieces = content.split("\n")
+        match = _HEADER_RE.match(hunk.header)
+        old_no, new_no = (int(match.group(1)), int(match.group(2))) if match else (None, None)
+        header = pieces[0]
+        if getattr(hunk, "kind", "text") != "text":  # a rename, or an empty file made or removed
+            header = Content.styled(hunk.header, "bold $text-primary")
+        lines: list[tuple[str, Content, int | None, int | None]] = [("header", header, None, None)]
+        for raw, piece in zip(raw_lines, pieces[1:]):
+            kind = raw[0] if raw[0] in "+-\\" else " "
+            old = new = None
+            if kind == " " and old_no is not None:
+                old, new = old_no, new_no
+                old_no, new_no = old_no + 1, new_no + 1
+            elif kind == "-" and old_no is not None:
+                old, old_no = old_no, old_no + 1
+            elif kind == "+" and new_no is not None:
+                new, new_no = new_no, new_no + 1
+            body = piece[1:] if kind != "\\" else piece
+            lines.append((kind, body, old, new))
+        self._mark_words(lines)
+        return lines
+
+    def _mark_words(self, lines: list[tuple[str, Content, int | None, int | None]]) -> None:
+        """Mark changed words where a run of removed lines is followed by as many added ones."""
+        index = 0
+        while index < len(lines):
+            if lines[index][0] != "-":
+                index += 1
+                continue
+            start = index
+            while index < len(lines) and lines[index][0] == "-":
+                index += 1
+            mid = index
+            while index < len(lines) and lines[index][0] == "+":
+                index += 1
+            if index - mid != mid - start:
+                continue
+            for i, j in zip(range(start, mid), range(mid, index)):
+                old_spans, new_spans = _word_spans(
+                    lines[i][1].plain, lines[j][1].plain, f"on ${self._removed} 35%", f"on ${self._added} 35%"
+                )
+                if old_spans:
+                    kind, content, old, new = lines[i]
+                    lines[i] = (kind, content.add_spans(old_spans), old, new)
+                if new_spans:
+                    kind, content, old, new = lines[j]
+                    lines[j] = (kind, content.add_spans(new_spans), old, new)
+
+    def _gutter_width(self) -> int:
+        # cursor bar, marker, space, old no., space, new no., space, sign, space
+        return 3 + 2 * self._number_width + 2 + 2
+
+    def _build_rows(self) -> None:
+        """Lay the shown file out in rows for the current width (wrapping long lines)."""
+        width = max(self.scrollable_content_region.width, 20)
+        self._wrap_width = width
+        change = self._change
+        self._layout_notes = tuple(self._notes.get(h.id) for h in change.hunks)
+        key = (id(change), width, self._layout_notes)
+        cached = self._layouts.get(key)
+        if cached is not None and cached[0] is change:
+            _, self._rows, self._hunk_rows, self._serial = cached
+            self.virtual_size = Size(width, len(self._rows))
+            self.refresh()
+            return
+        text_width = max(width - self._gutter_width(), 10)
+        rows: list[_Row] = []
+        rows.extend(self._title_rows(change, width))
+        hunk_rows: list[tuple[int, int]] = []
+        for index, (hunk, lines) in enumerate(zip(change.hunks, self._lines)):
+            rows.append(_Row("blank", -1, Content("")))
+            start = len(rows)
+            rows.append(_Row("header", index, lines[0][1]))
+            note = self._notes.get(hunk.id)
+            if note:
+                for piece in Content.styled(f"✎ {note}", "italic $text-warning").wrap(text_width):
+                    rows.append(_Row("note", index, piece))
+            for kind, content, old, new in lines[1:]:
+                pieces = content.wrap(text_width) if content.cell_length > text_width else [content]
+                for n, piece in enumerate(pieces):
+                    rows.append(_Row(kind, index, piece, old if n == 0 else None, new if n == 0 else None))
+            hunk_rows.append((start, len(rows)))
+        if not change.hunks:
+            rows.append(_Row("blank", -1, Content("")))
+            rows.append(_Row("reason", -1, Content.styled("(no content change)", "$text-muted italic")))
+        self._rows = rows
+        self._hunk_rows = hunk_rows
+        self._serial += 1
+        self._layouts[key] = (change, rows, hunk_rows, self._serial)
+        self.virtual_size = Size(width, len(rows))
+        self.refresh()
+
+    def _title_rows(self, change: Any, width: int) -> list[_Row]:
+        added = sum(h.added for h in change.hunks)
+        removed = sum(h.removed for h in change.hunks)
+        path = change.path if not getattr(change, "new_path", None) else f"{change.path} → {change.new_path}"
+        title = Content.assemble(
+            (f"{change.action} ", "bold $text-accent"),
+            (path, "bold"),
+            "  ",
+            (f"+{added}", f"${self._added}"),
+            " ",
+            (f"−{removed}", f"${self._removed}"),
+        )
+        rows = [_Row("title", -1, piece) for piece in title.wrap(width - 2)]
+        reason = (getattr(change, "reason", "") or "").strip()
+        if reason:
+            for piece in Content.styled(reason, "italic $text-muted").wrap(width - 3):
+                rows.append(_Row("reason", -1, Content(" ") + piece))
+        return rows
+
+    # ------------------------------------------------------------------ rendering
+    def notify_style_update(self) -> None:
+        """The theme changed: re-pick the colours and redraw everything."""
+        super().notify_style_update()
+        self._strips.clear()
+        if self._change is not None and self.is_attached and self._pick_colours():
+            self._lines = [self._highlighted_lines(hunk) for hunk in self._change.hunks]
+            self._build_rows()
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._change is not None and self.scrollable_content_region.width != self._wrap_width:
+            self._build_rows()
+            self._scroll_to_cursor()
+
+    def render_line(self, y: int) -> Strip:
+        """Render row ``y`` of the visible region (line API)."""
+        scroll_y = self.scroll_offset.y
+        width = self.scrollable_content_region.width
+        row_index = scroll_y + y
+        if row_index >= len(self._rows):
+            return Strip.blank(width, self.visual_style.rich_style)
+        row = self._rows[row_index]
+        decision = None
+        if row.hunk >= 0:
+            decision = self._decisions.get(self._change.hunks[row.hunk].id)
+        selected = row.hunk == self.cursor and row.hunk >= 0
+        key = (self._serial, row_index, selected, decision)
+        strip = self._strips.get(key)
+        if strip is None or strip.cell_length != width:
+            strip = self._render_row(row, selected, decision, width)
+            self._strips[key] = strip
+        return strip.apply_offsets(0, row_index)
+
+    def _render_row(self, row: _Row, selected: bool, decision: str | None, width: int) -> Strip:
+        if row.hunk < 0:  # the file's title and reason run the full width
+            line = Content(" ") + row.content
+            return Strip(line.render_segments(self.visual_style), line.cell_length).adjust_cell_length(
+                width, self.visual_style.rich_style
+            )
+        gutter = self._gutter(row, selected, decision)
+        line = gutter + row.content
+        text_end = line.cell_length
+        if row.kind in ("+", "-", "header") or selected:
+            line = line.pad_right(max(width - line.cell_length, 0))
+        if row.kind in ("+", "-"):
+            # The text's background comes from the lexer's token style; the sign and
+            # the rest of the row take the same tint so the band runs the full width.
+            tint = f"on ${self._added if row.kind == '+' else self._removed} 12%"
+            line = line.stylize_before(tint, gutter.cell_length - 2, gutter.cell_length)
+            line = line.stylize_before(tint, text_end)
+        elif row.kind == "header":
+            line = line.stylize_before("on $foreground 6%", 3)
+            if decision is not None:
+                label = "accepted" if decision == ACCEPTED else "rejected"
+                colour = self._added if decision == ACCEPTED else self._removed
+                tag = Content.styled(f" {label} ", f"bold ${colour}")
+                if line.cell_length > width:
+                    line = line.truncate(width)
+                line = line[: max(width - tag.cell_length, 0)] + tag
+        if decision == REJECTED and row.kind not in ("header", "note"):
+            # A rejected hunk fades: it will not be written.
+            line = line.stylize("$foreground 40%", gutter.cell_length - 2)
+        if selected:
+            line = line.stylize_before("on $primary 10%", 1)
+        segments = line.render_segments(self.visual_style)
+        return Strip(segments, line.cell_length).adjust_cell_length(width, self.visual_style.rich_style)
+
+    def _gutter(self, row: _Row, selected: bool, decision: str | None) -> Content:
+        bar = Content.styled("▌", "$accent") if selected else Content(" ")
+        if row.kind == "header":
+            colour = {ACCEPTED: f"bold ${self._added}", REJECTED: f"bold ${self._removed}"}.get(
+                decision, "$text-muted"
+            )
+            marker = Content.styled(MARKERS[decision], colour)
+        else:
+            marker = Content(" ")
+        width = self._number_width
+        if row.kind in (" ", "+", "-", "\\"):
+            old = "" if row.old is None else str(row.old)
+            new = "" if row.new is None else str(row.new)
+            numbers = Content.styled(f"{old:>{width}} {new:>{width}} ", "$text-muted")
+            sign_style = {"+": f"bold ${self._added}", "-": f"bold ${self._removed}"}.get(row.kind, "")
+            sign = Content.styled(f"{row.kind if row.kind in '+-' else ' '} ", sign_style)
+            if row.old is None and row.new is None and row.kind != "\\":
+                sign = Content("  ")  # a wrapped continuation
+            return Content.assemble(bar, marker, " ", numbers, sign)
+        return Content.assemble(bar, marker, " ", " " * (2 * width + 1), "   ")
+
+    # ------------------------------------------------------------------ scrolling and mouse
+    def _scroll_to_cursor(self) -> None:
+        """Bring the cursor hunk into view when it is not wholly visible.
+
+        The hunk then goes to the top (its blank separator line above it), so the
+        next hunks follow below it and moving on rarely has to scroll (and redraw
+        the whole view) again.
+        """
+        if self.cursor is None or not self._hunk_rows or not self.is_attached:
+            return
+        start, end = self._hunk_rows[self.cursor]
+        height = self.scrollable_content_region.height or self.size.height
+        top = self.scroll_offset.y
+        if start >= top and end <= top + height:
+            return
+        self.scroll_to(y=max(start - 1, 0), animate=False, immediate=True)
+
+    def on_click(self, event: events.Click) -> None:
+        row_index = self.scroll_offset.y + event.y
+        if 0 <= row_index < len(self._rows) and self._rows[row_index].hunk >= 0:
+            self.post_message(self.HunkClicked(self, self._rows[row_index].hunk))
