@@ -86,10 +86,31 @@ def _open(vault_path, model: str | None, err: TextIO):
     return vault, settings, graph, index
 
 
-def _session(vault, graph, index, settings, printer: _Printer, client=None):
+def _run(vault_path, model, out, err, client, *, answer_to_out: bool, body) -> int:
+    """Open the vault, start a session printing to ``out``/``err``, and run ``body`` to its exit status.
+
+    ``body(session, printer, vault, graph, index)`` is a coroutine function returning the status;
+    user errors become one line on ``err`` with their exit code, ctrl+c cancels the turn (130).
+    """
     from wikitui.core.agent.session import AgentSession
 
-    return AgentSession(vault, graph, index, settings, client=client, on_event=printer)
+    try:
+        vault, settings, graph, index = _open(vault_path, model, err)
+    except WikituiError as exc:
+        err.write(f"wikitui: {exc}\n")
+        return exc.exit_code
+    printer = _Printer(out, err, answer_to_out=answer_to_out)
+    session = AgentSession(vault, graph, index, settings, client=client, on_event=printer)
+    try:
+        return asyncio.run(body(session, printer, vault, graph, index))
+    except KeyboardInterrupt:
+        session.cancel()
+        err.write("wikitui: cancelled\n")
+        return 130
+
+
+def _failure(printer: _Printer) -> int:
+    return printer.error.exit_code if printer.error else EXIT_MODEL
 
 
 def run_ask(vault_path, question: str, *, file: bool = False, model: str | None = None,
@@ -100,18 +121,11 @@ def run_ask(vault_path, question: str, *, file: bool = False, model: str | None 
         The exit status.
     """
     out, err = out or sys.stdout, err or sys.stderr
-    try:
-        vault, settings, graph, index = _open(vault_path, model, err)
-    except WikituiError as exc:
-        err.write(f"wikitui: {exc}\n")
-        return exc.exit_code
-    printer = _Printer(out, err, answer_to_out=True)
-    session = _session(vault, graph, index, settings, printer, client)
 
-    async def go() -> int:
+    async def body(session, printer, _vault, _graph, _index) -> int:
         done = await session.ask(question)
         if done.failed or done.cancelled:
-            return printer.error.exit_code if printer.error else EXIT_MODEL
+            return _failure(printer)
         if done.changeset is not None:
             err.write(f"wikitui: the agent proposed changes; pending as {done.changeset.id} (review in wikitui)\n")
         if not file:
@@ -124,12 +138,7 @@ def run_ask(vault_path, question: str, *, file: bool = False, model: str | None 
                   f"{filed.changeset.id} is pending (review it in wikitui with ctrl+r)\n")
         return EXIT_OK
 
-    try:
-        return asyncio.run(go())
-    except KeyboardInterrupt:
-        session.cancel()
-        err.write("wikitui: cancelled\n")
-        return 130
+    return _run(vault_path, model, out, err, client, answer_to_out=True, body=body)
 
 
 def run_ingest(vault_path, source: str, *, apply: bool = False, model: str | None = None,
@@ -140,25 +149,17 @@ def run_ingest(vault_path, source: str, *, apply: bool = False, model: str | Non
         The exit status.
     """
     out, err = out or sys.stdout, err or sys.stderr
-    try:
-        vault, settings, graph, index = _open(vault_path, model, err)
-    except WikituiError as exc:
-        err.write(f"wikitui: {exc}\n")
-        return exc.exit_code
-    printer = _Printer(out, err, answer_to_out=False)
-    session = _session(vault, graph, index, settings, printer, client)
 
-    async def go() -> TurnFinished:
-        return await session.ingest(source, auto_go=True)
+    async def body(session, printer, vault, graph, index) -> int:
+        done = await session.ingest(source, auto_go=True)
+        if done.failed or done.cancelled:
+            return _failure(printer)
+        return _finish_ingest(done, vault, graph, index, apply=apply, out=out, err=err)
 
-    try:
-        done = asyncio.run(go())
-    except KeyboardInterrupt:
-        session.cancel()
-        err.write("wikitui: cancelled\n")
-        return 130
-    if done.failed or done.cancelled:
-        return printer.error.exit_code if printer.error else EXIT_MODEL
+    return _run(vault_path, model, out, err, client, answer_to_out=False, body=body)
+
+
+def _finish_ingest(done: TurnFinished, vault, graph, index, *, apply: bool, out: TextIO, err: TextIO) -> int:
     changeset = done.changeset
     if changeset is None:
         err.write("wikitui: the agent proposed no changes\n")
