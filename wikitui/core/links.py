@@ -185,15 +185,19 @@ def extract_links(text: str, masked: str | None = None) -> list[Link]:
         return []
     found.sort(key=lambda f: f[0])
     links: list[Link] = []
-    line = 1
-    pos = 0
+    line, pos = 1, 0
+    line_end = -1  # end of the line the previous link stood on
+    context = ""
     for start, end, target, anchor, label, kind, embed in found:
-        line += text.count("\n", pos, start)
-        pos = start
-        ls = text.rfind("\n", 0, start) + 1
-        le = text.find("\n", start)
-        context = text[ls : le if le != -1 else len(text)].strip()
-        if len(context) > 240:
-            context = context[:239] + "…"
+        if start > line_end:  # a new line: links on one line share its context (one long line stays linear)
+            line += text.count("\n", pos, start)
+            pos = start
+            line_start = text.rfind("\n", 0, start) + 1
+            line_end = text.find("\n", start)
+            if line_end == -1:
+                line_end = len(text)
+            context = text[line_start:line_end].strip()
+            if len(context) > 240:
+                context = context[:239] + "…"
         links.append(Link(target, anchor, label, kind, embed, line, start, end, context))
     return links
