@@ -1,0 +1,415 @@
+"""Markdown parsed by markdown-it-py into width-independent blocks.
+
+The walk over markdown-it's tokens keeps a stack of open containers (list items, block
+quotes) whose prefixes (bullets, hanging indents, quote bars) every block inside them
+carries, and hands each link it meets to a :class:`~wikitui.ui.markdown_links.LinkMatcher`
+so the link gets its tab-stop index. Obsidian's syntax is handled on top of CommonMark:
+``[[wikilinks]]`` (an inline rule), ``![[embeds]]``, ``%% comments %%``, ``^block`` ids,
+callouts and task lists.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from urllib.parse import unquote
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from wikitui.core.links import Link, is_external, split_wikilink
+from wikitui.ui.markdown_links import LinkMatcher, place_link
+from wikitui.ui.markdown_code import highlight
+from wikitui.ui.markdown_layout import (
+    BlankBlock,
+    Block,
+    CodeBlock,
+    Prefix,
+    RuleBlock,
+    Seg,
+    TableBlock,
+    TextBlock,
+)
+
+_BULLETS = ("•", "◦", "▪", "‣")
+_TASK = re.compile(r"\[([ xX])\] ")
+_CALLOUT = re.compile(r"\[!([A-Za-z-]+)\][+-]?[ \t]*")
+_BLOCK_ID = re.compile(r"\s+\^[A-Za-z0-9-]+\s*$")
+_TAG = re.compile(r"<[^>\n]*>")
+_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_SIZE = re.compile(r"^\d+(x\d+)?$")
+_QUOTE_BAR: Prefix = [("▎ ", "quote-bar")]
+#: ``[[inner]]`` with an optional ``!``: the core's wikilink syntax, anchored at a position.
+_WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
+
+
+def _wikilink_rule(state: StateInline, silent: bool) -> bool:
+    """markdown-it inline rule: ``[[...]]`` and ``![[...]]`` as one ``wikilink`` token.
+
+    Parsing them before links and emphasis keeps ``*`` or ``_`` inside a target from
+    turning into emphasis, and ``[[a]](b)`` from becoming a markdown link.
+    """
+    src, pos = state.src, state.pos
+    if src[pos] == "!":
+        if not src.startswith("![[", pos):
+            return False
+    elif not src.startswith("[[", pos):
+        return False
+    m = _WIKILINK.match(src, pos)
+    if m is None:
+        return False
+    target, anchor, _label = split_wikilink(m.group(2))
+    if not target and not anchor:
+        return False
+    if not silent:
+        token = state.push("wikilink", "", 0)
+        token.content = m.group(2)
+        token.meta = {"embed": m.group(1) == "!"}
+    state.pos = m.end()
+    return True
+
+
+@lru_cache(maxsize=1)
+def markdown_parser() -> MarkdownIt:
+    """The shared parser: CommonMark plus tables, strikethrough and wikilinks."""
+    # CommonMark's preset stops parsing at 20 levels of nesting and silently drops the
+    # rest of the page; outliners nest lists deeper than that.
+    md = MarkdownIt("commonmark", {"maxNesting": 200}).enable("table").enable("strikethrough")
+    md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    return md
+
+
+@dataclass(slots=True)
+class _Container:
+    """An open list item or block quote: its prefixes and the roles of its content."""
+
+    first: Prefix
+    rest: Prefix
+    roles: str = ""
+    pending: bool = True  # the first line (with the bullet) is still to be emitted
+    kind: str = "item"
+
+
+@dataclass(slots=True)
+class _ListState:
+    ordered: bool
+    number: int
+    width: int
+    depth: int
+
+
+@dataclass
+class BlockBuilder:
+    """Turns the markdown-it tokens of one piece of a page into blocks.
+
+    Attributes:
+        text: The full file text (to read link source text for placement).
+        links: The page's links.
+        matcher: Gives out link indices for this piece.
+        line0: 0-based file line where the parsed piece starts.
+    """
+
+    text: str
+    links: list[Link]
+    matcher: LinkMatcher
+    line0: int
+    blocks: list[Block] = field(default_factory=list)
+    _stack: list[_Container] = field(default_factory=list)
+    _lists: list[_ListState] = field(default_factory=list)
+    _gap: bool = False
+    _last_line = 0  # last file line of the previous block
+    _comment: bool = False  # inside an Obsidian %% comment
+
+    # ------------------------------------------------------------------ emitting
+    def _content_roles(self) -> str:
+        return " ".join(c.roles for c in self._stack if c.roles)
+
+    def _emit(self, block: Block, last_line: int) -> None:
+        """Add a block inside the open containers, after a blank line where one belongs.
+
+        Between top-level blocks there is always a blank line. Inside lists the source
+        decides: a blank line only where the file has one (CommonMark would space out
+        every item of a list with a single blank line in it, and long lists such as an
+        index are grouped by such blank lines).
+        """
+        if any(c.kind == "item" for c in self._stack):
+            gap = block.source_line > self._last_line + 1
+        else:
+            gap = self._gap
+        if self.blocks and gap:
+            blank = [p for c in self._stack if not c.pending for p in c.rest]
+            self.blocks.append(BlankBlock(self.blocks[-1].source_line, list(blank), list(blank)))
+        first: Prefix = []
+        rest: Prefix = []
+        for c in self._stack:
+            first.extend(c.first if c.pending else c.rest)
+            rest.extend(c.rest)
+            c.pending = False
+        block.first_prefix, block.prefix = first, rest
+        self.blocks.append(block)
+        self._gap = True
+        self._last_line = max(last_line, block.source_line)
+        if not isinstance(block, (RuleBlock, BlankBlock)):
+            for index in self.matcher.unmatched(last_line):
+                place_link(block, index, self.links[index], self.text)
+
+    def finish(self, first_line: int) -> list[Block]:
+        """Place the piece's links nothing claimed yet and return its blocks."""
+        leftovers = self.matcher.unmatched(1 << 60)
+        if leftovers:
+            holders = [b for b in self.blocks if isinstance(b, (TextBlock, CodeBlock, TableBlock))]
+            if not holders:
+                self._emit(TextBlock(first_line), 0)
+                holders = self.blocks[-1:]
+            for index in leftovers:
+                place_link(holders[-1], index, self.links[index], self.text)
+        return self.blocks
+
+    def _lines(self, tok: Token) -> tuple[int, int]:
+        """1-based first and last file lines of a token with a map."""
+        a, b = tok.map or (0, 1)
+        return self.line0 + a + 1, self.line0 + max(a + 1, b)
+
+    # ------------------------------------------------------------------ inline
+    def inline(self, tok: Token, roles: str, last_line: int) -> list[Seg]:
+        """Runs of an inline token; links get their tab-stop index."""
+        runs: list[Seg] = []
+        styles: list[str] = [roles] if roles else []
+        link: int | None = None
+        link_role = ""
+        link_from = 0
+        href = ""
+        take = self.matcher.take
+        for c in tok.children or ():
+            t = c.type
+            if self._comment and t != "text":
+                continue
+            cur = " ".join(styles + [link_role]) if link_role else " ".join(styles)
+            if t == "text":
+                content = c.content
+                if "%%" in content or self._comment:
+                    content = self._strip_comments(content)
+                if content:
+                    runs.append((content.replace("\t", " "), cur, link))
+            elif t == "softbreak":
+                runs.append((" ", cur, link))
+            elif t == "hardbreak":
+                runs.append(("\n", cur, link))
+            elif t == "code_inline":
+                runs.append((c.content, f"{cur} code".strip(), link))
+            elif t in ("em_open", "strong_open", "s_open"):
+                styles.append(t[:-5])
+            elif t in ("em_close", "strong_close", "s_close"):
+                name = t[:-6]
+                if name in styles:
+                    styles.reverse()
+                    styles.remove(name)
+                    styles.reverse()
+            elif t == "link_open":
+                href = str(c.attrs.get("href", ""))
+                link = take("md", unquote(href), False, last_line)
+                link_role = "" if link is not None else ("link-external" if is_external(href) else "link-plain")
+                link_from = len(runs)
+            elif t == "link_close":
+                if not any(r[0].strip() for r in runs[link_from:]):
+                    runs.append((href, cur, link))
+                link, link_role = None, ""
+            elif t == "image":
+                src = str(c.attrs.get("src", ""))
+                index = take("md", unquote(src), True, last_line)
+                if index is None and link is not None:
+                    index = link  # a linked image: ``[![alt](img)](target)`` is one link
+                label = c.content or src.rsplit("/", 1)[-1]
+                self._embed(runs, f"⧉ {label}", index, "link-external" if index is None else "")
+            elif t == "wikilink":
+                target, anchor, label = split_wikilink(c.content)
+                embed = bool(c.meta.get("embed"))
+                index = take("wiki", (target, anchor), embed, last_line)
+                role = "" if index is not None else "link-plain"
+                if embed:
+                    shown = label if label and not _SIZE.match(label) else ""
+                    shown = shown or (f"{target} > {anchor}" if target and anchor else target or anchor)
+                    self._embed(runs, f"⧉ {shown}", index, role)
+                else:
+                    shown = label or (f"{target} > {anchor}" if target and anchor else target or anchor)
+                    runs.append((shown, " ".join(styles + [role]).strip(), index))
+            elif t == "html_inline" and _BR.match(c.content):
+                runs.append(("\n", cur, link))
+        return runs
+
+    def _strip_comments(self, content: str) -> str:
+        """Drop the parts of ``content`` inside Obsidian ``%% %%`` comments (they may span blocks)."""
+        parts = content.split("%%")
+        kept = []
+        for i, part in enumerate(parts):
+            if i:
+                self._comment = not self._comment
+            if not self._comment:
+                kept.append(part)
+        return "".join(kept)
+
+    @staticmethod
+    def _embed(runs: list[Seg], shown: str, index: int | None, role: str) -> None:
+        """An embed stands on a line of its own."""
+        if runs and not runs[-1][0].endswith("\n"):
+            runs.append(("\n", "", None))
+        runs.append((shown, role, index))
+        runs.append(("\n", "", None))
+
+    # ------------------------------------------------------------------ blocks
+    def build(self, tokens: list[Token]) -> list[Block]:
+        """Walk the tokens of one piece and return its blocks."""
+        i, n = 0, len(tokens)
+        while i < n:
+            tok = tokens[i]
+            t = tok.type
+            if t == "paragraph_open":
+                self._paragraph(tok, tokens[i + 1])
+                i += 3
+                continue
+            if t == "heading_open":
+                self._heading(tok, tokens[i + 1])
+                i += 3
+                continue
+            if t in ("bullet_list_open", "ordered_list_open"):
+                self._open_list(tokens, i)
+            elif t in ("bullet_list_close", "ordered_list_close"):
+                self._lists.pop()
+                self._gap = True
+            elif t == "list_item_open":
+                self._open_item(tok)
+            elif t == "list_item_close":
+                item = self._stack.pop()
+                if item.pending:  # an empty item still shows its bullet
+                    self._stack.append(item)
+                    self._emit(TextBlock(self._lines(tok)[0]), 0)
+                    self._stack.pop()
+            elif t == "blockquote_open":
+                self._stack.append(_Container(_QUOTE_BAR, _QUOTE_BAR, "quote", kind="quote"))
+            elif t == "blockquote_close":
+                self._stack.pop()
+                self._gap = True
+            elif t in ("fence", "code_block"):
+                self._code(tok)
+            elif t == "hr" and not self._comment:
+                first, last = self._lines(tok)
+                self._emit(RuleBlock(first), last)
+            elif t == "html_block":
+                self._html(tok)
+            elif t == "table_open":
+                i = self._table(tokens, i)
+            i += 1
+        return self.blocks
+
+    def _paragraph(self, tok: Token, inline: Token) -> None:
+        first, last = self._lines(tok)
+        was_comment = self._comment
+        runs = self.inline(inline, self._content_roles(), last)
+        if runs and runs[-1][0] and runs[-1][2] is None:
+            text, roles, link = runs[-1]
+            stripped = _BLOCK_ID.sub("", text)  # Obsidian hides ``^block`` ids
+            if stripped != text:
+                runs[-1] = (stripped, roles, link)
+        if not any(r[0].strip() or r[2] is not None for r in runs):
+            if was_comment or self._comment:  # a paragraph entirely inside a comment
+                self.matcher.unmatched(last)
+            return
+        top = self._stack[-1] if self._stack else None
+        if top is not None and top.kind == "item" and top.pending and runs:
+            m = _TASK.match(runs[0][0])
+            if m:
+                box = "☑ " if m.group(1) in "xX" else "☐ "
+                top.first = [(box, "bullet")]
+                top.rest = [("  ", "")]
+                runs[0] = (runs[0][0][m.end() :], runs[0][1], runs[0][2])
+        if top is not None and top.kind == "quote" and top.pending and runs:
+            m = _CALLOUT.match(runs[0][0])
+            if m:
+                runs[0] = (runs[0][0][m.end() :], runs[0][1], runs[0][2])
+                runs.insert(0, (m.group(1).capitalize() + " ", "callout", None))
+        self._emit(TextBlock(first, runs=runs), last)
+
+    def _heading(self, tok: Token, inline: Token) -> None:
+        first, last = self._lines(tok)
+        level = int(tok.tag[1:])
+        runs = self.inline(inline, " ".join(filter(None, [self._content_roles(), f"heading-{level}"])), last)
+        if runs and runs[-1][2] is None:
+            runs[-1] = (_BLOCK_ID.sub("", runs[-1][0]), runs[-1][1], None)
+        self._emit(TextBlock(first, runs=runs, heading=level), last)
+
+    def _open_list(self, tokens: list[Token], i: int) -> None:
+        tok = tokens[i]
+        ordered = tok.type == "ordered_list_open"
+        start = int(tok.attrs.get("start", 1) or 1) if ordered else 1
+        count = 0
+        if ordered:
+            for t in tokens[i + 1 :]:
+                if t.level == tok.level and t.type == "ordered_list_close":
+                    break
+                if t.level == tok.level + 1 and t.type == "list_item_open":
+                    count += 1
+        width = len(str(start + max(count, 1) - 1)) + 1
+        depth = sum(1 for s in self._lists if not s.ordered)
+        self._lists.append(_ListState(ordered, start, width, depth))
+
+    def _open_item(self, tok: Token) -> None:
+        state = self._lists[-1]
+        if state.ordered:
+            marker = f"{state.number}.".rjust(state.width) + " "
+            state.number += 1
+        else:
+            marker = _BULLETS[state.depth % len(_BULLETS)] + " "
+        self._stack.append(_Container([(marker, "bullet")], [(" " * len(marker), "")]))
+
+    def _code(self, tok: Token) -> None:
+        first, last = self._lines(tok)
+        if self._comment:
+            self.matcher.unmatched(last)
+            return
+        fenced = tok.type == "fence"
+        rows = highlight(tok.content, tok.info if fenced else None)
+        block = CodeBlock(first + 1 if fenced else first, rows=rows)
+        self._emit(block, last)
+
+    def _html(self, tok: Token) -> None:
+        first, last = self._lines(tok)
+        content = tok.content.strip()
+        if self._comment or content.startswith("<!--") or not content:
+            self.matcher.unmatched(last)  # comments are invisible, as in any renderer
+            return
+        visible = _TAG.sub("", _BR.sub("\n", content)).strip()
+        if not visible:
+            self.matcher.unmatched(last)
+            return
+        inline = markdown_parser().parseInline(visible)[0]
+        runs = self.inline(inline, " ".join(filter(None, [self._content_roles(), "html"])), last)
+        self._emit(TextBlock(first, runs=runs), last)
+
+    def _table(self, tokens: list[Token], i: int) -> int:
+        first, last = self._lines(tokens[i])
+        rows: list[list[list[Seg]]] = []
+        row_lines: list[int] = []
+        aligns: list[str] = []
+        header_rows = 0
+        row_last = last
+        roles = self._content_roles()
+        j = i + 1
+        while j < len(tokens) and tokens[j].type != "table_close":
+            tok = tokens[j]
+            if tok.type == "tr_open":
+                row_first, row_last = self._lines(tok)
+                rows.append([])
+                row_lines.append(row_first)
+            elif tok.type in ("th_open", "td_open"):
+                if tok.type == "th_open":
+                    header_rows = 1
+                    style = str(tok.attrs.get("style", ""))
+                    aligns.append(style.partition("text-align:")[2] or "left")
+            elif tok.type == "inline" and rows:
+                rows[-1].append(self.inline(tok, roles, row_last))
+            j += 1
+        block = TableBlock(first, rows=rows, aligns=aligns, header_rows=header_rows, row_lines=row_lines)
+        self._emit(block, last)
+        return j

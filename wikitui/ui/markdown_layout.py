@@ -1,0 +1,452 @@
+"""Width-independent blocks of a rendered page, and their layout into terminal lines.
+
+A page is parsed once into blocks (:mod:`wikitui.ui.markdown_blocks`); each block
+lays itself out into :class:`Line` objects for a given width, so a resize re-wraps
+without re-parsing. Styles are *role names* ("heading-1", "strong", "code-keyword"),
+never colours: the page widget turns roles into theme colours when it paints.
+
+A segment is a tuple ``(text, roles, link)``: ``roles`` is a space-separated string of
+role names, ``link`` the index of the link in the page's link list (the tab stops) or
+None.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rich.cells import cell_len, get_character_cell_size
+
+#: ``(text, roles, link index or None)``.
+Seg = tuple[str, str, "int | None"]
+#: A container prefix piece: ``(text, roles)``.
+Prefix = list[tuple[str, str]]
+
+_WORD = re.compile(r"\S+\s*|\s+")
+#: Narrowest text column a block is wrapped to, whatever its indentation.
+MIN_TEXT_WIDTH = 12
+#: Lines a table cell may wrap to before it is truncated.
+MAX_CELL_LINES = 6
+
+
+def text_width(text: str) -> int:
+    """Terminal cells taken by ``text`` (ASCII fast path)."""
+    return len(text) if text.isascii() else cell_len(text)
+
+
+@dataclass(slots=True)
+class Line:
+    """One rendered terminal line.
+
+    Attributes:
+        segments: ``(text, roles, link)`` pieces, left to right.
+        source_line: 1-based line of the file the line comes from (the start of its
+            block for wrapped text; exact for code and table rows; 0 for the header).
+        fill: Roles of the padding from the end of the text to the right edge
+            (code blocks keep their background across the width).
+    """
+
+    segments: list[Seg]
+    source_line: int
+    fill: str = ""
+
+    @property
+    def text(self) -> str:
+        """The line's plain text."""
+        return "".join(s[0] for s in self.segments)
+
+    def link_spans(self) -> list[tuple[int, int, int]]:
+        """``(link, first cell, cell after last)`` for each link piece on the line."""
+        spans: list[tuple[int, int, int]] = []
+        x = 0
+        for text, _roles, link in self.segments:
+            w = text_width(text)
+            if link is not None:
+                if spans and spans[-1][0] == link and spans[-1][2] == x:
+                    spans[-1] = (link, spans[-1][1], x + w)
+                else:
+                    spans.append((link, x, x + w))
+            x += w
+        return spans
+
+    def link_at(self, x: int) -> int | None:
+        """The link under cell ``x``, if any."""
+        for link, a, b in self.link_spans():
+            if a <= x < b:
+                return link
+        return None
+
+
+def add_roles(segs: list[Seg], roles: str) -> list[Seg]:
+    """Return ``segs`` with ``roles`` added to each piece."""
+    if not roles:
+        return segs
+    return [(t, f"{roles} {r}" if r else roles, k) for t, r, k in segs]
+
+
+def _split_hard(runs: list[Seg]) -> list[list[Seg]]:
+    """Split runs at hard line breaks (``\\n`` in the text)."""
+    lines: list[list[Seg]] = [[]]
+    for text, roles, link in runs:
+        if "\n" not in text:
+            lines[-1].append((text, roles, link))
+            continue
+        parts = text.split("\n")
+        for i, part in enumerate(parts):
+            if i:
+                lines.append([])
+            if part:
+                lines[-1].append((part, roles, link))
+    return lines
+
+
+def _char_breaks(text: str, start: int, end: int, col: int, width: int) -> tuple[list[int], int]:
+    """Break offsets inside ``text[start:end]`` (one over-long word), and the final column."""
+    breaks: list[int] = []
+    for i in range(start, end):
+        w = get_character_cell_size(text[i])
+        if col + w > width and col:
+            breaks.append(i)
+            col = 0
+        col += w
+    return breaks, col
+
+
+def _slice_runs(runs: list[Seg], starts: list[int], a: int, b: int) -> list[Seg]:
+    """The pieces of ``runs`` (beginning at offsets ``starts``) between offsets a and b."""
+    out: list[Seg] = []
+    for (text, roles, link), s in zip(runs, starts):
+        e = s + len(text)
+        if e <= a:
+            continue
+        if s >= b:
+            break
+        piece = text[max(a, s) - s : min(b, e) - s]
+        if piece:
+            out.append((piece, roles, link))
+    return out
+
+
+def wrap_runs(runs: list[Seg], width: int) -> list[list[Seg]]:
+    """Word-wrap styled runs to ``width`` cells; hard breaks (``\\n``) always break.
+
+    Words longer than the width are split by character. Spaces at a break are dropped,
+    so a link wrapped over two lines keeps its index on both halves.
+    """
+    width = max(1, width)
+    out: list[list[Seg]] = []
+    for para in _split_hard(runs):
+        text = "".join(r[0] for r in para)
+        ascii_only = text.isascii()
+        if (len(text) if ascii_only else cell_len(text)) <= width:
+            out.append(para)
+            continue
+        measure = len if ascii_only else cell_len
+        breaks: list[int] = []
+        col = 0
+        for m in _WORD.finditer(text):
+            word = m.group()
+            core = word.rstrip()
+            w_core = measure(core)
+            if col and col + w_core > width:
+                breaks.append(m.start())
+                col = 0
+            if w_core > width:
+                extra, col = _char_breaks(text, m.start(), m.start() + len(core), col, width)
+                breaks.extend(extra)
+                col += measure(word) - w_core
+            else:
+                col += measure(word)
+        starts = []
+        pos = 0
+        for r in para:
+            starts.append(pos)
+            pos += len(r[0])
+        bounds = [0, *breaks, len(text)]
+        for a, b in zip(bounds, bounds[1:]):
+            piece = text[a:b]
+            b = a + len(piece.rstrip())
+            if a > 0:  # a wrapped line never starts with the space that broke it
+                a += len(piece) - len(piece.lstrip())
+            out.append(_slice_runs(para, starts, a, b) if b > a else [])
+    return out
+
+
+def truncate_runs(runs: list[Seg], width: int) -> tuple[list[Seg], int]:
+    """Cut runs to at most ``width`` cells, ending with an ellipsis when cut; returns (runs, cells)."""
+    total = sum(text_width(t) for t, _, _ in runs)
+    if total <= width:
+        return runs, total
+    out: list[Seg] = []
+    used = 0
+    limit = max(0, width - 1)
+    for text, roles, link in runs:
+        w = text_width(text)
+        if used + w <= limit:
+            out.append((text, roles, link))
+            used += w
+            continue
+        keep = []
+        for ch in text:
+            cw = get_character_cell_size(ch)
+            if used + cw > limit:
+                break
+            keep.append(ch)
+            used += cw
+        if keep:
+            out.append(("".join(keep), roles, link))
+        break
+    if width >= 1:
+        last_roles, last_link = (out[-1][1], out[-1][2]) if out else ("", None)
+        out.append(("…", last_roles, last_link))
+        used += 1
+    return out, used
+
+
+def _prefix_segs(prefix: Prefix) -> list[Seg]:
+    return [(t, r, None) for t, r in prefix]
+
+
+def prefix_width(prefix: Prefix) -> int:
+    """Cells taken by a container prefix."""
+    return sum(text_width(t) for t, _ in prefix)
+
+
+@dataclass(slots=True)
+class Block:
+    """Base of all blocks: its first source line and its container prefixes.
+
+    Attributes:
+        source_line: 1-based line where the block starts in the file.
+        first_prefix: Prefix of the first line (a list bullet, quote bars).
+        prefix: Prefix of the following lines (hanging indent, quote bars).
+    """
+
+    source_line: int
+    first_prefix: Prefix = field(default_factory=list)
+    prefix: Prefix = field(default_factory=list)
+
+    def text_column(self, width: int) -> int:
+        """Cells available for content after the prefixes."""
+        return max(MIN_TEXT_WIDTH, width - max(prefix_width(self.first_prefix), prefix_width(self.prefix)))
+
+    def _emit(self, rows: list[list[Seg]], sources: list[int] | None = None, fill: str = "") -> list[Line]:
+        first = _prefix_segs(self.first_prefix)
+        rest = _prefix_segs(self.prefix)
+        lines = []
+        for i, row in enumerate(rows):
+            src = sources[i] if sources else self.source_line
+            lines.append(Line((first if i == 0 else rest) + row, src, fill))
+        return lines
+
+    def layout(self, width: int) -> list[Line]:  # pragma: no cover - abstract
+        """Lay the block out into lines ``width`` cells wide."""
+        raise NotImplementedError
+
+
+@dataclass(slots=True)
+class TextBlock(Block):
+    """Wrapped inline text: a paragraph, heading, list item text or header line.
+
+    Attributes:
+        runs: Inline pieces; ``\\n`` in a piece is a hard line break.
+        heading: Heading level 1-6 (0 for other text), used for anchors.
+    """
+
+    runs: list[Seg] = field(default_factory=list)
+    heading: int = 0
+
+    def layout(self, width: int) -> list[Line]:
+        """Word-wrap the runs inside the prefixes."""
+        column = self.text_column(width)
+        rows = [row for row in wrap_runs(self.runs, column) if row] or [[]]
+        if self.heading == 1:  # the page title stands out from H2 by a heavy rule under it
+            rows.append([("━" * column, "heading-rule", None)])
+        return self._emit(rows)
+
+    @property
+    def plain(self) -> str:
+        """The text without styles."""
+        return "".join(r[0] for r in self.runs)
+
+
+@dataclass(slots=True)
+class BlankBlock(Block):
+    """The empty line between two blocks (quote bars continue through it)."""
+
+    def layout(self, width: int) -> list[Line]:
+        """One line holding only the prefix."""
+        return self._emit([[]])
+
+
+@dataclass(slots=True)
+class RuleBlock(Block):
+    """A horizontal rule across the text column."""
+
+    roles: str = "rule"
+
+    def layout(self, width: int) -> list[Line]:
+        """A line of box-drawing dashes."""
+        return self._emit([[("─" * self.text_column(width), self.roles, None)]])
+
+
+@dataclass(slots=True)
+class CodeBlock(Block):
+    """Highlighted code (a fenced block or a raw file), wrapped by character.
+
+    Attributes:
+        rows: One list of pieces per source line.
+        gutter: Whether to number the lines (raw source view).
+        first_number: Line number shown for the first row.
+    """
+
+    rows: list[list[Seg]] = field(default_factory=list)
+    gutter: bool = False
+    first_number: int = 1
+
+    def layout(self, width: int) -> list[Line]:
+        """Each source row padded by one cell and wrapped at the column's edge."""
+        column = self.text_column(width)
+        digits = len(str(self.first_number + len(self.rows) - 1)) if self.gutter else 0
+        gutter_w = digits + 3 if self.gutter else 1
+        inner = max(4, column - gutter_w - 1)
+        out: list[list[Seg]] = []
+        sources: list[int] = []
+        for i, row in enumerate(self.rows):
+            pieces = wrap_code_row(row, inner)
+            for j, piece in enumerate(pieces):
+                if self.gutter:
+                    num = str(self.first_number + i).rjust(digits) if j == 0 else " " * digits
+                    lead: list[Seg] = [(f"{num} │ ", "code-gutter", None)]
+                else:
+                    lead = [(" ", "code-block", None)]
+                out.append(lead + add_roles(piece, "code-block"))
+                sources.append(self.source_line + i)
+        if not out:
+            out, sources = [[(" ", "code-block", None)]], [self.source_line]
+        return self._emit(out, sources, fill="code-block")
+
+
+def wrap_code_row(row: list[Seg], width: int) -> list[list[Seg]]:
+    """Split one code row into pieces of at most ``width`` cells (no word breaking)."""
+    text = "".join(r[0] for r in row)
+    if text_width(text) <= width:
+        return [row]
+    breaks, _ = _char_breaks(text, 0, len(text), 0, width)
+    starts = []
+    pos = 0
+    for r in row:
+        starts.append(pos)
+        pos += len(r[0])
+    bounds = [0, *breaks, len(text)]
+    return [_slice_runs(row, starts, a, b) for a, b in zip(bounds, bounds[1:])]
+
+
+@dataclass(slots=True)
+class TableBlock(Block):
+    """A table drawn with box characters; cells that do not fit are truncated.
+
+    Attributes:
+        rows: Rows of cells, each cell a list of pieces.
+        aligns: ``"left"``, ``"right"`` or ``"center"`` per column.
+        header_rows: How many leading rows are the header.
+        row_lines: 1-based source line of each row.
+    """
+
+    rows: list[list[list[Seg]]] = field(default_factory=list)
+    aligns: list[str] = field(default_factory=list)
+    header_rows: int = 1
+    row_lines: list[int] = field(default_factory=list)
+
+    def column_widths(self, width: int) -> list[int]:
+        """Natural column widths, capped ("water-filled") so the table fits ``width``."""
+        ncols = max((len(r) for r in self.rows), default=0)
+        natural = [1] * ncols
+        for row in self.rows:
+            for c, cell in enumerate(row):
+                natural[c] = max(natural[c], sum(text_width(t) for t, _, _ in cell))
+        avail = max(ncols, width - (3 * ncols + 1))
+        if sum(natural) <= avail:
+            return natural
+        # Find the largest cap t with sum(min(n, t)) <= avail: narrow columns keep their width.
+        lo, hi = 1, max(natural)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if sum(min(n, mid) for n in natural) <= avail:
+                lo = mid
+            else:
+                hi = mid - 1
+        widths = [min(n, lo) for n in natural]
+        spare = avail - sum(widths)
+        for c in sorted(range(ncols), key=lambda c: -natural[c]):
+            if spare <= 0:
+                break
+            if widths[c] < natural[c]:
+                widths[c] += 1
+                spare -= 1
+        return widths
+
+    def layout(self, width: int) -> list[Line]:
+        """Borders, the header row(s) in bold, a separator and the body rows.
+
+        Cells wrap within their column (up to :attr:`MAX_CELL_LINES` lines, then they
+        are truncated); when a body row takes several lines, rows are separated by rules.
+        A link cut off by truncation keeps an empty marker on its row, so the link
+        cursor still scrolls there.
+        """
+        widths = self.column_widths(self.text_column(width))
+        if not widths:
+            return []
+        b = "table-border"
+
+        def border(left: str, mid: str, right: str) -> list[Seg]:
+            return [(left + mid.join("─" * (w + 2) for w in widths) + right, b, None)]
+
+        grid: list[list[list[list[Seg]]]] = []  # row -> cell -> wrapped lines
+        for r, row in enumerate(self.rows):
+            cells = []
+            for c, w in enumerate(widths):
+                cell = row[c] if c < len(row) else []
+                if r < self.header_rows:
+                    cell = add_roles(cell, "table-header")
+                wrapped = [line for line in wrap_runs(cell, w) if line] or [[]]
+                if len(wrapped) > MAX_CELL_LINES:
+                    kept = wrapped[: MAX_CELL_LINES - 1]
+                    tail = [seg for line in wrapped[MAX_CELL_LINES - 1 :] for seg in ([(" ", "", None)] + line)][1:]
+                    kept.append(truncate_runs(tail, w)[0])
+                    wrapped = kept
+                cells.append(wrapped)
+            grid.append(cells)
+        tall = any(len(cell) > 1 for cells in grid[self.header_rows :] for cell in cells)
+        rows: list[list[Seg]] = [border("┌", "┬", "┐")]
+        sources = [self.source_line]
+        for r, cells in enumerate(grid):
+            src = self.row_lines[r] if r < len(self.row_lines) else self.source_line
+            if r > self.header_rows and tall:
+                rows.append(border("├", "┼", "┤"))
+                sources.append(src)
+            height = max(len(cell) for cell in cells)
+            shown: set[int] = set()
+            for k in range(height):
+                segs: list[Seg] = [("│", b, None)]
+                for c, w in enumerate(widths):
+                    piece = cells[c][k] if k < len(cells[c]) else []
+                    used = sum(text_width(t) for t, _, _ in piece)
+                    pad = w - used
+                    align = self.aligns[c] if c < len(self.aligns) else "left"
+                    left = pad if align == "right" else pad // 2 if align == "center" else 0
+                    segs.append((" " * (left + 1), "", None))
+                    segs.extend(piece)
+                    shown.update(s[2] for s in piece if s[2] is not None)
+                    segs.append((" " * (pad - left + 1), "", None))
+                    segs.append(("│", b, None))
+                rows.append(segs)
+                sources.append(src)
+            cut = {s[2] for cell in self.rows[r] for s in cell if s[2] is not None} - shown
+            rows[-height].extend(("", "", index) for index in sorted(cut))
+            if r == self.header_rows - 1 and len(grid) > self.header_rows:
+                rows.append(border("├", "┼", "┤"))
+                sources.append(src)
+        rows.append(border("└", "┴", "┘"))
+        sources.append(sources[-1])
+        return self._emit(rows, sources)

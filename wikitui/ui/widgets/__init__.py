@@ -1,0 +1,1 @@
+"""Reusable widgets of the wikitui workspace, one per module."""
