@@ -343,3 +343,27 @@ def test_build_request_drops_the_oldest_turns_last():
     messages, notes = build_request("system", old, current, 300, count)
     assert messages[1]["content"].startswith("question 3") and len(messages) == 4
     assert notes == ["left out the 2 oldest turn(s) of this session to fit the context window"]
+
+
+async def test_a_cancel_sent_while_the_turn_starts_still_stops_it_and_the_next_turn_runs(sample_vault, fake_llm):
+    """esc pressed just as a turn starts (before its first request) must not be lost."""
+    fake_llm.script(text("first answer"), text("second answer"))
+    vault = Vault.open(sample_vault)
+    session = AgentSession(vault, LinkGraph.load(vault), None, load_settings(vault))
+    session.cancel()
+    first = await session.ask("anything?")
+    assert first.cancelled
+    second = await session.ask("and now?")
+    assert not second.cancelled and second.text == "first answer"
+
+
+async def test_set_model_switches_the_client_and_keeps_the_session_totals(sample_vault, fake_llm):
+    fake_llm.script(text("one"), text("two"))
+    vault = Vault.open(sample_vault)
+    session = AgentSession(vault, LinkGraph.load(vault), None, load_settings(vault))
+    await session.ask("q1")
+    before = session.totals.prompt_tokens
+    session.set_model("openai/other-model")
+    await session.ask("q2")
+    assert fake_llm.requests[-1]["model"] == "other-model"
+    assert session.totals.prompt_tokens > before

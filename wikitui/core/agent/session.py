@@ -140,8 +140,20 @@ class AgentSession:
         return None
 
     def cancel(self) -> None:
-        """Stop the running turn promptly (the stream is closed; its proposals are dropped)."""
+        """Stop the running turn promptly (the stream is closed; its proposals are dropped).
+
+        A cancel that arrives while a turn is being started (before its first request)
+        still stops it: the flag is cleared only when a turn ends.
+        """
         self._cancel.set()
+
+    def set_model(self, model: str) -> None:
+        """Use another model for the rest of this session (the transcript goes on)."""
+        from wikitui.core.agent.llm import LLMClient
+
+        self.settings.model = model
+        self.client = LLMClient(self.settings)
+        self._window = None
 
     # ------------------------------------------------------------ operations
     async def send(self, text: str) -> TurnFinished:
@@ -245,7 +257,6 @@ class AgentSession:
     async def _run(self, turn: Turn, task: str, user_text: str, *, phase: str) -> TurnFinished:
         """Run one phase of a turn until the model answers, fails or is cancelled."""
         self._running = True
-        self._cancel = asyncio.Event()
         start = time.perf_counter()
         toolbox: ToolBox | None = None
         try:
@@ -302,6 +313,7 @@ class AgentSession:
             raise
         finally:
             self._running = False
+            self._cancel = asyncio.Event()  # the next turn starts uncancelled
             if self.search_index is None and toolbox is not None:
                 self.search_index = toolbox.search_index  # opened by the first search: keep it
 
@@ -328,7 +340,8 @@ class AgentSession:
         except ToolArgError:
             args = {}
         await self._emit(ToolStarted(call.id, call.name, describe_call(call.name, args)))
-        outcome = toolbox.call(call.name, call.arguments_json)
+        # Off the event loop: a search or read on a big vault must not freeze the UI.
+        outcome = await asyncio.to_thread(toolbox.call, call.name, call.arguments_json)
         await self._emit(ToolFinished(call.id, call.name, outcome.ok, outcome.summary, outcome.text))
         return outcome
 
