@@ -1,0 +1,487 @@
+"""The glue between an :class:`~wikitui.core.agent.session.AgentSession` and the chat widgets.
+
+The controller turns what the user types into session calls, runs each turn in an
+async worker (the session streams on the app's event loop; litellm's slow first
+import happens in a thread), and turns the session's events into widgets: streamed
+answers, quiet tool lines, notes, changeset cards and the token footer. Reviews,
+applies and undos are the pane's (:class:`~wikitui.ui.widgets.chat_pane.ChatPane`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import shlex
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
+
+from textual.content import Content
+
+from wikitui.core.agent.events import (
+    AgentError,
+    ChangesetReady,
+    LintReady,
+    Notice,
+    TextDelta,
+    ToolFinished,
+    ToolStarted,
+    TurnFinished,
+    TurnStarted,
+    TurnUsage,
+)
+from wikitui.core.config import NoModelConfigured, Settings, load_settings
+
+if TYPE_CHECKING:
+    from wikitui.core.agent.session import AgentSession
+    from wikitui.ui.widgets.chat_log import ChatLog, ToolLine
+    from wikitui.ui.widgets.chat_message import ChatMessage
+    from wikitui.ui.widgets.chat_pane import ChatPane
+
+#: The slash commands: name and a few words of help (also the completion menu's detail).
+COMMANDS: list[tuple[str, str]] = [
+    ("ingest", "PATH · read a raw source, plan, then /go"),
+    ("ask", "QUESTION · answer from the wiki"),
+    ("go", "[NOTE] · carry out the ingest plan"),
+    ("file", "file the last answer as a page"),
+    ("lint", "check the wiki's health"),
+    ("undo", "revert the last applied changeset"),
+    ("review", "review the pending changeset (ctrl+r)"),
+    ("model", "NAME · use another model in this session"),
+    ("clear", "start a new conversation"),
+    ("help", "list the commands"),
+]
+#: At most this many entries of a restored conversation are shown.
+RESTORE_LIMIT = 300
+#: Seconds a turn waits for the workspace's link graph to load before giving up.
+GRAPH_WAIT = 15.0
+
+
+def _tokens(n: int) -> str:
+    """``1234`` → ``1.2k``."""
+    if n < 1000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1000:.1f}k"
+    return f"{n / 1_000_000:.1f}M"
+
+
+def _cost(dollars: float) -> str:
+    """``0.0027`` → ``$0.0027``; ``0`` → ``$0``; ``1.5`` → ``$1.50``."""
+    if not dollars:
+        return "$0"
+    return f"${dollars:.2f}" if dollars >= 0.1 else f"${dollars:.2g}"
+
+
+def _usage_line(label: str, sent: int, received: int, cost: float) -> list[Any]:
+    """One footer line: ``turn     15.9k → 450 tok · $0.0027``."""
+    return ["\n", (f"{label:<8}", "$text-muted"), f"{_tokens(sent)} → {_tokens(received)}",
+            (" tok · ", "$text-muted"), _cost(cost)]
+
+
+def load_model_client() -> None:
+    """Import litellm, then keep the garbage collector off its objects.
+
+    litellm leaves ~200 MB of long-lived objects; every full collection would walk them
+    all and stall the UI for ~0.5 s every few seconds while an answer streams.
+    ``gc.freeze`` moves everything alive now out of the collector's sight.
+    """
+    from wikitui.core.agent.llm import load_litellm
+
+    load_litellm()
+    gc.freeze()
+
+
+@contextmanager
+def _no_full_collections() -> Iterator[None]:
+    """No full garbage collection while a turn streams (young generations still collected).
+
+    A full collection walks every object the app holds and pauses the UI for 50-150 ms;
+    streaming allocates enough to trigger one every second or so. The one owed runs
+    after the turn, when a pause costs nothing.
+    """
+    young, middle, full = gc.get_threshold()
+    gc.set_threshold(young, middle, 1_000_000)
+    try:
+        yield
+    finally:
+        gc.set_threshold(young, middle, full)
+
+
+def error_hint(message: str) -> str:
+    """What to do about an agent error, in a few words (the message says what went wrong)."""
+    low = message.lower()
+    if "api key" in low:
+        return "Set the key in the environment and restart wikitui, or /model NAME to use another model."
+    if "rate limited" in low:
+        return "Nothing was changed; up recalls your message to send it again."
+    if "cannot reach" in low or "did not answer" in low:
+        return "Nothing was changed. Check the network or the server; up recalls your message to send it again."
+    if "context window" in low:
+        return "/clear starts a new conversation with an empty context."
+    if "unknown model" in low:
+        return "/model NAME switches to another model for this session."
+    if "busy" in low:
+        return ""
+    return "Nothing was changed; browsing, search and lint still work."
+
+
+class ChatController:
+    """Runs the agent for a :class:`~wikitui.ui.widgets.chat_pane.ChatPane`.
+
+    Args:
+        pane: The pane whose log, input and footer this controller fills.
+        client_factory: Builds the model client from the settings (None: the session's
+            own ``LLMClient``); tests pass one that does not wait between retries.
+    """
+
+    def __init__(self, pane: "ChatPane", *, client_factory: Callable[[Settings], Any] | None = None) -> None:
+        self.pane = pane
+        self.client_factory = client_factory
+        self.settings: Settings = Settings()
+        self.session: AgentSession | None = None
+        self.running = False
+        """Whether a turn is running."""
+        self._answer: ChatMessage | None = None
+        self._tools: dict[str, ToolLine] = {}
+        self._last_usage: TurnUsage | None = None
+        self._litellm_ready = False
+        self._cancel_requested = False
+
+    # ------------------------------------------------------------------ set-up
+    @property
+    def log(self) -> "ChatLog":
+        """The pane's conversation."""
+        return self.pane.chat_log
+
+    def start(self) -> None:
+        """Load the settings and the vault's last conversation, and say what is missing."""
+        vault = self.pane.vault
+        self.settings = load_settings(vault)
+        for warning in self.settings.warnings:
+            self.log.add_note(f"⚠ {warning}", "error")
+        self.session = self._new_session(resume=True)
+        self._restore()
+        if not self.settings.model:
+            self.show_setup()
+        self.update_footer()
+
+    def _new_session(self, *, resume: bool = False, session_id: str | None = None) -> "AgentSession":
+        from wikitui.core.agent.session import AgentSession
+
+        pane = self.pane
+        client = self.client_factory(self.settings) if self.client_factory is not None else None
+        kwargs = {"client": client, "on_event": self.on_event}
+        if resume:
+            return AgentSession.resume(pane.vault, pane.graph, pane.search_index, self.settings, **kwargs)
+        return AgentSession(pane.vault, pane.graph, pane.search_index, self.settings, session_id=session_id, **kwargs)
+
+    def _restore(self) -> None:
+        """Show the restored conversation, its input history and the pending changesets."""
+        from wikitui.core.pending import PendingStore
+
+        assert self.session is not None
+        entries = self.session.chat_log()
+        if len(entries) > RESTORE_LIMIT:
+            self.log.add_note(f"… {len(entries) - RESTORE_LIMIT} earlier messages of this conversation")
+            entries = entries[-RESTORE_LIMIT:]
+        for kind, text in entries:
+            if kind == "user":
+                self.log.add_user(text)
+                self.pane.chat_input.sent.append(text)
+            elif kind == "assistant":
+                self.log.start_answer(text, streaming=False)
+            else:
+                self.log.add_tool(text)
+        for changeset in PendingStore(self.pane.vault).list():
+            self.log.add_card(changeset)
+        if entries:
+            self.log.add_note("— restored from the last session · /clear starts afresh —")
+        if self.session.awaiting_go:
+            self.pane.set_status("plan ready · /go carries it out, or reply to steer it")
+
+    def show_setup(self) -> None:
+        """Say exactly how to configure a model."""
+        message = str(NoModelConfigured(_home_relative(self.settings.user_config)))
+        text = Content.assemble(
+            ("No model configured\n", "bold $text-warning"),
+            message[0].upper() + message[1:] + ".\n",
+            ("Browsing, search and lint work without one; /model NAME sets one for this session.", "$text-muted"),
+        )
+        self.log.add_note(text, "setup")
+
+    def update_footer(self) -> None:
+        """The model, then the last turn's and the session's tokens (sent → received) and cost."""
+        parts: list[Any] = [(self.settings.model or "no model", "bold")]
+        usage = self._last_usage
+        totals = self.session.totals if self.session is not None else None
+        if usage is not None:
+            parts += _usage_line("turn", usage.prompt_tokens, usage.completion_tokens, usage.cost)
+            parts += _usage_line("session", usage.session_prompt_tokens, usage.session_completion_tokens,
+                                 usage.session_cost)
+        elif totals is not None and totals.requests:
+            parts += _usage_line("session", totals.prompt_tokens, totals.completion_tokens, totals.cost)
+        self.pane.set_footer(Content.assemble(*parts))
+
+    # ------------------------------------------------------------------ commands
+    def submit(self, text: str) -> None:
+        """Handle what the user sent: a slash command, or a question (or steering of a plan)."""
+        stripped = text.strip()
+        if not stripped.startswith("/"):
+            self.log.add_user(text)
+            self._model_turn("ask", lambda s: s.send(text))
+            return
+        name, _, arg = stripped[1:].partition(" ")
+        name, arg = name.lower(), arg.strip()
+        handler = getattr(self, f"_cmd_{name}", None)
+        self.log.add_user(stripped)
+        if handler is None:
+            names = " ".join("/" + n for n, _ in COMMANDS)
+            self.log.add_note(f"Unknown command /{name}. The commands: {names}", "error")
+            return
+        handler(arg)
+
+    def _cmd_help(self, _arg: str) -> None:
+        lines = [Content.styled("Commands\n", "bold")]
+        for name, help_text in COMMANDS:
+            lines.append(Content.assemble((f"/{name:<7}", "$text-accent"), " ", help_text, "\n"))
+        lines.append(Content.styled("Plain text asks a question (or steers a waiting ingest plan). "
+                                    "[[ completes page titles; esc cancels a running turn.", "$text-muted"))
+        self.log.add_note(Content.assemble(*lines), "plan")
+
+    def _cmd_ask(self, arg: str) -> None:
+        if not arg:
+            self.log.add_note("/ask needs a question: /ask Why is the Hatter mad?", "error")
+            return
+        self._model_turn("ask", lambda s: s.ask(arg))
+
+    def _cmd_ingest(self, arg: str) -> None:
+        if not arg:
+            self.log.add_note("/ingest needs a source: /ingest raw/chapter-01.md (tab completes)", "error")
+            return
+        path = _unquote(arg)
+        self._model_turn("ingest", lambda s: s.ingest(path))
+
+    def _cmd_go(self, arg: str) -> None:
+        self._model_turn("go", lambda s: s.go(arg or None))
+
+    def _cmd_file(self, _arg: str) -> None:
+        self._turn("file", lambda s: s.file_answer(), needs_model=False)
+
+    def _cmd_lint(self, _arg: str) -> None:
+        if not self.settings.model:
+            self._turn("lint", self._lint_without_model, needs_model=False)
+            return
+        self._model_turn("lint", lambda s: s.lint())
+
+    async def _lint_without_model(self, _session: "AgentSession") -> None:
+        from wikitui.core.lint import run_lint
+
+        report = await asyncio.to_thread(run_lint, self.pane.vault, self.pane.graph)
+        self._show_lint(report)
+        self.log.add_note("Configure a model for the agent's pass (contradictions, missing pages).")
+
+    def _cmd_undo(self, _arg: str) -> None:
+        self.pane.run_undo()
+
+    def _cmd_review(self, _arg: str) -> None:
+        self.pane.action_review()
+
+    def _cmd_model(self, arg: str) -> None:
+        if not arg:
+            where = self.settings.sources.get("model", "")
+            current = f"{self.settings.model} (from {where})" if self.settings.model else "none"
+            self.log.add_note(f"Model: {current}. /model provider/name switches for this session.")
+            return
+        if self.running:
+            self.log.add_note("Wait for the turn to end (or esc) before switching models.", "error")
+            return
+        self.settings.sources["model"] = "/model"
+        if self.session is not None and self.client_factory is None:
+            self.session.set_model(arg)  # same conversation and session totals, new client
+        else:
+            self.settings.model = arg
+            old = self.session
+            self.session = self._new_session(session_id=old.id if old is not None else None)
+        self.log.add_note(f"Model for this session: {arg}", "success")
+        self.update_footer()
+
+    def _cmd_clear(self, _arg: str) -> None:
+        if self.running:
+            self.log.add_note("Wait for the turn to end (or esc) before clearing.", "error")
+            return
+        self.pane.run_worker(self._clear(), group="chat-clear", exclusive=True)
+
+    async def _clear(self) -> None:
+        await self.log.clear()
+        self.session = self._new_session()
+        self._last_usage = None
+        self.pane.set_status("")
+        self.update_footer()
+        self.log.add_note("New conversation. The wiki and pending changesets are as they were.")
+
+    # ------------------------------------------------------------------ turns
+    def _model_turn(self, label: str, call: Callable[["AgentSession"], Awaitable[Any]]) -> None:
+        if not self.settings.model:
+            self.show_setup()
+            self.pane.notify("No model configured: see the Agent pane for how to set one.", severity="warning")
+            return
+        self._turn(label, call, needs_model=True)
+
+    def _turn(self, label: str, call: Callable[["AgentSession"], Awaitable[Any]], *, needs_model: bool) -> None:
+        if self.running:
+            self.log.add_note("The agent is busy with another turn: wait for it, or esc to cancel it.", "error")
+            return
+        self.running = True
+        self._cancel_requested = False
+        self.pane.set_busy(True, "starting…")
+        self.pane.run_worker(self._run(call, needs_model), group="chat-turn", name=f"chat {label}",
+                             exit_on_error=False)
+
+    async def _run(self, call: Callable[["AgentSession"], Awaitable[Any]], needs_model: bool) -> None:
+        try:
+            if not await self._wait_for_graph():
+                self.log.add_note("The wiki is still loading; send the message again in a moment.", "error")
+                return
+            session = self.session
+            assert session is not None
+            session.graph = self.pane.graph
+            if session.search_index is None:
+                session.search_index = self.pane.search_index
+            if needs_model and not self._litellm_ready:
+                self.pane.set_busy(True, "loading the model client…")
+                await asyncio.to_thread(load_model_client)  # ~3 s the first time: never on the event loop
+                self._litellm_ready = True
+            if self._cancel_requested:  # esc while the wiki or the client loaded
+                self.log.add_note("Cancelled before the agent started.", "error")
+                return
+            self.pane.set_busy(True, "thinking…")
+            with _no_full_collections():
+                await call(session)
+        except Exception as exc:  # a bug must not take the app down: show it, keep the chat usable
+            self.log.add_note(f"Unexpected error: {type(exc).__name__}: {exc}", "error")
+        finally:
+            self._end_answer()
+            self.running = False
+            self.pane.set_busy(False)
+            if self.session is not None and self.session.awaiting_go:
+                self.pane.set_status("plan ready · /go carries it out, or reply to steer it")
+
+    async def _wait_for_graph(self) -> bool:
+        """Wait (briefly) for the workspace to load the link graph the tools read."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + GRAPH_WAIT
+        while self.pane.graph is None:
+            if loop.time() > deadline:
+                return False
+            self.pane.set_busy(True, "waiting for the wiki to load…")
+            await asyncio.sleep(0.05)
+        return True
+
+    def cancel(self) -> bool:
+        """Cancel the running turn; whether there was one."""
+        if not self.running or self.session is None:
+            return False
+        self._cancel_requested = True
+        self.session.cancel()
+        self.pane.set_busy(True, "cancelling…")
+        return True
+
+    def send_feedback(self, text: str) -> None:
+        """Send the review's reasons to the agent as the next message."""
+        self.log.add_user(text)
+        self._model_turn("feedback", lambda s: s.send(text))
+
+    # ------------------------------------------------------------------ events
+    def on_event(self, event: Any) -> None:
+        """Show one session event."""
+        log = self.log
+        if isinstance(event, TextDelta):
+            if self._answer is None:
+                self._answer = log.start_answer()
+            self._answer.append(event.text)
+        elif isinstance(event, ToolStarted):
+            self._end_answer()
+            self._tools[event.call_id] = log.add_tool(event.description)
+            self.pane.set_busy(True, event.description)
+        elif isinstance(event, ToolFinished):
+            line = self._tools.pop(event.call_id, None)
+            if line is not None:
+                line.finish(event.summary, event.ok)
+        elif isinstance(event, TurnStarted):
+            self._answer = None
+            self.pane.set_busy(True, "writing the changes…" if event.op == "ingest-write" else "thinking…")
+        elif isinstance(event, Notice):
+            log.add_note(event.text)
+        elif isinstance(event, LintReady):
+            self._show_lint(event.report)
+        elif isinstance(event, ChangesetReady):
+            self._end_answer()
+            log.add_card(event.changeset)
+        elif isinstance(event, TurnUsage):
+            self._last_usage = event
+            self.update_footer()
+        elif isinstance(event, AgentError):
+            self._end_answer()
+            self._show_error(event.message)
+        elif isinstance(event, TurnFinished):
+            self._finish_turn(event)
+
+    def _end_answer(self) -> None:
+        if self._answer is not None:
+            self._answer.finish()
+            self._answer = None
+
+    def _finish_turn(self, event: TurnFinished) -> None:
+        self._end_answer()
+        if event.cancelled:
+            self.log.add_note("Cancelled. Nothing was proposed; send again or ask something else.", "error")
+        elif event.awaiting_go:
+            self.log.add_note(Content.assemble(("Plan ready. ", "bold"), "/go carries it out; "
+                                               "or reply to steer it."), "plan")
+        elif event.changeset is not None:
+            files = len(event.changeset.files)
+            self.pane.notify(f"{files} file{'s' if files != 1 else ''} changed · ctrl+r to review",
+                             title="Changes proposed")
+
+    def _show_error(self, message: str) -> None:
+        if message.startswith("no model configured"):
+            self.show_setup()
+            return
+        hint = error_hint(message)
+        text = Content.assemble(("✗ ", "bold $text-error"), message[:1].upper() + message[1:],
+                                *((("\n" + hint, "$text-muted"),) if hint else ()))
+        self.log.add_note(text, "error")
+
+    def _show_lint(self, report: Any) -> None:
+        problems = list(getattr(report, "problems", []) or [])
+        if not problems:
+            self.log.add_note("Lint: no problems found.", "success")
+            return
+        counts = getattr(report, "counts", {}) or {}
+        parts: list[Any] = [("Lint  ", "bold"), ", ".join(f"{n} {check}" for check, n in sorted(counts.items()))]
+        for p in problems[:8]:
+            where = p.path + (f":{p.line}" if p.line else "")
+            parts += ["\n", (f"{p.check} ", "$text-warning"), (where, "$text-muted"), f" {p.message}"]
+        if len(problems) > 8:
+            parts.append((f"\n… and {len(problems) - 8} more (wikitui lint lists them all)", "$text-muted"))
+        self.log.add_note(Content.assemble(*parts), "plan")
+
+
+def _home_relative(path: Path | None) -> Path | None:
+    """``path`` with the home folder written ``~`` (shorter, and the same on every machine)."""
+    if path is None:
+        return None
+    try:
+        return Path("~") / path.relative_to(Path.home())
+    except ValueError:
+        return path
+
+
+def _unquote(arg: str) -> str:
+    """A path argument, with shell-style quotes removed (for names with spaces)."""
+    try:
+        parts = shlex.split(arg)
+    except ValueError:
+        return arg
+    return parts[0] if len(parts) == 1 else arg
