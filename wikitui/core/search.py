@@ -1,0 +1,415 @@
+"""Full-text search over a vault's pages and raw sources (DESIGN §5).
+
+A Whoosh index under ``.wikitui/index/`` is a rebuildable cache of the vault:
+
+- :meth:`SearchIndex.update` re-indexes only files whose mtime or size changed and
+  drops vanished ones; it is cheap when nothing changed (no writer is opened).
+- A missing, corrupt or older-schema index is rebuilt, never a crash.
+- One writer at a time: in-process writers take a lock, other processes are waited
+  for (Whoosh's file lock) for up to ``lock_timeout`` seconds, after which the
+  update is skipped (``UpdateStats.busy``) and the existing index still answers.
+- A searcher stays open between queries and is reopened after each commit.
+
+Importing this module does not import Whoosh (``wikitui search`` starts faster);
+the first use does.
+
+Usage::
+
+    index = SearchIndex(vault)
+    index.update()                 # or update(graph) with a loaded LinkGraph
+    for hit in index.search('"white rabbit" tag:character'):
+        print(hit.path, hit.line, hit.snippet)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+from wikitui.core.errors import BadQuery
+from wikitui.core.vault import FileStat, Vault
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.graph import LinkGraph
+
+#: Bump when the schema or the analysis changes: older indexes are then rebuilt.
+SCHEMA_VERSION = 2
+SCOPES = ("all", "wiki", "raw")
+#: Files indexed between two progress reports.
+_PROGRESS_EVERY = 25
+
+Progress = Callable[[int, int], None]
+Cancel = Callable[[], bool]
+
+
+def index_name() -> str:
+    """The Whoosh index name: it carries the schema version, so an old index is never opened."""
+    return f"wikitui_v{SCHEMA_VERSION}"
+
+
+@dataclass(slots=True)
+class Hit:
+    """One search result.
+
+    Attributes:
+        path: Vault-relative path with ``/`` separators.
+        kind: "page" or "raw".
+        title: The page's title (a raw source's first heading or file name).
+        score: Relevance, higher is better (only comparable within one search).
+        snippet: Plain text around the best match, matched words wrapped in ``**``.
+        line: 1-based line of the snippet's match in the file; None when the hit
+            matched only in its title, tags or other metadata.
+    """
+
+    path: str
+    kind: str
+    title: str
+    score: float
+    snippet: str
+    line: int | None = None
+
+    def as_dict(self) -> dict:
+        """The hit as a JSON-ready dict (``search --json``)."""
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class UpdateStats:
+    """What an update or rebuild did.
+
+    Attributes:
+        added: Files indexed for the first time.
+        updated: Files re-indexed because they changed.
+        removed: Files dropped because they vanished.
+        total: Documents in the index afterwards.
+        seconds: Wall time taken.
+        cancelled: ``cancel()`` stopped it early (what was done is committed).
+        busy: Another process held the index's write lock; nothing was done.
+        rebuilt: The index was (re)created from scratch (missing, corrupt, old schema).
+    """
+
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    total: int = 0
+    seconds: float = 0.0
+    cancelled: bool = False
+    busy: bool = False
+    rebuilt: bool = False
+
+    @property
+    def changed(self) -> int:
+        """Number of files added, updated or removed."""
+        return self.added + self.updated + self.removed
+
+
+class SearchIndex:
+    """The search index of one vault.
+
+    Thread-safe: writers (update, rebuild, update_paths, optimize) take turns;
+    searches may run alongside them and see each commit once it is done.
+
+    Args:
+        vault: The vault to index.
+        lock_timeout: Seconds to wait for another process's writer before skipping.
+    """
+
+    def __init__(self, vault: Vault, *, lock_timeout: float = 2.0) -> None:
+        self.vault = vault
+        self.lock_timeout = lock_timeout
+        self._store = None
+        self._write_lock = threading.Lock()
+
+    @property
+    def path(self):
+        """The index folder (``.wikitui/index/``)."""
+        return self.vault.state_dir / "index"
+
+    @property
+    def language(self) -> str:
+        """The language the index analyses text in (two letters, e.g. "de")."""
+        return self._opened().analyzer.lang
+
+    def _opened(self):
+        """The index store, opened (created when missing, old or corrupt)."""
+        store = self._store
+        if store is None or store.ix is None:
+            with self._write_lock:
+                if self._store is None:
+                    from wikitui.core.search_loader import import_whoosh
+
+                    import_whoosh()
+                    from wikitui.core.search_store import IndexStore
+
+                    self._store = IndexStore(self.vault, index_name(), self.lock_timeout)
+                self._store.open()
+                store = self._store
+        return store
+
+    # --------------------------------------------------------------- updating
+    def update(
+        self, graph: LinkGraph | None = None, progress: Progress | None = None, cancel: Cancel | None = None
+    ) -> UpdateStats:
+        """Bring the index up to date with the vault, re-indexing only what changed.
+
+        Args:
+            graph: A loaded link graph: its parsed pages are reused (and its file
+                lists trusted) instead of scanning and parsing here.
+            progress: Called as ``progress(done, total)`` every few files.
+            cancel: Polled between files; returning True stops early. What was
+                indexed so far is committed, and the next update continues.
+        """
+        store = self._opened()
+        with self._write_lock:
+            return self._update(store, graph, progress, cancel, full=False)
+
+    def rebuild(self, progress: Progress | None = None, cancel: Cancel | None = None) -> UpdateStats:
+        """Index the whole vault again (its language is detected again too).
+
+        The previous index answers searches until the new one is committed; a
+        cancelled rebuild leaves it as it was (or, when there was none, keeps what
+        was indexed so far for the next :meth:`update` to complete).
+        ``added`` then counts every file indexed.
+        """
+        store = self._opened()
+        with self._write_lock:
+            return self._update(store, None, progress, cancel, full=True)
+
+    def _update(self, store, graph, progress, cancel, *, full: bool) -> UpdateStats:
+        from whoosh.index import LockError
+        from whoosh.writing import CLEAR
+
+        started = time.perf_counter()
+        store.open()
+        store.sync()
+        created = store.take_created()
+        if full and not created:
+            lang = store.language()
+            if store.analyzer.lang != lang:
+                store.create(lang)
+                created = store.take_created()
+        stats = UpdateStats(rebuilt=created or full)
+        pages, raws = self._files(graph)
+        current: dict[str, tuple[FileStat, str]] = {f.path: (f, "page") for f in pages}
+        current.update((f.path, (f, "raw")) for f in raws)
+        manifest = store.manifest
+        if full:
+            todo = list(current.values())
+        else:
+            todo = [(fs, kind) for path, (fs, kind) in current.items() if manifest.get(path) != (fs.mtime_ns, fs.size)]
+        gone = [path for path in manifest if path not in current]
+        if not todo and not gone and not full:
+            return self._finish(stats, store, started)
+        try:
+            writer = store.writer()
+        except LockError:
+            stats.busy = True
+            return self._finish(stats, store, started)
+        # A rebuild of a healthy index writes one segment that replaces all others on commit.
+        fresh = full and bool(manifest) and not created
+        infos = graph.pages if graph is not None else {}
+        done = self._index_files(
+            store, writer, todo, [] if fresh else gone, infos, stats, progress, cancel, replace=not full
+        )
+        if fresh and stats.cancelled:
+            writer.cancel()  # the previous index stays whole
+            return self._finish(stats, store, started)
+        if fresh:
+            stats.removed = len(gone)
+            store.commit(writer, indexed=done, clear=True, mergetype=CLEAR)
+        else:
+            store.commit(writer, removed=gone, indexed=done)
+        return self._finish(stats, store, started)
+
+    @staticmethod
+    def _finish(stats: UpdateStats, store, started: float) -> UpdateStats:
+        stats.total = len(store.manifest)
+        stats.seconds = time.perf_counter() - started
+        return stats
+
+    def _files(self, graph) -> tuple[list[FileStat], list[FileStat]]:
+        if graph is None:
+            pages, raws, _ = self.vault.scan()
+            return pages, raws
+        pages = [FileStat(p, i.mtime_ns, i.size) for p, i in graph.pages.items()]
+        return pages, list(graph.raw_files.values())
+
+    def _index_files(
+        self, store, writer, todo, gone, infos, stats, progress, cancel, *, replace=True
+    ) -> list[FileStat]:
+        """Add, replace (when ``replace``) and delete documents; returns the files indexed."""
+        from wikitui.core.search_docs import page_document, raw_document
+
+        root = self.vault.root
+        manifest = store.manifest
+        for path in gone:
+            writer.delete_by_term("path", path)
+        stats.removed = len(gone)
+        total = len(todo)
+        done: list[FileStat] = []
+        for i, (fs, kind) in enumerate(todo):
+            if cancel is not None and cancel():
+                stats.cancelled = True
+                break
+            if kind == "page":
+                doc = page_document(root, fs.path, fs.mtime_ns, fs.size, infos.get(fs.path))
+            else:
+                doc = raw_document(root, fs.path, fs.mtime_ns, fs.size)
+            if replace and fs.path in manifest:
+                writer.update_document(**doc)
+                stats.updated += 1
+            else:
+                writer.add_document(**doc)
+                stats.added += 1
+            done.append(fs)
+            if progress is not None and (i + 1) % _PROGRESS_EVERY == 0:
+                progress(i + 1, total)
+        if progress is not None:
+            progress(len(done), total)
+        return done
+
+    def _kind(self, rel: str) -> str | None:
+        """"page", "raw", or None for a path the index does not hold."""
+        if any(part.startswith(".") for part in rel.split("/")):
+            return None  # dot-files are outside the vault's content
+        if self.vault.is_raw(rel):
+            return "raw"
+        return "page" if self.vault.is_page_path(rel) else None
+
+    def update_paths(self, paths: Iterable[str], graph: LinkGraph | None = None) -> UpdateStats:
+        """Re-index exactly these vault-relative paths; missing files are dropped.
+
+        Paths that are neither pages nor raw sources (WIKI.md, attachments outside
+        raw/) are ignored. Called after a changeset is applied.
+        """
+        from whoosh.index import LockError
+
+        started = time.perf_counter()
+        store = self._opened()
+        with self._write_lock:
+            store.open()
+            store.sync()
+            stats = UpdateStats(rebuilt=store.take_created())
+            todo, gone = [], []
+            for rel in dict.fromkeys(paths):
+                kind = self._kind(rel)
+                path = self.vault.root / rel
+                try:
+                    st = path.stat()
+                    exists = kind is not None and path.is_file()
+                except OSError:
+                    exists = False
+                if exists:
+                    todo.append((FileStat(rel, st.st_mtime_ns, st.st_size), kind))
+                elif rel in store.manifest:
+                    gone.append(rel)
+            if not todo and not gone:
+                return self._finish(stats, store, started)
+            try:
+                writer = store.writer()
+            except LockError:
+                stats.busy = True
+                return self._finish(stats, store, started)
+            infos = graph.pages if graph is not None else {}
+            done = self._index_files(store, writer, todo, gone, infos, stats, None, None)
+            store.commit(writer, removed=gone, indexed=done)
+            return self._finish(stats, store, started)
+
+    def optimize(self) -> bool:
+        """Merge all segments into one (seconds on a large vault: run it in the background).
+
+        Searches after many small updates get faster, fuzzy ones most of all.
+        Returns False when another process held the index and nothing was done.
+        """
+        from whoosh.index import LockError
+
+        store = self._opened()
+        with self._write_lock:
+            store.open()
+            try:
+                writer = store.writer()
+            except LockError:
+                return False
+            store.commit(writer, optimize=True)
+            return True
+
+    # -------------------------------------------------------------- searching
+    def search(self, query: str, scope: str = "all", limit: int = 10) -> list[Hit]:
+        """Search the index (it is opened, and created empty if missing, on first use).
+
+        The index is not brought up to date here: call :meth:`update` first (the
+        CLI does; the UI keeps it current as files change). Should reading the
+        index fail mid-search, it is reopened, and failing that rebuilt before
+        answering (rare, and slow on a large vault).
+
+        Args:
+            query: The query (see :mod:`wikitui.core.search_schema`). A blank query
+                or one of stop words only finds nothing.
+            scope: "all", "wiki" (pages only) or "raw" (raw sources only).
+            limit: Most hits to return, best first.
+
+        Raises:
+            BadQuery: a malformed query or an unknown scope.
+        """
+        if scope not in SCOPES:
+            raise BadQuery(f"unknown scope {scope!r}: use all, wiki or raw")
+        if not query.strip() or limit <= 0:
+            return []
+        for attempt in (1, 2, 3):
+            store = self._opened()
+            try:
+                return self._search(store, query, scope, limit)
+            except BadQuery:
+                raise
+            except Exception:
+                # An index file became unreadable (damaged, or replaced under us by
+                # another process): reopen it; failing that, rebuild it.
+                if attempt == 3:
+                    raise
+                with self._write_lock:
+                    store.reset()
+                    if attempt == 2:
+                        store.create(force=True)
+                        self._update(store, None, None, None, full=False)
+        return []  # pragma: no cover - the loop always returns or raises
+
+    def _search(self, store, query: str, scope: str, limit: int) -> list[Hit]:
+        from wikitui.core.search_docs import search_text
+        from wikitui.core.search_schema import parse_query, prepare_query
+        from wikitui.core.search_snippet import SnippetMaker, highlight_terms
+
+        with store.read_lock:
+            q = parse_query(store.parser, query)
+            if type(q).__name__ == "_NullQuery":
+                return []
+            searcher = store.searcher()
+            q = prepare_query(q, searcher.reader())
+            results = searcher.search(q, limit=limit, filter=store.scope_filter(scope))
+            rows = [(hit.fields(), float(hit.score)) for hit in results]
+            terms = highlight_terms(q, searcher.reader()) if rows else frozenset()
+        snippets = SnippetMaker(terms, store.analyzer)
+        hits = []
+        root = self.vault.root
+        for fields, score in rows:
+            path, kind = fields["path"], fields["kind"]
+            doc = search_text(root, path, kind, fields.get("body_line", 1))
+            found = snippets.find(doc) if doc is not None else None
+            snippet, line = found if found is not None else (snippets.fallback(fields.get("summary", ""), doc), None)
+            hits.append(Hit(path, kind, fields.get("title") or path, score, snippet, line))
+        return hits
+
+    # ---------------------------------------------------------------- closing
+    def close(self) -> None:
+        """Close the searcher and forget the open index (it reopens on next use)."""
+        with self._write_lock:
+            if self._store is not None:
+                self._store.reset()
+
+    def __enter__(self) -> SearchIndex:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
