@@ -26,7 +26,11 @@ _MDLINK = re.compile(
     r"\(\s*(<[^>\n]+>|(?:[^()\s]|\([^()\s]*\))+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?\s*\)"
 )
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_NONSPACE = re.compile(r"[^\n]")
+_RUN = re.compile(r"[^\n]+")
+
+
+def _spaces(m: re.Match) -> str:
+    return " " * (m.end() - m.start())
 
 
 @dataclass(slots=True)
@@ -77,7 +81,7 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
         if b <= a:
             continue
         out.append(text[pos:a])
-        out.append(_NONSPACE.sub(" ", text[a:b]))
+        out.append(_RUN.sub(_spaces, text[a:b]))
         pos = b
     out.append(text[pos:])
     return "".join(out)

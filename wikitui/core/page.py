@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 import yaml
 from frontmatter.default_handlers import YAMLHandler
 
+from wikitui.core.fastyaml import load_simple
 from wikitui.core.links import Link, extract_links, mask_text
 
 try:  # libyaml is ~10x faster than the pure-Python loader
@@ -26,7 +27,7 @@ _FM_HANDLER = YAMLHandler()
 _FM_OPEN = re.compile(r"\A---[ \t]*\r?\n")
 _FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
 # Both start with a literal (matched against "\n" + text) so scanning a page is fast.
-_HEADING = re.compile(r"\n(#{1,6})[ \t]+([^\n]+?)[ \t#]*$", re.MULTILINE)
+_HEADING = re.compile(r"\n#(#{0,5})[ \t]+([^\n]+?)[ \t#]*$", re.MULTILINE)
 _BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 
 
@@ -149,8 +150,10 @@ def split_frontmatter(text: str) -> tuple[str | None, str, int]:
 
 
 def load_frontmatter(fm: str) -> dict:
-    """Parse a frontmatter block with python-frontmatter's YAML handler (libyaml loader)."""
-    data = _FM_HANDLER.load(fm, Loader=_Loader)
+    """Parse a frontmatter block: flat YAML directly, anything else with python-frontmatter's handler."""
+    data = load_simple(fm)
+    if data is None:
+        data = _FM_HANDLER.load(fm, Loader=_Loader)
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -195,7 +198,7 @@ def parse_page(
             start = m.start()  # offset of the heading's line in ``masked``
             line += masked.count("\n", pos, start)
             pos = start
-            info.headings.append(Heading(len(m.group(1)), text[m.start(2) - 1 : m.end(2) - 1].strip(), line))
+            info.headings.append(Heading(len(m.group(1)) + 1, text[m.start(2) - 1 : m.end(2) - 1].strip(), line))
     if "^" in masked:
         info.block_ids = [
             m.group(1) for m in _BLOCK_ID.finditer(masked) if m.start() > 0 and masked[m.start() - 1] in " \t"
