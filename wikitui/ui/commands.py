@@ -1,0 +1,115 @@
+"""Command palette (``ctrl+p``) providers: the quick switcher and the workspace's commands.
+
+The quick switcher matches, fuzzily, every page's title, aliases and path; with an
+empty query it offers the pages visited most recently. Every action of the
+workspace is also a palette command (not every terminal delivers every key), and
+each theme can be chosen by name.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Iterable
+
+from textual.app import SystemCommand
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+
+if TYPE_CHECKING:
+    from wikitui.ui.app import WikituiApp
+
+#: Pages offered before anything is typed.
+DISCOVERY_LIMIT = 20
+#: Most matches yielded per query (the palette shows the best ones).
+MATCH_LIMIT = 200
+
+#: (title, help, main-screen action) of the workspace commands.
+WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("Search", "Full-text search of the wiki and the sources (/)", "search"),
+    ("Back", "Go back to the previous page (backspace, alt+left)", "back"),
+    ("Forward", "Go forward again (alt+right)", "forward"),
+    ("Open index", "Open the wiki's index.md", "open_index"),
+    ("Focus sources", "Focus the Sources pane (f1)", "focus_pane('sources')"),
+    ("Focus wiki tree", "Focus the page tree (f2)", "focus_pane('wiki')"),
+    ("Focus page", "Focus the page pane (f3)", "focus_pane('page')"),
+    ("Focus links", "Focus the links panel (f4)", "focus_pane('links')"),
+    ("Focus agent", "Focus the agent's input (f5)", "focus_pane('agent')"),
+    ("Toggle left column", "Show or hide Sources and Wiki (ctrl+b)", "toggle_pane('left')"),
+    ("Toggle links panel", "Show or hide the links panel (ctrl+l)", "toggle_pane('links')"),
+    ("Toggle agent pane", "Show or hide the agent pane (ctrl+a)", "toggle_pane('agent')"),
+    ("Narrow pane", "Make the focused column narrower ([)", "resize(-1)"),
+    ("Widen pane", "Make the focused column wider (])", "resize(1)"),
+    ("Filter pages", "Filter the page tree", "filter_pages"),
+    ("Reload", "Re-read the vault from disk", "reload"),
+    ("Help", "Every key binding (?)", "help"),
+)
+
+
+def page_names(app: "WikituiApp") -> list[tuple[str, str, str, str]]:
+    """(text to match, vault path, title, help line) for every title, alias and path of the wiki."""
+    graph = app.graph
+    if graph is None:
+        return []
+    out: list[tuple[str, str, str, str]] = []
+    for path, info in graph.pages.items():
+        rel = graph.vault.wiki_relative(path)
+        out.append((info.title, path, info.title, rel))
+        for alias in info.aliases:
+            out.append((alias, path, info.title, f"alias · {rel}"))
+        if rel.casefold() != info.title.casefold():
+            out.append((rel, path, info.title, rel))
+    return out
+
+
+class PageSwitcher(Provider):
+    """Fuzzy quick switcher over page titles, aliases and paths; ``enter`` opens the page."""
+
+    async def startup(self) -> None:
+        """Snapshot the names once per palette opening (the wiki may change later)."""
+        app: WikituiApp = self.app  # type: ignore[assignment]
+        self._names = page_names(app)
+
+    def _open(self, path: str) -> None:
+        self.app.open_path(path)  # type: ignore[attr-defined]
+
+    async def discover(self) -> Hits:
+        """Recent pages first, then the index."""
+        app: WikituiApp = self.app  # type: ignore[assignment]
+        graph = app.graph
+        if graph is None:
+            return
+        seen: list[str] = []
+        for loc in reversed(app.history.entries()):
+            if loc.path in graph.pages and loc.path not in seen:
+                seen.append(loc.path)
+        if graph.vault.index_path in graph.pages and graph.vault.index_path not in seen:
+            seen.append(graph.vault.index_path)
+        for path in seen[:DISCOVERY_LIMIT]:
+            info = graph.pages[path]
+            yield DiscoveryHit(info.title, partial(self._open, path), help=graph.vault.wiki_relative(path))
+
+    async def search(self, query: str) -> Hits:
+        """Pages whose title, an alias or the path matches ``query``, best first."""
+        matcher = self.matcher(query)
+        best: dict[str, tuple[float, str, str, str]] = {}
+        for text, path, title, help_text in self._names:
+            score = matcher.match(text)
+            if score > 0 and score > best.get(path, (0.0,))[0]:
+                best[path] = (score, text, title, help_text)
+        ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:MATCH_LIMIT]
+        for path, (score, text, title, help_text) in ranked:
+            if text == title:
+                prompt = matcher.highlight(text)
+            else:  # matched an alias or the path: name the page, show what matched beside it
+                prompt = Content(title) + Content("  ") + matcher.highlight(text).stylize("$text-muted")
+            yield Hit(score, prompt, partial(self._open, path), text=title, help=help_text)
+
+
+def workspace_commands(app: "WikituiApp") -> Iterable[SystemCommand]:
+    """Every workspace action and every theme, as palette commands."""
+    for title, help_text, action in WORKSPACE_COMMANDS:
+        yield SystemCommand(title, help_text, partial(app.run_main_action, action))
+    for name in sorted(app.available_themes):
+        if name == "textual-ansi":
+            continue
+        yield SystemCommand(f"Theme: {name}", f"Switch to the {name} theme (remembered)", partial(setattr, app, "theme", name))

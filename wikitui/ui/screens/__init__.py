@@ -1,0 +1,1 @@
+"""The screens of the wikitui workspace, each with a sibling .tcss."""

@@ -1,0 +1,168 @@
+"""The ``/`` full-text search screen: results as you type, snippets with the matches highlighted."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+if TYPE_CHECKING:
+    from wikitui.core.search import Hit
+
+#: Results asked of the index per query.
+RESULT_LIMIT = 40
+_MARK = re.compile(r"\*\*(.+?)\*\*")
+
+
+def snippet_text(snippet: str, highlight: str | Style = "bold reverse") -> Text:
+    """A search snippet with its ``**term**`` marks turned into highlighted text."""
+    text = Text(no_wrap=False)
+    pos = 0
+    flat = " ".join(snippet.split())
+    for m in _MARK.finditer(flat):
+        text.append(flat[pos : m.start()])
+        text.append(m.group(1), style=highlight)
+        pos = m.end()
+    text.append(flat[pos:])
+    return text
+
+
+def hit_prompt(hit: "Hit", highlight: str | Style = "bold reverse") -> Text:
+    """How one hit looks in the list: title, path and kind, then the snippet."""
+    text = Text()
+    text.append(hit.title or hit.path, style="bold")
+    text.append(f"  {hit.path}", style="dim")
+    if hit.line:
+        text.append(f":{hit.line}", style="dim")
+    if hit.kind == "raw":
+        text.append("  source", style="italic dim")
+    if hit.snippet:
+        text.append("\n")
+        text.append_text(snippet_text(hit.snippet, highlight))
+    return text
+
+
+class SearchScreen(ModalScreen["Hit | None"]):
+    """Search the wiki and the sources; dismisses with the chosen hit.
+
+    | Key | Action |
+    | :- | :- |
+    | up / down | Move through the results. |
+    | enter | Open the highlighted result at its line. |
+    | escape | Close. |
+    """
+
+    CSS_PATH = "search.tcss"
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"search--match"}
+    AUTO_FOCUS = "#search-input"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close search"),
+        Binding("down", "move(1)", "Next result", show=False),
+        Binding("up", "move(-1)", "Previous result", show=False),
+        Binding("pagedown", "move(10)", "Page down", show=False),
+        Binding("pageup", "move(-10)", "Page up", show=False),
+    ]
+
+    def __init__(self, index: Any, query: str = "") -> None:
+        """Args:
+        index: A :class:`~wikitui.core.search.SearchIndex` (None while unavailable).
+        query: Text to start with.
+        """
+        super().__init__()
+        self._index = index
+        self._initial = query
+        self._hits: list[Hit] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="search") as box:
+            box.border_title = "Search"
+            box.border_subtitle = "words · \"phrase\" · prefix* · fuzzy~ · tag:x · type:concept · kind:raw"
+            yield Input(self._initial, placeholder="search the wiki and its sources", id="search-input")
+            yield Static("", id="search-status")
+            yield OptionList(id="search-results")
+
+    def on_mount(self) -> None:
+        """Run the initial query, if any."""
+        if self._initial:
+            self._run(self._initial)
+
+    @on(Input.Changed, "#search-input")
+    def _changed(self, event: Input.Changed) -> None:
+        self._run(event.value)
+
+    def _run(self, query: str) -> None:
+        if not query.strip():
+            self._hits = []
+            self.query_one(OptionList).clear_options()
+            self.query_one("#search-status", Static).update("")
+            return
+        if self._index is None:
+            self.query_one("#search-status", Static).update("Search is not available: the index could not be opened.")
+            return
+        self._search(query)
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search(self, query: str) -> None:
+        from wikitui.core.errors import WikituiError
+
+        worker = get_current_worker()
+        try:
+            hits = self._index.search(query, scope="all", limit=RESULT_LIMIT)
+            error = ""
+        except WikituiError as exc:
+            hits, error = [], str(exc)
+        except Exception as exc:  # an index mid-rebuild must not take the screen down
+            hits, error = [], f"search failed: {exc}"
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show, query, hits, error)
+
+    def _show(self, query: str, hits: list["Hit"], error: str) -> None:
+        if query != self.query_one("#search-input", Input).value:
+            return  # a newer query is on its way
+        self._hits = hits
+        status = self.query_one("#search-status", Static)
+        if error:
+            status.update(Text(error, style="italic"))
+        elif not hits:
+            status.update("No results.")
+        else:
+            more = "+" if len(hits) == RESULT_LIMIT else ""
+            status.update(f"{len(hits)}{more} result{'s' if len(hits) != 1 else ''} · enter opens · esc closes")
+        ol = self.query_one(OptionList)
+        match = self.get_component_rich_style("search--match", partial=True)
+        ol.set_options([Option(hit_prompt(h, match)) for h in hits])
+        if hits:
+            ol.highlighted = 0
+
+    def action_move(self, step: int) -> None:
+        """Move the highlight through the results (the input keeps the focus)."""
+        ol = self.query_one(OptionList)
+        if not ol.option_count:
+            return
+        current = ol.highlighted if ol.highlighted is not None else -1
+        ol.highlighted = max(0, min(ol.option_count - 1, current + step))
+
+    @on(Input.Submitted, "#search-input")
+    def _submitted(self) -> None:
+        ol = self.query_one(OptionList)
+        if ol.highlighted is not None and ol.highlighted < len(self._hits):
+            self.dismiss(self._hits[ol.highlighted])
+
+    @on(OptionList.OptionSelected, "#search-results")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option_index < len(self._hits):
+            self.dismiss(self._hits[event.option_index])
+
+    def action_close(self) -> None:
+        """Close without opening anything."""
+        self.dismiss(None)
