@@ -92,3 +92,29 @@ async def test_an_empty_vault_says_there_are_no_pages(tmp_path):
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_ready(pilot)
         await wait_for(pilot, lambda: "No pages yet" in screen_text(app), "the empty state")
+
+
+async def test_an_apply_interrupted_by_a_crash_is_rolled_back_when_the_app_starts(sample_vault):
+    """The power went out mid-apply: the next launch restores the pages and says so."""
+    from tests.core.test_apply import crash_apply
+    from wikitui.core.changeset import ChangesetBuilder
+    from wikitui.core.graph import LinkGraph
+    from wikitui.core.pending import PendingStore
+    from wikitui.core.vault import Vault
+
+    vault = Vault.open(sample_vault)
+    builder = ChangesetBuilder(vault, LinkGraph.load(vault))
+    names = ("characters/alice.md", "characters/dodo.md", "characters/dinah.md")
+    for name in names:
+        builder.new_page(name, f"# Rewritten {name}\n", "rewrite")
+    cs = builder.build("edit", "Rewrite three")
+    PendingStore(vault).save(cs)
+    before = {n: (sample_vault / "wiki" / n).read_bytes() for n in names}
+    crash_apply(sample_vault, cs.id, "mid-write")
+    assert any((sample_vault / "wiki" / n).read_bytes() != before[n] for n in names)
+
+    app = workspace(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        assert {n: (sample_vault / "wiki" / n).read_bytes() for n in names} == before
+        assert any("rolled back" in str(m) for m in notices(app))

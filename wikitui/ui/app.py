@@ -186,6 +186,22 @@ class WikituiApp(App[None]):
     # ------------------------------------------------------------------- graph
     @work(thread=True, exclusive=True, group="graph", name="load graph")
     def _load_graph(self) -> None:
+        from wikitui.core.journal import recover
+
+        try:
+            # An apply or undo interrupted by a crash is finished or rolled back first,
+            # so no half-applied changeset is ever shown as the wiki.
+            report = recover(self.vault)
+        except Exception as exc:
+            self.call_from_thread(self.notify, f"could not recover an interrupted apply: {exc}", severity="error")
+            report = None
+        if report is not None:
+            self.call_from_thread(
+                self.notify,
+                f"An interrupted {report.kind} of {report.changeset_id} was {report.action} "
+                f"({len(report.restored)} file(s) restored).",
+                timeout=10,
+            )
         try:
             graph = LinkGraph.load(self.vault)
         except Exception as exc:  # a broken vault still gets a screen and a reason
