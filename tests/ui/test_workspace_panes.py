@@ -95,3 +95,22 @@ async def test_help_lists_every_binding(sample_vault):
             assert expected in rendered
         await pilot.press("escape")
         assert len(app.screen_stack) == 1
+
+
+async def test_a_remapped_key_works_and_the_help_screen_shows_it(sample_vault, isolated_home):
+    """`[keymap] search = "ctrl+f"` in the user's config: ctrl+f searches, and `?` says so."""
+    from wikitui.ui.screens.search import SearchScreen
+
+    config = isolated_home / ".config" / "wikitui" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[keymap]\nsearch = "ctrl+f"\n')
+    app = workspace(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: "Keys" in screen_text(app), "the help screen")
+        search_rows = [line for line in screen_text(app).splitlines() if "Search" in line and "^f" in line]
+        assert search_rows, "the help screen shows the remapped key"
+        await pilot.press("escape")
+        await pilot.press("ctrl+f")
+        await wait_for(pilot, lambda: isinstance(app.screen, SearchScreen), "the search screen")

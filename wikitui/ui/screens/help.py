@@ -40,11 +40,17 @@ def binding_groups() -> list[tuple[str, list[BindingType]]]:
 def binding_rows(app: "App", bindings: Iterable[BindingType]) -> list[tuple[str, str]]:
     """(keys, description) rows: keys of one action merged, in first-seen order."""
     rows: dict[tuple[str, str], list[str]] = {}
+    keymap: dict[str, str] = getattr(app, "_keymap", {}) or {}  # the user's remapped keys, by binding id
     for binding in Binding.make_bindings(bindings):
         if binding.system:
             continue
         description = binding.tooltip or binding.description or binding.action
-        key = app.get_key_display(binding)
+        if binding.id and binding.id in keymap:  # show the key that really works, not the default
+            key = " ".join(
+                app.get_key_display(Binding(k.strip(), binding.action)) for k in keymap[binding.id].split(",")
+            )
+        else:
+            key = app.get_key_display(binding)
         rows.setdefault((binding.action, description), [])
         if key not in rows[(binding.action, description)]:
             rows[(binding.action, description)].append(key)
