@@ -318,6 +318,12 @@ class SearchIndex:
             store.commit(writer, removed=gone, indexed=done)
             return self._finish(stats, store, started)
 
+    def segment_count(self) -> int:
+        """How many segments the index has (1 after :meth:`optimize` or a rebuild)."""
+        store = self._opened()
+        store.open()
+        return len(store.ix._segments())
+
     def optimize(self) -> bool:
         """Merge all segments into one (seconds on a large vault: run it in the background).
 

@@ -64,7 +64,12 @@ def main(argv: list[str] | None = None) -> int:
 
         vault = Vault.open(args[0])
         graph = LinkGraph.load(vault)
-        stats = SearchIndex(vault).update(graph=graph, progress=progress, cancel=stop.is_set)
+        index = SearchIndex(vault)
+        stats = index.update(graph=graph, progress=progress, cancel=stop.is_set)
+        if not stop.is_set() and not getattr(stats, "cancelled", False) and index.segment_count() > 1:
+            # Merge the segments left by earlier incremental updates, here in the low-priority
+            # child: searches on one segment are about a third faster (and fuzzy ones much more).
+            index.optimize()
     except Exception as exc:  # reported to the UI, which shows it as a notice
         _emit({"error": f"{type(exc).__name__}: {exc}"})
         return 1
