@@ -255,7 +255,10 @@ def summary(vaults: dict, pages: int) -> dict:
         "graph_warm_ms (vault-large)": large.get("graph_warm_ms"),
         "index_build_ratio (ours / bare whoosh)": {k: v.get("index_build_ratio") for k, v in vaults.items()},
         "incremental_update_ms": {k: v.get("incremental_update_ms") for k, v in vaults.items()},
-        "search_p50_ms (vault-large)": large.get("search_p50_ms"),
+        "search_p50_ms (vault-large)": {
+            "after incremental updates": large.get("search_p50_ms"),
+            "optimised (as the app keeps it)": large.get("search_optimised_p50_ms"),
+        },
         "cli_search_e2e_p50_ms": {k: v.get("cli_search_e2e_p50_ms") for k, v in vaults.items()},
         "load_graph_10k_cold_s": gen.get("load_graph_cold_fresh_process_s"),
         "peak_rss_10k_load_mb": gen.get("peak_rss_load_mb"),
@@ -276,6 +279,12 @@ def bench_vault(name: str, root: Path, queries: list[str], args, tmp: Path, note
     out.update(measure_incremental(vault, index, args.edits, rng))
     out["index_segments_after_updates"] = len(list((vault.state_dir / "index").glob("*.seg")))
     out.update(measure_search(index, queries, args.search_repeats))
+    # The app merges segments in its background indexing child once it has caught up:
+    # that is the index a user searches, so measure it too.
+    index.optimize()
+    optimised = measure_search(index, queries, args.search_repeats)
+    out["search_optimised_p50_ms"] = optimised["search_p50_ms"]
+    out["search_optimised_p95_ms"] = optimised["search_p95_ms"]
     index.close()
     out.update(measure_fts_search(root, tmp, queries, args.search_repeats))
     if name.startswith("generated"):
