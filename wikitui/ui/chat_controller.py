@@ -203,9 +203,10 @@ class ChatController:
     def show_setup(self) -> None:
         """Say exactly how to configure a model."""
         message = str(NoModelConfigured(_home_relative(self.settings.user_config)))
+        how = message.split(": ", 1)[-1]  # the heading already says "No model configured"
         text = Content.assemble(
             ("No model configured\n", "bold $text-warning"),
-            message[0].upper() + message[1:] + ".\n",
+            how[0].upper() + how[1:] + ".\n",
             ("Browsing, search and lint work without one; /model NAME sets one for this session.", "$text-muted"),
         )
         self.log.add_note(text, "setup")
