@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+import re
 import textwrap
 from pathlib import Path
+from time import perf_counter
 
 import pytest
 
@@ -13,7 +15,7 @@ from wikitui.core.fsutil import read_text
 from wikitui.core.links import extract_links
 from wikitui.core.page import parse_page
 from wikitui.ui import markdown_lines
-from wikitui.ui.markdown_layout import MAX_CELL_LINES
+from wikitui.ui.markdown_layout import MAX_CELL_LINES, wrap_runs
 from wikitui.ui.markdown_lines import PageDocument, render_page
 
 
@@ -332,6 +334,122 @@ def test_an_over_long_line_is_cut_with_a_notice_and_keeps_the_links_before_the_c
     assert shown[0] == 0 and shown[-1] == 1500 and 100 < len(shown) < 1000
     assert link_text(doc, 1500) == ["Last"]
     assert sum(len(line) for line in lines) < 12_000
+
+
+def prose_paragraph(size: int) -> str:
+    """One paragraph of about ``size`` characters: soft-wrapped lines, no blank line,
+    a [[link]] every ~200 characters (some lines start with one)."""
+    units = []
+    for n in range(size // 200 + 1):
+        units.append(
+            "The Hatter's watch ran two days slow, and tea went on at the long table;\n"
+            f"[[Page {n}|guest {n}]] came in, *sat down* and asked for `butter`, then\n"
+            "left before the Dormouse woke. Nobody minded: it was always six.\n"
+        )
+    return "".join(units)
+
+
+def shown_words(text: str) -> list[str]:
+    """The words a reader sees of :func:`prose_paragraph` text (labels, no markup)."""
+    return re.sub(r"\[\[[^|\]]*\|([^\]]*)\]\]", r"\1", text).replace("*", "").replace("`", "").split()
+
+
+def best_time(action, runs: int = 2) -> float:
+    """The fastest of a few runs of ``action`` (the machine is shared; noise only adds)."""
+    best = float("inf")
+    for _ in range(runs):
+        started = perf_counter()
+        action()
+        best = min(best, perf_counter() - started)
+    return best
+
+
+def test_wrapping_one_huge_paragraph_takes_time_linear_in_its_length():
+    def runs_of(size: int) -> list:
+        unit = [("plain words that fill the line, ", "", None), ("a link label", "", 0), (" and ", "strong", None)]
+        return unit * (size // 50)
+
+    small, big = runs_of(100_000), runs_of(400_000)
+    t_small = best_time(lambda: wrap_runs(small, 80))
+    t_big = best_time(lambda: wrap_runs(big, 80))
+    # Four times the text: a linear wrap takes about 4x as long, the old quadratic one 16x.
+    assert t_big / t_small < 8, f"100 KB: {t_small:.3f} s, 400 KB: {t_big:.3f} s"
+    rows = wrap_runs(big, 80)
+    assert sum(len(text) for row in rows for text, _r, _l in row) > 0.95 * 400_000
+    assert all(sum(len(text) for text, _r, _l in row) <= 80 for row in rows)
+
+
+def test_a_400kb_single_paragraph_lays_out_fast_with_every_link_a_tab_stop_in_order():
+    small, big = prose_paragraph(96_000), prose_paragraph(384_000)
+    t_small = best_time(lambda: render_page(small, 100, path="wiki/para.md"))
+    t_big = best_time(lambda: render_page(big, 100, path="wiki/para.md"))
+    assert t_big < 1.5, f"a 400 KB paragraph took {t_big:.2f} s"
+    assert t_big / t_small < 8, f"100 KB: {t_small:.3f} s, 400 KB: {t_big:.3f} s"
+    doc = render_page(big, 100, path="wiki/para.md")
+    core = parse_page("wiki/para.md", big).links
+    assert [(lk.start, lk.target) for lk in doc.links] == [(lk.start, lk.target) for lk in core]
+    assert len(core) > 1900 and reading_order(doc) == list(range(len(core)))
+    assert link_text(doc, 1234) == ["guest 1234"]
+    # Laid out in pieces, but no word is lost, doubled or reordered, and no gap opens.
+    assert " ".join(texts(doc)).split() == shown_words(big)
+    assert "" not in texts(doc)
+
+
+def test_a_huge_paragraph_is_laid_out_piece_by_piece_for_the_first_screen():
+    doc = PageDocument(prose_paragraph(2_000_000), path="wiki/para.md")
+    doc.set_width(100)
+    started = perf_counter()
+    doc.ensure_lines(50)
+    assert perf_counter() - started < 0.5
+    assert 50 <= len(doc.lines) < 1000  # not the whole paragraph (about 20,000 lines)
+    assert not doc.complete
+    assert texts(doc)[0].startswith("The Hatter's watch ran two days slow")
+
+
+NOT_PROSE = page(
+    """
+    - an item whose paragraph goes on
+    with lazy continuation lines [[A]] that belong to the item
+    with lazy continuation lines [[A]] that belong to the item
+    with lazy continuation lines [[A]] that belong to the item
+
+    A paragraph with indented continuation lines
+        that stay text [[B]] and never become code
+        that stay text [[B]] and never become code
+        that stay text [[B]] and never become code
+
+    A paragraph that is a setext heading [[C]] because of the underline
+    A paragraph that is a setext heading [[C]] because of the underline
+    ===
+
+    Head [[D]] | Cups
+    --- | ---
+    Hatter | 12
+
+    Short lines ending in hard breaks\\
+    stay [[E]] short lines\\
+    to the end.
+    """
+)
+
+
+def test_only_plain_prose_paragraphs_are_cut_and_nothing_else_parses_differently(monkeypatch):
+    def rendered(cut: bool) -> list[tuple[str, tuple]]:
+        monkeypatch.setattr(markdown_lines, "CHUNK_CHARS", 1 if cut else 10**9)
+        monkeypatch.setattr(markdown_lines, "CHUNK_LINES", 1 if cut else 10**9)
+        monkeypatch.setattr(markdown_lines, "LONG_PARAGRAPH_CHARS", 1 if cut else 10**9)
+        doc = render_page(text, 60, path="wiki/tricky.md")
+        return [(line.text, tuple(s[2] for s in line.segments)) for line in doc.lines]
+
+    text = NOT_PROSE
+    assert rendered(cut=True) == rendered(cut=False)
+    text = "> " + prose_paragraph(1_000).replace("\n", "\n> ").rstrip("> ") + "\n"
+    whole, pieces = rendered(cut=False), rendered(cut=True)
+    assert len(pieces) > len(whole)  # cut: each piece wraps on its own
+    assert all(line.startswith("▎ ") for line, _links in pieces)  # still one quote, no gaps
+    assert " ".join(line[2:] for line, _ in pieces).split() == " ".join(line[2:] for line, _ in whole).split()
+    links = [k for _line, segs in pieces for k in segs if k is not None]
+    assert sorted(set(links)) == list(range(len(parse_page("wiki/tricky.md", text).links))) == list(range(6))
 
 
 def test_control_characters_never_reach_the_terminal():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 from time import perf_counter
 
+import pytest
 from textual.app import App, ComposeResult
 
 from wikitui.core.links import Link
@@ -307,6 +308,49 @@ async def test_a_5mb_page_shows_its_first_screen_without_freezing():
         assert view.selected_link == 0
         await pilot.press("end")
         assert view.scroll_offset.y > 0
+
+
+def one_paragraph(size: int) -> str:
+    """A page that is a single paragraph of about ``size`` characters, with a link every ~200."""
+    return "".join(
+        "The Hatter's watch ran two days slow, and tea went on at the long table;\n"
+        f"[[Page {n}|guest {n}]] came in, *sat down* and asked for butter, then\n"
+        "left before the Dormouse woke. Nobody minded: it was always six.\n"
+        for n in range(size // 200 + 1)
+    )
+
+
+@pytest.mark.timeout(90)
+@pytest.mark.parametrize("shape", ["soft-wrapped lines", "one line"])
+async def test_a_5mb_single_paragraph_page_paints_at_once_and_end_then_home_respond(shape):
+    big = one_paragraph(5_000_000)
+    if shape == "one line":
+        big = big.replace("\n", " ")
+    app = PageApp("", path="wiki/big.md")
+    async with app.run_test(size=(100, 30)) as pilot:
+        view = app.query_one(PageView)
+        started = perf_counter()
+        view.show(big, path="wiki/big.md", resolve=resolve)
+        shown = perf_counter() - started
+        await pilot.pause()
+        painted = perf_counter() - started
+        assert shown < 3 and painted < 5, f"show(): {shown:.1f} s, first screen: {painted:.1f} s"
+        top = screen_lines(view)
+        if shape == "one line":  # readable, and it says what is missing
+            assert top[0] == "⚠ 1 line(s) longer than 10,000 characters are shown cut short"
+            assert top[2].startswith("The Hatter's watch ran two days slow")
+        else:
+            assert top[0].startswith("The Hatter's watch ran two days slow, and tea went on at the long table; guest 0")
+            assert not view.document.complete  # the rest is laid out piece by piece
+        await pilot.press("end")
+        assert view.scroll_offset.y > 0
+        started = perf_counter()
+        await pilot.press("home")
+        assert perf_counter() - started < 2  # handled between layout slices, not after the whole page
+        await pilot.pause()
+        assert view.scroll_offset.y == 0 and screen_lines(view) == top
+        await pilot.press("tab")
+        assert view.selected_link == 0
 
 
 async def test_broken_frontmatter_shows_a_visible_warning():

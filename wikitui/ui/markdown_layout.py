@@ -112,19 +112,40 @@ def _char_breaks(text: str, start: int, end: int, col: int, width: int) -> tuple
     return breaks, col
 
 
-def _slice_runs(runs: list[Seg], starts: list[int], a: int, b: int) -> list[Seg]:
-    """The pieces of ``runs`` (beginning at offsets ``starts``) between offsets a and b."""
-    out: list[Seg] = []
-    for (text, roles, link), s in zip(runs, starts):
-        e = s + len(text)
-        if e <= a:
-            continue
-        if s >= b:
-            break
-        piece = text[max(a, s) - s : min(b, e) - s]
-        if piece:
-            out.append((piece, roles, link))
-    return out
+class _RunSlicer:
+    """Cuts pieces out of styled runs at increasing offsets, in time linear in the runs.
+
+    Wrapping asks for the pieces of line after line of one paragraph; scanning the runs
+    from the start for each line made a long paragraph quadratic (a 400 KB paragraph
+    took seconds), so the slicer remembers the run where the previous piece ended.
+    """
+
+    __slots__ = ("runs", "_i", "_start")
+
+    def __init__(self, runs: list[Seg]) -> None:
+        self.runs = runs
+        self._i = 0  # first run that may still hold text at or after the last offset asked
+        self._start = 0  # offset of that run's first character
+
+    def slice(self, a: int, b: int) -> list[Seg]:
+        """The pieces between offsets ``a`` and ``b`` (``a`` never below the previous call's)."""
+        runs = self.runs
+        n = len(runs)
+        i, s = self._i, self._start
+        while i < n and s + len(runs[i][0]) <= a:  # skip runs wholly before a
+            s += len(runs[i][0])
+            i += 1
+        self._i, self._start = i, s
+        out: list[Seg] = []
+        while i < n and s < b:
+            text, roles, link = runs[i]
+            e = s + len(text)
+            piece = text[max(a, s) - s : min(b, e) - s]
+            if piece:
+                out.append((piece, roles, link))
+            s = e
+            i += 1
+        return out
 
 
 def wrap_runs(runs: list[Seg], width: int) -> list[list[Seg]]:
@@ -157,18 +178,14 @@ def wrap_runs(runs: list[Seg], width: int) -> list[list[Seg]]:
                 col += measure(word) - w_core
             else:
                 col += measure(word)
-        starts = []
-        pos = 0
-        for r in para:
-            starts.append(pos)
-            pos += len(r[0])
+        slicer = _RunSlicer(para)
         bounds = [0, *breaks, len(text)]
         for a, b in zip(bounds, bounds[1:]):
             piece = text[a:b]
             b = a + len(piece.rstrip())
             if a > 0:  # a wrapped line never starts with the space that broke it
                 a += len(piece) - len(piece.lstrip())
-            out.append(_slice_runs(para, starts, a, b) if b > a else [])
+            out.append(slicer.slice(a, b) if b > a else [])
     return out
 
 
@@ -333,13 +350,9 @@ def wrap_code_row(row: list[Seg], width: int) -> list[list[Seg]]:
     if text_width(text) <= width:
         return [row]
     breaks, _ = _char_breaks(text, 0, len(text), 0, width)
-    starts = []
-    pos = 0
-    for r in row:
-        starts.append(pos)
-        pos += len(r[0])
+    slicer = _RunSlicer(row)
     bounds = [0, *breaks, len(text)]
-    return [_slice_runs(row, starts, a, b) for a, b in zip(bounds, bounds[1:])]
+    return [slicer.slice(a, b) for a, b in zip(bounds, bounds[1:])]
 
 
 @dataclass(slots=True)

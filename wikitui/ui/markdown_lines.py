@@ -31,6 +31,8 @@ __all__ = ["Line", "PageDocument", "render_page", "normalize_anchor"]
 CHUNK_LINES = 40
 #: Characters per chunk, for pages of very long lines.
 CHUNK_CHARS = 8_000
+#: Paragraphs of prose longer than this are cut into chunks too (no ordinary page has one).
+LONG_PARAGRAPH_CHARS = 16_000
 #: Pages longer than this find their links chunk by chunk, as they are laid out.
 LAZY_LINKS_CHARS = 400_000
 #: Lines per chunk of a raw file shown as source.
@@ -43,6 +45,18 @@ _LONE_CR = re.compile(r"\r(?!\n)")
 _FENCE = re.compile(r"^ *(`{3,}|~{3,})")
 _BULLET = re.compile(r"[-+*] \S")
 _ORDERED = re.compile(r"\d{1,9}[.)](?:[ \t]|$)")
+_QUOTE_MARKS = re.compile(r"(?:> ?)*")
+#: What, after its quote markers, makes a line more than paragraph text: indentation,
+#: a heading, list item, rule or setext underline, a fence, HTML, a table row or its
+#: delimiter row, a link reference definition, a comment or a math block. Cutting
+#: before such a line could change what it parses as; before any other line of a
+#: paragraph, only an inline span running across the cut can come out differently.
+_BLOCK_START = re.compile(
+    r"[ \t>]|#{1,6}(?:[ \t]|$)|[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|[-*_=](?:[ \t]*[-*_=])*[ \t]*$"
+    r"|:?-+:?[ \t]*(?:\||$)|`{3}|~{3}|[<|]|\[[^\]]*\]:|%%|\$\$"
+)
+#: A line that is blank but for quote markers (a paragraph break inside a quote).
+_QUOTE_BLANK = re.compile(r"(?:> ?)*[ \t]*$")
 _ATX = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _ANCHOR_JUNK = re.compile(r"[^\w\s]")
 
@@ -71,6 +85,12 @@ def split_chunks(
     index, would otherwise make one huge chunk); never before a numbered item, whose
     number depends on the items before it. ``joined`` says the range continues the
     previous range's list, so no blank line is put between them.
+
+    A paragraph of prose lines (same quote markers, none indented or starting a block)
+    longer than :data:`LONG_PARAGRAPH_CHARS` is cut too, in ``joined`` ranges: parsed
+    and wrapped in one go, a megabyte-long paragraph would freeze the view. Its pieces
+    wrap separately (the line before a cut ends short; an emphasis or code span across
+    a cut shows its markers); ordinary pages have no such paragraphs.
     """
     size = size or CHUNK_LINES
     max_chars = max_chars or CHUNK_CHARS
@@ -81,6 +101,8 @@ def split_chunks(
     obsidian_comment = False
     prev = ""
     joined = False
+    para_start, para_chars = first, 0  # the current paragraph (lines since a blank one)
+    prose: str | None = None  # its quote markers, once it is long, while it is all prose
     for i in range(first, len(lines)):
         line = lines[i]
         if fence:
@@ -102,6 +124,24 @@ def split_chunks(
             elif _BULLET.match(line) and _BULLET.match(prev):
                 yield start, i, joined
                 start, chars, joined = i, 0, True
+            elif (
+                para_chars >= LONG_PARAGRAPH_CHARS
+                and prose is not None
+                and _prose_marks(line) == prose
+                and not prev.endswith("\\")  # a hard line break, not a backslash at the end
+                # and the next line (a setext underline or a table delimiter row makes one block)
+                and (i + 1 == len(lines) or _prose_marks(lines[i + 1]) == prose)
+            ):
+                yield start, i, joined
+                start, chars, joined = i, 0, True
+        if not line.strip() or (line[0] == ">" and _QUOTE_BLANK.match(line)):
+            para_start, para_chars, prose = i + 1, 0, None
+        else:
+            if para_chars < LONG_PARAGRAPH_CHARS <= para_chars + len(line):
+                prose = _common_prose_marks(lines, para_start, i + 1)
+            elif prose is not None and _prose_marks(line) != prose:
+                prose = None
+            para_chars += len(line)
         chars += len(line)
         prev = line
         m = _FENCE.match(line)
@@ -117,6 +157,23 @@ def split_chunks(
         if "%%" in line and line.count("%%") % 2:
             obsidian_comment = not obsidian_comment
     yield start, len(lines), joined
+
+
+def _prose_marks(line: str) -> str | None:
+    """The quote markers (without spaces) before a line of prose, or None when it is no prose line."""
+    marks = _QUOTE_MARKS.match(line).end()
+    if marks == len(line) or _BLOCK_START.match(line, marks):
+        return None
+    return line[:marks].replace(" ", "")
+
+
+def _common_prose_marks(lines: list[str], start: int, end: int) -> str | None:
+    """The quote markers of ``lines[start:end]`` when all are prose lines with the same ones, else None.
+
+    Only a paragraph that grows long is checked, so ordinary pages pay nothing for it.
+    """
+    marks = {_prose_marks(lines[k]) for k in range(start, end)}
+    return marks.pop() if len(marks) == 1 else None
 
 
 @dataclass(slots=True)
