@@ -279,6 +279,9 @@ def test_a_git_vault_gets_one_commit_with_exactly_the_touched_files(vault_root):
     assert " M wiki/concepts/Attention.md" in status and "A  scratch.md" in status  # the user's changes stay theirs
     assert git(vault_root, "log", "--format=%an", "-1").strip() == "wikitui"  # no identity configured here
     assert cs.id in git(vault_root, "log", f"--grep={cs.id}", "--format=%B")
+    # The log entry says the changeset was committed and how to find the commit.
+    assert f"- commit: git log --grep {cs.id}" in result.log_entry
+    assert result.log_entry in (vault_root / "wiki/log.md").read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------ crash safety

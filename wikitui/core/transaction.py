@@ -125,6 +125,11 @@ def run_writes(
             on_progress(done, total)
 
     index_rel, log_rel = vault.index_path, vault.log_path
+    use_git = is_git_vault(vault)
+    if use_git and "commit" not in log_fields:
+        # log.md is part of the commit, so the entry cannot hold the commit's own hash;
+        # it says where to find it (the commit message carries the changeset id).
+        log_fields = {**log_fields, "commit": f"git log --grep {changeset_id}"}
     entry = format_log_entry(op, title, log_pages, changeset=changeset_id, **log_fields)  # fails before any write
     commit_subject = " ".join(commit_subject.split())
     journal = Journal(vault, kind, changeset_id)
@@ -136,7 +141,6 @@ def run_writes(
         journal.protect(rel)
     journal.save()
     touched = [rel for rel, _ in writes]
-    use_git = is_git_vault(vault)
     try:
         for rel, text in writes:
             journal.write(rel, None if text is None else text.encode("utf-8"))
