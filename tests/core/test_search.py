@@ -533,3 +533,30 @@ def test_an_index_with_other_fields_under_the_same_version_is_rebuilt(vault):
     stats = idx.update()
     assert stats.rebuilt and stats.added == 8
     assert paths(idx.search("marmalade")) == ["wiki/concepts/marmalade.md"]
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_plain_word_queries_skip_the_parser_but_mean_exactly_the_same(lang):
+    """The plain-words fast path builds the very query Whoosh's parser builds."""
+    from wikitui.core.search_schema import _plain_words_query, build_schema, make_parser
+
+    parser = make_parser(build_schema(lang))
+    queries = [
+        "music", "buddhism karma", "the music", "the", "the a of", "Straße über Müller",
+        "und der die Freiheit", "Hölderlin und die Griechen", "Tat tvam asi", "x 1 2 3", "2024",
+        "12abc", "  music  ", "music\tart", "Ärger Öl ß", "naïve café", "İstanbul", "Gottes Wort",
+        "been being have", "x TO y", "§15", "e-mail", "music AND art", "NOT music", "relig*",
+        "philosphy~", '"holy spirit"', "tag:x music", "-war peace", "(a OR b)",
+    ]
+    fast = 0
+    for text in queries:
+        built = _plain_words_query(parser, text)
+        if built is None:
+            continue  # syntax: left to the parser
+        fast += 1
+        parsed = parser.parse(text)
+        assert built == parsed, text
+        assert repr(built) == repr(parsed), text
+    assert fast == 20  # every plain-word query took the fast path
+    for text in ("§15", "e-mail", "music AND art", "relig*", '"holy spirit"', "tag:x music", "-war peace"):
+        assert _plain_words_query(parser, text) is None

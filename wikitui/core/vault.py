@@ -10,7 +10,6 @@ other folders with ``wiki_dir`` and ``raw_dir``.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -74,7 +73,13 @@ class Vault:
         """The vault's ``.wikitui/config.toml`` as a dict ({} when absent or unreadable)."""
         path = self.root / STATE_DIR / "config.toml"
         try:
-            with path.open("rb") as fh:
+            fh = path.open("rb")
+        except OSError:
+            return {}  # most vaults have none: skip importing the TOML parser
+        import tomllib  # lazily: it costs a few ms of `wikitui search` start-up
+
+        try:
+            with fh:
                 return tomllib.load(fh)
         except (OSError, tomllib.TOMLDecodeError):
             return {}
