@@ -56,6 +56,9 @@ def test_search_screen(snap_compare, sample_vault):
         await pilot.press("slash", *"rabbit")
         await wait_for(pilot, lambda: "result" in str(pilot.app.screen.query_one("#search-status").render()), "results")
         await pilot.app.workers.wait_for_complete()
+        from textual.widgets import Input
+
+        pilot.app.screen.query_one(Input).cursor_blink = False  # keep the image independent of timing
         await pilot.pause()
 
     assert snap_compare(_app(sample_vault), terminal_size=(120, 40), run_before=before)
@@ -69,7 +72,18 @@ def test_palette_quick_switcher(snap_compare, sample_vault):
 
         hits = pilot.app.screen.query_one(CommandList)
         await wait_for(pilot, lambda: hits.option_count >= 1 and "Hatter" in str(hits.get_option_at_index(0).prompt), "palette hits", 5)
-        await pilot.pause(0.3)
+        # Providers add hits as they find them: wait until the list has stopped changing
+        # (on a loaded machine the last ones can arrive well after the first).
+        seen, stable = -1, 0
+        while stable < 5:
+            await pilot.pause(0.1)
+            count = hits.option_count
+            stable = stable + 1 if count == seen else 0
+            seen = count
+        from textual.widgets import Input
+
+        pilot.app.screen.query_one(Input).cursor_blink = False  # a blinking cursor made the image timing-dependent
+        await pilot.pause()
 
     assert snap_compare(_app(sample_vault), terminal_size=(120, 40), run_before=before)
 

@@ -29,6 +29,7 @@ from textual.widget import Widget
 from wikitui.core.links import Link
 from wikitui.ui.markdown_layout import Line
 from wikitui.ui.markdown_lines import PageDocument
+from wikitui.ui.widgets.page_styles import LinkStates
 
 #: Seconds between two re-renders while an answer streams in.
 RENDER_INTERVAL = 0.05
@@ -88,7 +89,7 @@ class _Part:
         return self.doc.lines
 
 
-class ChatMessage(Widget):
+class ChatMessage(LinkStates, Widget):
     """An answer of the agent, rendered as markdown with followable links.
 
     Args:
@@ -392,16 +393,6 @@ class ChatMessage(Widget):
                 style += self._component_style(f"chat-message--{link_state}")
             self._styles[key] = style
         return style
-
-    def _link_state(self, index: int) -> str:
-        if index == self.selected_link:
-            return "link-selected"
-        link = self.links[index]
-        if link.kind == "url":
-            return "link-external"
-        if self._resolve is not None and self.link_target(index) is None:
-            return "link-unresolved"
-        return "link"
 
     def render_line(self, y: int) -> Strip:
         """Paint line ``y`` of the answer (cached while the line and the width stay the same).

@@ -122,6 +122,24 @@ ATTRIBUTE_ROLES = {
 ROLE_ALIASES = {"link-plain": "link", "header-rule": "rule", "html": "meta"}
 
 
+class LinkStates:
+    """How a widget that shows links names the state of link ``index`` for styling.
+
+    Shared by the page pane and the chat's answers; the host provides
+    ``selected_link``, ``links``, ``_resolve`` and ``link_target(index)``.
+    """
+
+    def _link_state(self, index: int) -> str:
+        if index == self.selected_link:  # type: ignore[attr-defined]
+            return "link-selected"
+        link = self.links[index]  # type: ignore[attr-defined]
+        if link.kind == "url":
+            return "link-external"
+        if self._resolve is not None and self.link_target(index) is None:  # type: ignore[attr-defined]
+            return "link-unresolved"
+        return "link"
+
+
 class RoleStyles:
     """Caches the Rich style of each combination of roles for one widget.
 

@@ -25,7 +25,7 @@ from textual.strip import Strip
 from wikitui.core.links import Link
 from wikitui.core.page import PageInfo
 from wikitui.ui.markdown_lines import PageDocument
-from wikitui.ui.widgets.page_styles import COMPONENT_ROLES, PAGE_VIEW_CSS, RoleStyles
+from wikitui.ui.widgets.page_styles import COMPONENT_ROLES, PAGE_VIEW_CSS, LinkStates, RoleStyles
 
 #: Seconds of layout work per slice while the rest of a long page is laid out.
 _SLICE = 0.006
@@ -35,7 +35,7 @@ _SYNC_EVERY = 0.25
 _LOOKAHEAD = 1000
 
 
-class PageView(ScrollView, can_focus=True):
+class PageView(LinkStates, ScrollView, can_focus=True):
     """A rendered markdown page (or a highlighted raw file) with a link cursor.
 
     The tab stops are exactly the page's outgoing links in reading order
@@ -329,16 +329,6 @@ class PageView(ScrollView, can_focus=True):
         self._strips.clear()
 
     # ------------------------------------------------------------------ painting
-    def _link_state(self, index: int) -> str:
-        if index == self.selected_link:
-            return "link-selected"
-        link = self.links[index]
-        if link.kind == "url":
-            return "link-external"
-        if self._resolve is not None and self.link_target(index) is None:
-            return "link-unresolved"
-        return "link"
-
     def render_line(self, y: int) -> Strip:
         """Paint line ``y`` of the view (lines are cached until the page or theme changes)."""
         index = self.scroll_offset.y + y
