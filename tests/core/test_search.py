@@ -210,6 +210,22 @@ def test_boolean_operators_and_exclusion(index):
 
 
 # ------------------------------------------------------------ keeping it current
+def test_a_hyphenated_word_is_one_word_and_a_leading_minus_excludes(tmp_path):
+    root = tmp_path / "v"
+    write(root, "WIKI.md", "# Schema\n")
+    write(root, "wiki/self.md", page("Self", "On self-awareness and the e-mail age."))
+    write(root, "wiki/awareness.md", page("Awareness", "Awareness of the world, and of the self."))
+    idx = SearchIndex(Vault.open(root))
+    idx.update()
+    assert paths(idx.search("self-awareness")) == ["wiki/self.md"]
+    assert "**self**-**awareness**" in idx.search("self-awareness")[0].snippet.lower()
+    assert paths(idx.search("e-mail")) == ["wiki/self.md"]
+    assert paths(idx.search("self -awareness")) == []
+    assert paths(idx.search("awareness -e-mail")) == ["wiki/awareness.md"]
+    with pytest.raises(BadQuery, match="need another word beside them"):
+        idx.search("world (-self)")
+
+
 def test_editing_one_file_reindexes_only_that_file(index):
     target = index.vault.root / "wiki/concepts/marmalade.md"
     bump(target, page("Orange jar", "Nothing but treacle here."))
@@ -348,9 +364,9 @@ def test_a_damaged_segment_is_rebuilt(index, vault):
 
 
 def test_a_read_error_while_searching_reopens_then_rebuilds(index, monkeypatch):
-    from whoosh.searching import Searcher
+    from whoosh.reading import SegmentReader
 
-    real = Searcher.search
+    real = SegmentReader.postings
     failures = iter([True, True])  # the reopened index fails too: it is rebuilt
 
     def flaky(self, *args, **kwargs):
@@ -358,7 +374,7 @@ def test_a_read_error_while_searching_reopens_then_rebuilds(index, monkeypatch):
             raise OSError("unreadable block")
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Searcher, "search", flaky)
+    monkeypatch.setattr(SegmentReader, "postings", flaky)
     assert paths(index.search("marmalade")) == ["wiki/concepts/marmalade.md"]
     assert next(failures, "done") == "done"
 

@@ -384,6 +384,7 @@ class SearchIndex:
 
     def _search(self, store, query: str, scope: str, limit: int) -> list[Hit]:
         from wikitui.core.search_docs import search_text
+        from wikitui.core.search_exec import top_docs
         from wikitui.core.search_schema import parse_query, prepare_query
         from wikitui.core.search_snippet import SnippetMaker, highlight_terms
 
@@ -393,12 +394,20 @@ class SearchIndex:
                 return []
             searcher = store.searcher()
             q = prepare_query(q, searcher.reader())
-            results = searcher.search(q, limit=limit, filter=store.scope_filter(scope))
-            rows = [(hit.fields(), float(hit.score)) for hit in results]
+            allowed = store.scope_filter(scope)
+            if allowed is not None and not allowed:
+                return []  # nothing of that kind (Whoosh would read an empty filter as none)
+            best = top_docs(searcher, q, limit, allowed)
+            if best is not None:
+                stored = searcher.stored_fields
+                rows = [(stored(docnum), score) for docnum, score in best]
+            else:  # a phrase, or a query shape the direct scorer leaves to Whoosh
+                results = searcher.search(q, limit=limit, filter=allowed)
+                rows = [(hit.fields(), float(hit.score)) for hit in results]
             terms = highlight_terms(q, searcher.reader()) if rows else frozenset()
         snippets = SnippetMaker(terms, store.analyzer)
         hits = []
-        root = self.vault.root
+        root = str(self.vault.root)
         for fields, score in rows:
             path, kind = fields["path"], fields["kind"]
             doc = search_text(root, path, kind, fields.get("body_line", 1))

@@ -95,6 +95,11 @@ class WikiAnalyzer(Analyzer):
         """Stemming is a morphological change (Whoosh asks when spelling)."""
         return True
 
+    @property
+    def stopwords(self) -> frozenset[str]:
+        """The lower-case words this analyzer leaves out."""
+        return self._stops
+
     def stem(self, word: str) -> str:
         """The stem of one lower-case word (cached)."""
         s = self._cache.get(word)

@@ -40,7 +40,7 @@ class SearchText:
     first_line: int = 1
 
 
-def read_head(path: Path) -> bytes:
+def read_head(path: Path | str) -> bytes:
     """The first :data:`MAX_BYTES` of a file."""
     with open(path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
@@ -68,18 +68,18 @@ def raw_text(rel: str, data: bytes) -> str | None:
     return text
 
 
-def search_text(root: Path, rel: str, kind: str, body_line: int = 1) -> SearchText | None:
+def search_text(root: Path | str, rel: str, kind: str, body_line: int = 1) -> SearchText | None:
     """The text a hit's snippet is cut from (None when unreadable or binary).
 
     Args:
-        root: The vault folder.
+        root: The vault folder (a string is joined faster: a search reads ten of these).
         rel: The file's vault-relative path.
         kind: "page" or "raw".
         body_line: For a page, the line its body starts on (after the frontmatter),
             as recorded when it was indexed.
     """
     try:
-        data = read_head(root / rel)
+        data = read_head(os.path.join(root, rel))
     except OSError:
         return None
     if kind == "raw":

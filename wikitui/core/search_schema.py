@@ -98,7 +98,9 @@ def make_parser(schema: fields.Schema) -> MultifieldParser:
     parser = MultifieldParser(list(TEXT_FIELDS), schema, fieldboosts=FIELD_BOOSTS)
     parser.add_plugin(_FuzzyPlugin())
     parser.add_plugin(FieldAliasPlugin({"tags": ["tag"]}))
-    parser.add_plugin(PlusMinusPlugin())
+    # ``-word`` excludes and ``+word`` requires only at the start of a word:
+    # "self-awareness" is one hyphenated word, not "self" without "awareness".
+    parser.add_plugin(PlusMinusPlugin(plusexpr=r"(?<![^\s(])\+", minusexpr=r"(?<![^\s(])-"))
     return parser
 
 
@@ -263,6 +265,9 @@ def prepare_query(q, reader):
       preloads and scores every document an OR matches, where a union tree skips
       blocks that cannot reach the top ten (2-4x faster for ``limit=10`` on
       vault-large).
+    - ``a NOT b`` (an ``And`` with a ``Not`` among its parts) becomes
+      ``AndNot(a, b)``: Whoosh would intersect ``a`` with every document not
+      matching ``b`` and add a meaningless score for that part.
     """
     if isinstance(q, query.MultiTerm) and not isinstance(q, ExpandedTerms):
         return ExpandedTerms.expand(q, reader)
@@ -270,6 +275,13 @@ def prepare_query(q, reader):
         q = q.apply(lambda child: prepare_query(child, reader))
     if isinstance(q, query.Or):
         q.matcher_type = query.Or.DEFAULT_MATCHER
+    if type(q) is query.And:
+        negated = [sub.query for sub in q.subqueries if type(sub) is query.Not]
+        kept = [sub for sub in q.subqueries if type(sub) is not query.Not]
+        if negated and kept and q.boost == 1.0:
+            positive = kept[0] if len(kept) == 1 else query.And(kept)
+            excluded = negated[0] if len(negated) == 1 else query.Or(negated)
+            return query.AndNot(positive, excluded)
     return q
 
 
@@ -285,6 +297,10 @@ def parse_query(parser: MultifieldParser, text: str):
         return fast
     try:
         return parser.parse(text)
+    except NotImplementedError as exc:
+        if str(exc) in ("Minus", "Plus"):  # "(-war)": nothing for the sign to act on
+            raise BadQuery("'-word' and '+word' need another word beside them in their group, e.g. war -peace") from exc
+        raise BadQuery(f"cannot parse the query: {exc}") from exc
     except Exception as exc:  # Whoosh rarely raises; when it does, say so in one line
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise BadQuery(f"cannot parse the query: {first}") from exc
