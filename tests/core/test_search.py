@@ -552,27 +552,31 @@ def test_an_index_with_other_fields_under_the_same_version_is_rebuilt(vault):
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_plain_word_queries_skip_the_parser_but_mean_exactly_the_same(lang):
-    """The plain-words fast path builds the very query Whoosh's parser builds."""
-    from wikitui.core.search_schema import _plain_words_query, build_schema, make_parser
+def test_simple_queries_skip_the_parser_but_mean_exactly_the_same(lang):
+    """The fast path builds the very query Whoosh's parser builds, and leaves the rest to it."""
+    from wikitui.core.search_schema import _FIELD_ALIASES, FIELD_BOOSTS, TEXT_FIELDS, build_schema, make_parser
+    from wikitui.core.search_simple import simple_query
 
     parser = make_parser(build_schema(lang))
-    queries = [
+    fast = [
         "music", "buddhism karma", "the music", "the", "the a of", "Straße über Müller",
         "und der die Freiheit", "Hölderlin und die Griechen", "Tat tvam asi", "x 1 2 3", "2024",
         "12abc", "  music  ", "music\tart", "Ärger Öl ß", "naïve café", "İstanbul", "Gottes Wort",
-        "been being have", "x TO y", "§15", "e-mail", "music AND art", "NOT music", "relig*",
-        "philosphy~", '"holy spirit"', "tag:x music", "-war peace", "(a OR b)",
+        "been being have", "x TO y", "relig*", "Relig* music", "a*", "the*", "Einkünft*", '"holy spirit"',
+        '"Holy"', '"the spirit"', '"the of"', '"tat tvam asi" god', '"Straße  über" Müller', "tag:x music",
+        "tag:Character", "tags:sea", "type:concept god", "kind:page freedom", "kind:raw", "title:music",
+        "body:Straße", "path:wiki", 'type:concept "holy spirit" relig*',
     ]
-    fast = 0
-    for text in queries:
-        built = _plain_words_query(parser, text)
-        if built is None:
-            continue  # syntax: left to the parser
-        fast += 1
+    slow = [
+        "§15", "e-mail", "music AND art", "NOT music", "philosphy~", "-war peace", "war -peace", "(a OR b)",
+        '"holy spirit"~2', '"§ 15"', "Tag:x", "foo:bar", "tag:x,y", "music*art", "*sic", "mus?c", "15.3",
+        "war^2", "+war", '"e-mail address"', "c++", "title:" + ("the" if lang == "en" else "der"),
+    ]
+    for text in fast:
+        built = simple_query(parser, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES)
+        assert built is not None, text
         parsed = parser.parse(text)
         assert built == parsed, text
         assert repr(built) == repr(parsed), text
-    assert fast == 20  # every plain-word query took the fast path
-    for text in ("§15", "e-mail", "music AND art", "relig*", '"holy spirit"', "tag:x music", "-war peace"):
-        assert _plain_words_query(parser, text) is None
+    for text in slow:
+        assert simple_query(parser, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES) is None, text

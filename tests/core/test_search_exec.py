@@ -26,7 +26,7 @@ QUERIES = [
 
 def _compare(idx: SearchIndex, queries: list[str]) -> int:
     """Run every query both ways in every scope; returns how many the direct scorer answered."""
-    from wikitui.core.search_exec import top_docs
+    from wikitui.core.search_exec import stored_fields, top_docs
     from wikitui.core.search_schema import parse_query, prepare_query
 
     store = idx._opened()
@@ -46,6 +46,8 @@ def _compare(idx: SearchIndex, queries: list[str]) -> int:
                     continue
                 theirs = [(hit.docnum, hit.score) for hit in searcher.search(q, limit=10, filter=allowed)]
                 assert [d for d, _ in mine] == [d for d, _ in theirs], (text, scope)
+                docnums = [d for d, _ in mine]
+                assert stored_fields(searcher, docnums) == [searcher.stored_fields(d) for d in docnums]
                 for (_, a), (_, b) in zip(mine, theirs):
                     assert a == pytest.approx(b, rel=1e-12), (text, scope)
     return direct

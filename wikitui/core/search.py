@@ -384,7 +384,7 @@ class SearchIndex:
 
     def _search(self, store, query: str, scope: str, limit: int) -> list[Hit]:
         from wikitui.core.search_docs import search_text
-        from wikitui.core.search_exec import top_docs
+        from wikitui.core.search_exec import stored_fields, top_docs
         from wikitui.core.search_schema import parse_query, prepare_query
         from wikitui.core.search_snippet import SnippetMaker, highlight_terms
 
@@ -399,8 +399,8 @@ class SearchIndex:
                 return []  # nothing of that kind (Whoosh would read an empty filter as none)
             best = top_docs(searcher, q, limit, allowed)
             if best is not None:
-                stored = searcher.stored_fields
-                rows = [(stored(docnum), score) for docnum, score in best]
+                stored = stored_fields(searcher, [docnum for docnum, _score in best])
+                rows = [(fields, score) for fields, (_docnum, score) in zip(stored, best)]
             else:  # a phrase, or a query shape the direct scorer leaves to Whoosh
                 results = searcher.search(q, limit=limit, filter=allowed)
                 rows = [(hit.fields(), float(hit.score)) for hit in results]

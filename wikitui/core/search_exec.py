@@ -325,8 +325,31 @@ def top_docs(searcher, q, limit: int, allowed: set[int] | None = None) -> list[t
     except Unsupported:
         return None
     if allowed is not None:
-        items = [(d, s) for d, s in scores.items() if d in allowed]
+        scores = {d: s for d, s in scores.items() if d in allowed}
+    if len(scores) > limit:
+        # The limit-th best score, found among bare floats; then only the few
+        # documents reaching it are ordered (ties: lower document number first).
+        floor = heapq.nlargest(limit, scores.values())[-1]
+        items = [(d, s) for d, s in scores.items() if s >= floor]
     else:
-        items = scores.items()
-    best = heapq.nsmallest(limit, items, key=lambda ds: (-ds[1], ds[0]))
-    return best
+        items = list(scores.items())
+    items.sort(key=lambda ds: (-ds[1], ds[0]))
+    return items[:limit]
+
+
+def stored_fields(searcher, docnums: list[int]) -> list[dict]:
+    """The stored fields of these documents (what ``searcher.stored_fields`` returns, read directly).
+
+    Whoosh filters every stored dict against the schema (for fields removed from
+    it, which this index never does) and looks up the segment of each document;
+    this reads them from their segment's store in one go.
+    """
+    leaves = searcher.leaf_searchers()
+    out = []
+    for docnum in docnums:
+        for leaf, offset in reversed(leaves):
+            if docnum >= offset:
+                perdoc = getattr(leaf.reader(), "_perdoc", None)
+                out.append(perdoc.stored_fields(docnum - offset) if perdoc is not None else searcher.stored_fields(docnum))
+                break
+    return out

@@ -32,6 +32,8 @@ FIELD_BOOSTS = {"title": 5.0, "aliases": 4.0, "headings": 2.0, "summary": 2.0, "
 #: Names a query may put before ``:`` (``tag`` is an alias of ``tags``).
 QUERY_FIELDS = ("title", "aliases", "summary", "headings", "body", "tags", "tag", "type", "kind", "path")
 KINDS = ("page", "raw")
+#: Field names a query may use instead of the real one.
+_FIELD_ALIASES = {"tag": "tags"}
 
 _FIELD_NO_VALUE = re.compile(r"(?<![\w:])(" + "|".join(QUERY_FIELDS) + r"):(?=\s|$|\))", re.IGNORECASE)
 _KIND_VALUE = re.compile(r"(?<![\w:])kind:(\"[^\"]*\"|[^\s()]+)", re.IGNORECASE)
@@ -97,7 +99,7 @@ def make_parser(schema: fields.Schema) -> MultifieldParser:
     """A parser for the query language above (build once per open index; it is reusable)."""
     parser = MultifieldParser(list(TEXT_FIELDS), schema, fieldboosts=FIELD_BOOSTS)
     parser.add_plugin(_FuzzyPlugin())
-    parser.add_plugin(FieldAliasPlugin({"tags": ["tag"]}))
+    parser.add_plugin(FieldAliasPlugin({real: [alias] for alias, real in _FIELD_ALIASES.items()}))
     # ``-word`` excludes and ``+word`` requires only at the start of a word:
     # "self-awareness" is one hyphenated word, not "self" without "awareness".
     parser.add_plugin(PlusMinusPlugin(plusexpr=r"(?<![^\s(])\+", minusexpr=r"(?<![^\s(])-"))
@@ -292,7 +294,9 @@ def parse_query(parser: MultifieldParser, text: str):
         BadQuery: the query is malformed (see :func:`check_query`).
     """
     check_query(text)
-    fast = _plain_words_query(parser, text)
+    from wikitui.core.search_simple import simple_query
+
+    fast = simple_query(parser, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES)
     if fast is not None:
         return fast
     try:
@@ -304,45 +308,3 @@ def parse_query(parser: MultifieldParser, text: str):
     except Exception as exc:  # Whoosh rarely raises; when it does, say so in one line
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise BadQuery(f"cannot parse the query: {first}") from exc
-
-
-#: A query of plain words only (letters and digits): no syntax for the parser to find.
-_PLAIN_WORDS = re.compile(r"[^\W_]+(?:\s+[^\W_]+)*")
-
-
-def _plain_words_query(parser: MultifieldParser, text: str):
-    """The query the parser would build for ``text`` when it is plain words, else None.
-
-    Whoosh's parser (tokenizing, plugins, tree filters) costs about half a
-    millisecond; a query of plain words needs none of it. This builds what the
-    parser builds: every word an ``Or`` of its analysed form in each text field
-    (boosted; a stop word drops out; a word the analyzer splits becomes a
-    phrase), the words ``And``-ed, then normalized the same way.
-    """
-    stripped = text.strip()
-    if not _PLAIN_WORDS.fullmatch(stripped):
-        return None
-    schema = parser.schema
-    groups = []
-    for m in re.finditer(r"\S+", text):
-        word = m.group()
-        if word in _OPERATOR:
-            return None  # an operator (already checked to have terms around it)
-        subs = []
-        for fieldname in TEXT_FIELDS:
-            field = schema[fieldname]
-            boost = FIELD_BOOSTS.get(fieldname, 1.0)
-            texts = list(field.process_text(word, mode="query", tokenize=True, removestops=True))
-            if len(texts) > 1:
-                q = parser.multitoken_query(field.multitoken_query, texts, fieldname, parser.termclass, boost)
-            elif texts:
-                q = parser.termclass(fieldname, texts[0], boost=boost)
-                q.startchar, q.endchar = m.start(), m.end()
-            else:
-                continue
-            subs.append(q)
-        group = query.Or(subs)
-        group.startchar, group.endchar = m.start(), m.end()
-        groups.append(group)
-    q = query.And(groups).normalize()
-    return q if q else query.NullQuery

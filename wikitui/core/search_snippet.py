@@ -38,9 +38,11 @@ _MAX_FINDS = 24
 #: Beyond this many alternatives the prefilter is not worth compiling.
 _MAX_ALTERNATIVES = 400
 
-_WIKILINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
-_MDLINK = re.compile(r"!?\[([^\]]*)\]\([^)\s]*\)")
-_MARKUP = re.compile(r"\*\*|__|`|^\s*(?:#{1,6}|>|[-*+]|\d+\.)\s+", re.MULTILINE)
+# Patterns that start with a literal: re scans for it quickly (an optional "!" in
+# front would make every position a possible start, several times slower).
+_WIKILINK = re.compile(r"\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
+_MDLINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
+_LINE_MARK = re.compile(r"^\s*(?:#{1,6}|>|[-*+]|\d+\.)\s+", re.MULTILINE)
 _UMLAUTS = str.maketrans("äöü", "aou")
 
 
@@ -68,11 +70,21 @@ class _Match:
     text: str
 
 
+def _label(m: re.Match) -> str:
+    return m.group(2) or m.group(1)
+
+
 def plain(text: str) -> str:
     """Markdown as plain text for a snippet: link syntax, emphasis and list marks removed."""
-    text = _WIKILINK.sub(lambda m: m.group(2) or m.group(1), text)
-    text = _MDLINK.sub(lambda m: m.group(1), text)
-    return _MARKUP.sub("", text)
+    if "[" in text:
+        text = text.replace("![", "[")  # an embed reads as its link
+        text = _WIKILINK.sub(_label, text)
+        text = _MDLINK.sub(r"\1", text)
+    text = text.replace("**", "").replace("__", "").replace("`", "")
+    if "\n" not in text:  # one line (a snippet's window): only its start can hold a mark
+        m = _LINE_MARK.match(text)
+        return text[m.end() :] if m else text
+    return _LINE_MARK.sub("", text)
 
 
 def _collapse(text: str) -> str:
@@ -140,13 +152,23 @@ def _find_all(text: str, needles: list[str], limit: int) -> list[tuple[int, str]
     Where two needles start at one place the longer wins (as in a regex alternation
     that lists longer alternatives first).
     """
-    found: dict[int, str] = {}
-    for needle in needles:
-        i = text.find(needle, 0, limit + len(needle))
+    find = text.find
+    if len(needles) == 1:
+        (needle,) = needles
+        stop = limit + len(needle)
+        out = []
+        i = find(needle, 0, stop)
         while i != -1:
-            if len(needle) > len(found.get(i, "")):
-                found[i] = needle
-            i = text.find(needle, i + 1, limit + len(needle))
+            out.append((i, needle))
+            i = find(needle, i + 1, stop)
+        return out
+    found: dict[int, str] = {}
+    for needle in needles:  # longest first: a shorter needle never replaces a longer one
+        stop = limit + len(needle)
+        i = find(needle, 0, stop)
+        while i != -1:
+            found.setdefault(i, needle)
+            i = find(needle, i + 1, stop)
     return sorted(found.items())
 
 
