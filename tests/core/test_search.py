@@ -364,9 +364,9 @@ def test_a_damaged_segment_is_rebuilt(index, vault):
 
 
 def test_a_read_error_while_searching_reopens_then_rebuilds(index, monkeypatch):
-    from whoosh.reading import SegmentReader
+    from whoosh.codec.whoosh3 import W3TermsReader
 
-    real = SegmentReader.postings
+    real = W3TermsReader.term_info
     failures = iter([True, True])  # the reopened index fails too: it is rebuilt
 
     def flaky(self, *args, **kwargs):
@@ -374,7 +374,7 @@ def test_a_read_error_while_searching_reopens_then_rebuilds(index, monkeypatch):
             raise OSError("unreadable block")
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(SegmentReader, "postings", flaky)
+    monkeypatch.setattr(W3TermsReader, "term_info", flaky)
     assert paths(index.search("marmalade")) == ["wiki/concepts/marmalade.md"]
     assert next(failures, "done") == "done"
 
@@ -519,6 +519,20 @@ def test_whoosh_loads_without_its_unused_modules_and_they_still_import_later():
     assert out.stdout.splitlines() == ["[]", "urlopen ['rabbit', 'rabbits']"]
 
 
+def test_plain_searches_never_load_the_query_parser(index, vault):
+    code = (
+        "import sys; from wikitui.core.vault import Vault; from wikitui.core.search import SearchIndex;"
+        f"idx = SearchIndex(Vault.open({str(vault.root)!r}));"
+        "hits = [h.path for q in ('gryphon', '\"lazy creature\" tag:sea', 'mar*', 'type:entity') for h in idx.search(q)];"
+        "print(len(hits), 'whoosh.qparser' in sys.modules);"
+        "idx.search('gryphon OR marmalade'); print('whoosh.qparser' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    count, loaded = out.stdout.split("\n")[0].split()
+    assert int(count) >= 4 and loaded == "False"
+    assert out.stdout.split("\n")[1] == "True"  # an operator needs it, and it loads then
+
+
 def test_index_files_are_read_in_place_not_copied():
     import io
 
@@ -573,10 +587,10 @@ def test_simple_queries_skip_the_parser_but_mean_exactly_the_same(lang):
         "war^2", "+war", '"e-mail address"', "c++", "title:" + ("the" if lang == "en" else "der"),
     ]
     for text in fast:
-        built = simple_query(parser, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES)
+        built = simple_query(parser.schema, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES)
         assert built is not None, text
         parsed = parser.parse(text)
         assert built == parsed, text
         assert repr(built) == repr(parsed), text
     for text in slow:
-        assert simple_query(parser, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES) is None, text
+        assert simple_query(parser.schema, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES) is None, text

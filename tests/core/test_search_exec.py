@@ -34,7 +34,7 @@ def _compare(idx: SearchIndex, queries: list[str]) -> int:
     with store.read_lock:
         searcher = store.searcher()
         for text in queries:
-            q = prepare_query(parse_query(store.parser, text), searcher.reader())
+            q = prepare_query(parse_query(store, text), searcher.reader())
             for scope in ("all", "wiki", "raw"):
                 allowed = store.scope_filter(scope)
                 mine = top_docs(searcher, q, 10, allowed)
@@ -102,7 +102,7 @@ def test_a_lone_not_is_left_to_whoosh_and_still_answers(sample_vault):
     idx = SearchIndex(Vault.open(sample_vault))
     idx.update()
     store = idx._opened()
-    q = prepare_query(parse_query(store.parser, "NOT rabbit"), store.searcher().reader())
+    q = prepare_query(parse_query(store, "NOT rabbit"), store.searcher().reader())
     assert top_docs(store.searcher(), q, 10) is None
     hits = idx.search("NOT rabbit", limit=500)
     assert hits and all("rabbit" not in (sample_vault / h.path).read_text(encoding="utf-8").lower() for h in hits)

@@ -389,7 +389,7 @@ class SearchIndex:
         from wikitui.core.search_snippet import SnippetMaker, highlight_terms
 
         with store.read_lock:
-            q = parse_query(store.parser, query)
+            q = parse_query(store, query)
             if type(q).__name__ == "_NullQuery":
                 return []
             searcher = store.searcher()

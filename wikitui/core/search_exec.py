@@ -28,7 +28,6 @@ from itertools import accumulate
 
 from whoosh import query
 from whoosh.codec.whoosh3 import W3LeafMatcher, _lenfield
-from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25F
 from whoosh.util.numeric import byte_to_length
@@ -62,43 +61,37 @@ class _Run:
         self.B, self.K1 = weighting.B, weighting.K1
         self.field_B = weighting._field_B
         self.leaves = [(leaf.reader(), offset) for leaf, offset in searcher.leaf_searchers()]
+        self._scorable = {name for name, field in self.schema.items() if field.scorable}
 
     # ------------------------------------------------------------ postings
     def _postings(self, reader, fieldname: str, btext: bytes, values: list | None = None):
         """(document numbers, weights) of a term in one leaf reader, deleted documents left out.
 
         With ``values``, the postings' raw values (positions) are appended to it.
+        The term's entry is looked up once, and its postings decoded a block at a
+        time (Whoosh's reader would also step a filter over them to skip deleted
+        documents: most of the cost in an index with several segments).
         """
+        terms = getattr(reader, "_terms", None)
+        if terms is None:
+            raise Unsupported("a reader without a term table")
+        if fieldname in self._scorable and not reader.field_length(fieldname):
+            return (), ()  # nothing in this field here (an Obsidian vault has no summaries)
         try:
-            m = reader.postings(fieldname, btext)
+            info = terms.term_info(fieldname, btext)
         except TermNotFound:
             return (), ()
-        deleted = None
-        if type(m) is FilterMatcher:
-            if not m._exclude:
-                raise Unsupported("postings filtered another way")
-            deleted, m = m._ids, m.child
-            m.reset()  # the filter may have stepped past deleted documents
-        if type(m) is not W3LeafMatcher:
-            raise Unsupported("postings in another format")
-        ids: list[int] = []
-        weights: list[float] = []
-        while True:
-            # What W3LeafMatcher's _read_ids and _read_weights decode, a block at a time.
-            m._read_data()
-            block_ids, block_weights = m._data[0], m._data[1]
-            ids.extend(block_ids if m._byteids else accumulate(block_ids))
-            if block_weights is None:
-                weights.extend(_ONES[: m._blocklength] if m._blocklength <= len(_ONES) else [1.0] * m._blocklength)
-            elif isinstance(block_weights, float):
-                weights.extend([block_weights] * m._blocklength)
-            else:
-                weights.extend(block_weights)
+        if info.is_inlined():  # a term in one document keeps its posting in its entry
+            block_ids, block_weights, block_values = info.inlined_postings()
+            ids = list(block_ids)
+            weights = list(block_weights) if block_weights else [1.0] * len(ids)
             if values is not None:
-                values.extend(m._data[2])
-            if m._lastblock:
-                break
-            m._goto(m._nextoffset)
+                values.extend(block_values)
+        else:
+            offset, length = info.extent()
+            m = W3LeafMatcher(terms._postfile, offset, length, self.schema[fieldname].format)
+            ids, weights = _read_blocks(m, values)
+        deleted = reader.deleted_docs_set if reader.has_deletions() else None
         if deleted:
             kept = [i for i, d in enumerate(ids) if d not in deleted]
             ids = [ids[i] for i in kept]
@@ -260,6 +253,28 @@ class _Run:
         if boost != 1.0:
             return {d: s * boost for d, s in scores.items()}
         return scores
+
+
+def _read_blocks(m: W3LeafMatcher, values: list | None) -> tuple[list[int], list[float]]:
+    """Every posting of ``m``: what its ``_read_ids`` and ``_read_weights`` decode, a block at a time."""
+    ids: list[int] = []
+    weights: list[float] = []
+    while True:
+        m._read_data()
+        block_ids, block_weights = m._data[0], m._data[1]
+        ids.extend(block_ids if m._byteids else accumulate(block_ids))
+        count = m._blocklength
+        if block_weights is None:
+            weights.extend(_ONES[:count] if count <= len(_ONES) else [1.0] * count)
+        elif isinstance(block_weights, float):
+            weights.extend([block_weights] * count)
+        else:
+            weights.extend(block_weights)
+        if values is not None:
+            values.extend(m._data[2])
+        if m._lastblock:
+            return ids, weights
+        m._goto(m._nextoffset)
 
 
 def _positions_in(ids: list[int], wanted, offset: int) -> list[int]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 
 from whoosh import fields, query
-from whoosh.qparser import FieldAliasPlugin, FuzzyTermPlugin, MultifieldParser, PlusMinusPlugin
 
 from wikitui.core.errors import BadQuery
 from wikitui.core.search_analysis import WikiAnalyzer
@@ -66,44 +65,15 @@ def build_schema(lang: str) -> fields.Schema:
     )
 
 
-class _FuzzyPlugin(FuzzyTermPlugin):
-    """Fuzzy words that keep their first letter by default (``word~`` means ``word~1/1``).
+def make_parser(schema: fields.Schema):
+    """A parser for the query language above (build once per open index; it is reusable).
 
-    Five to ten times faster on a large vocabulary, and people seldom mistype a
-    word's first letter.
+    Whoosh's parser module is imported here, not with this module: most queries
+    never need it (see :mod:`wikitui.core.search_simple`).
     """
+    from wikitui.core.search_parser import make_parser as make
 
-    class FuzzyTermNode(FuzzyTermPlugin.FuzzyTermNode):
-        """Matches the word as typed or its stem, whichever is closer to an indexed stem.
-
-        ("caterpiller" stems to "caterpil", two edits from "caterpillar"; "philosphy"
-        is two edits from "philosophi" but its stem "philosphi" is one.)
-        """
-
-        def query(self, parser):  # noqa: D102 - Whoosh's node protocol
-            q = super().query(parser)
-            typed = self.text.lower()
-            if not isinstance(q, query.FuzzyTerm) or q.text == typed:
-                return q
-            alt = query.FuzzyTerm(q.fieldname, typed, boost=q.boost, maxdist=q.maxdist, prefixlength=q.prefixlength)
-            return query.Or([q, alt])
-
-    def create(self, parser, match):  # noqa: D102 - Whoosh's plugin protocol
-        node = super().create(parser, match)
-        if match.group("prefix") is None:
-            node.prefixlength = 1
-        return node
-
-
-def make_parser(schema: fields.Schema) -> MultifieldParser:
-    """A parser for the query language above (build once per open index; it is reusable)."""
-    parser = MultifieldParser(list(TEXT_FIELDS), schema, fieldboosts=FIELD_BOOSTS)
-    parser.add_plugin(_FuzzyPlugin())
-    parser.add_plugin(FieldAliasPlugin({real: [alias] for alias, real in _FIELD_ALIASES.items()}))
-    # ``-word`` excludes and ``+word`` requires only at the start of a word:
-    # "self-awareness" is one hyphenated word, not "self" without "awareness".
-    parser.add_plugin(PlusMinusPlugin(plusexpr=r"(?<![^\s(])\+", minusexpr=r"(?<![^\s(])-"))
-    return parser
+    return make(schema, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES)
 
 
 def _outside_quotes(query: str) -> str:
@@ -287,8 +257,13 @@ def prepare_query(q, reader):
     return q
 
 
-def parse_query(parser: MultifieldParser, text: str):
+def parse_query(source, text: str):
     """Check and parse ``text`` into a Whoosh query.
+
+    Args:
+        source: The index store (its schema; its parser, built only when the
+            query needs it) or a Whoosh parser.
+        text: The query as typed.
 
     Raises:
         BadQuery: the query is malformed (see :func:`check_query`).
@@ -296,9 +271,10 @@ def parse_query(parser: MultifieldParser, text: str):
     check_query(text)
     from wikitui.core.search_simple import simple_query
 
-    fast = simple_query(parser, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES)
+    fast = simple_query(source.schema, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES)
     if fast is not None:
         return fast
+    parser = getattr(source, "parser", source)
     try:
         return parser.parse(text)
     except NotImplementedError as exc:

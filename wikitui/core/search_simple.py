@@ -36,17 +36,30 @@ _TOKEN = re.compile(
 _OPERATORS = frozenset({"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"})
 
 
-def simple_query(parser, text: str, text_fields: tuple[str, ...], boosts: dict[str, float], aliases: dict[str, str]):
-    """The query ``parser`` would build for ``text``, or None when ``text`` needs the parser.
+class _NeedsParser(Exception):
+    """A token this module does not build the way the parser would."""
+
+
+def simple_query(schema, text: str, text_fields: tuple[str, ...], boosts: dict[str, float], aliases: dict[str, str]):
+    """The query the parser would build for ``text``, or None when ``text`` needs the parser.
+
+    Needs no parser at all (building one compiles a dozen regular expressions,
+    which ``wikitui search`` would pay on every run).
 
     Args:
-        parser: The Whoosh parser of the index (its schema and classes are used).
+        schema: The index's schema.
         text: The query as typed.
         text_fields: The fields a bare word is looked up in.
         boosts: Their query-time weights.
         aliases: Field names a query may use for another (``tag`` for ``tags``).
     """
-    schema = parser.schema
+    try:
+        return _build(schema, text, text_fields, boosts, aliases)
+    except _NeedsParser:
+        return None
+
+
+def _build(schema, text, text_fields, boosts, aliases):
     groups = []
     pos = 0
     end = len(text)
@@ -63,16 +76,16 @@ def simple_query(parser, text: str, text_fields: tuple[str, ...], boosts: dict[s
         if kind == "word":
             if m.group() in _OPERATORS:
                 return None
-            q = _multifield(m, text_fields, boosts, lambda f, b, m=m: _word(parser, schema[f], f, b, m))
+            q = _multifield(m, text_fields, boosts, lambda f, b, m=m: _word(schema[f], f, b, m))
         elif kind == "prefix":
             q = _multifield(m, text_fields, boosts, lambda f, b, m=m: _prefix(schema[f], f, b, m))
         elif kind == "phrase":
-            q = _multifield(m, text_fields, boosts, lambda f, b, m=m: _phrase(parser, schema[f], f, b, m))
+            q = _multifield(m, text_fields, boosts, lambda f, b, m=m: _phrase(schema[f], f, b, m))
         else:
             fieldname = aliases.get(m.group("field"), m.group("field"))
             if fieldname not in schema:
                 return None  # the parser reads an unknown field name as a word
-            q = _word(parser, schema[fieldname], fieldname, 1.0, m, group="value")
+            q = _word(schema[fieldname], fieldname, 1.0, m, group="value")
             if q is None:
                 return None
         groups.append(q)
@@ -87,14 +100,16 @@ def _multifield(m: re.Match, fields: tuple[str, ...], boosts: dict[str, float], 
     return group
 
 
-def _word(parser, field, fieldname: str, boost: float, m: re.Match, group: str = "word"):
+def _word(field, fieldname: str, boost: float, m: re.Match, group: str = "word"):
     """What the parser's ``term_query`` makes of a word in one field."""
     texts = list(field.process_text(m.group(group), mode="query", tokenize=True, removestops=True))
     if len(texts) > 1:
-        return parser.multitoken_query(field.multitoken_query, texts, fieldname, parser.termclass, boost)
+        if field.multitoken_query != "phrase":
+            raise _NeedsParser(field.multitoken_query)
+        return query.Phrase(fieldname, texts, boost=boost)
     if not texts:
         return None
-    q = parser.termclass(fieldname, texts[0], boost=boost)
+    q = query.Term(fieldname, texts[0], boost=boost)
     q.startchar, q.endchar = m.start(group), m.end(group)
     return q
 
@@ -109,13 +124,13 @@ def _prefix(field, fieldname: str, boost: float, m: re.Match):
     return q
 
 
-def _phrase(parser, field, fieldname: str, boost: float, m: re.Match):
+def _phrase(field, fieldname: str, boost: float, m: re.Match):
     """A quoted phrase in one field: its words as the field's analyzer reads them."""
     start = m.start("phrase")
     words, ranges = [], []
     for t in field.tokenize(m.group("phrase"), mode="query", chars=True):
         words.append(t.text)
         ranges.append((start + t.startchar, start + t.endchar))
-    q = parser.phraseclass(fieldname, words, slop=1, boost=boost, char_ranges=ranges)
+    q = query.Phrase(fieldname, words, slop=1, boost=boost, char_ranges=ranges)
     q.startchar, q.endchar = m.start(), m.end()
     return q

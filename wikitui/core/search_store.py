@@ -40,6 +40,18 @@ _MANIFEST = "manifest.pickle"
 _FIELD_NAMES = sorted(build_schema("en").names())
 
 
+def merge_policy(writer, segments):
+    """Whoosh's merge policy (small segments merged now and then), dead segments dropped.
+
+    A segment whose documents were all replaced since (every file touched, say
+    after a checkout changed their times) holds nothing, yet Whoosh keeps it, and
+    every word of every search is looked up in it until the index is optimised.
+    """
+    from whoosh.writing import MERGE_SMALL
+
+    return MERGE_SMALL(writer, [seg for seg in segments if seg.doc_count() > 0])
+
+
 class IndexStore:
     """One vault's Whoosh index folder and what is open on it.
 
@@ -58,8 +70,10 @@ class IndexStore:
         self.lock_timeout = lock_timeout
         #: The open Whoosh index (None until :meth:`open`).
         self.ix = None
-        self.parser = None
+        #: The open index's schema (None until :meth:`open`).
+        self.schema = None
         self.analyzer = None
+        self._parser = None
         #: path -> (mtime_ns, size) of every indexed file.
         self.manifest: dict[str, tuple[int, int]] = {}
         #: Set when the index was created empty; read and cleared by :meth:`take_created`.
@@ -69,6 +83,13 @@ class IndexStore:
         self._gen = -1
         self._searcher = None
         self._scope_sets: dict[str, set[int]] = {}
+
+    @property
+    def parser(self):
+        """The query parser (built on first use: most queries never need it, and it compiles a dozen regexes)."""
+        if self._parser is None:
+            self._parser = make_parser(self.schema)
+        return self._parser
 
     @property
     def path(self) -> Path:
@@ -110,7 +131,7 @@ class IndexStore:
                 manifest = {f["path"]: (f["mtime"], f["size"]) for f in reader.all_stored_fields()}
         self.close_searcher()
         self.ix, self._gen, self.manifest = ix, gen, manifest
-        self.parser = make_parser(schema)
+        self.schema, self._parser = schema, None
         self.analyzer = schema["body"].analyzer
         if not copy_current:
             self._save_manifest_copy()
@@ -236,7 +257,9 @@ class IndexStore:
             clear: The commit replaced every document (a rebuild).
             **kwargs: For ``writer.commit`` (``mergetype``, ``optimize``).
         """
-        writer.commit(**kwargs)  # Whoosh's default policy merges small segments now and then
+        if not kwargs:
+            kwargs["mergetype"] = merge_policy
+        writer.commit(**kwargs)
         self._gen = self.ix.latest_generation()
         if clear:
             self.manifest = {}
