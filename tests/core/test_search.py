@@ -246,6 +246,18 @@ def test_new_and_deleted_files(index):
     assert index.search("hookah") == []
 
 
+def test_a_segment_whose_files_all_changed_is_dropped(index, vault):
+    assert index.segment_count() == 1
+    for path in sorted(vault.root.rglob("*")):
+        if path.is_file() and ".wikitui" not in path.parts:
+            st = path.stat()
+            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))  # a checkout touched them all
+    stats = index.update()
+    assert stats.updated == 8 and stats.total == 8
+    assert index.segment_count() == 1  # the old segment held only replaced documents
+    assert paths(index.search("marmalade")) == ["wiki/concepts/marmalade.md"]
+
+
 def test_update_paths_reindexes_exactly_the_given_paths(index):
     root = index.vault.root
     bump(root / "wiki/concepts/marmalade.md", page("Orange jar", "Now about treacle."))
