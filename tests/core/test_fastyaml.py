@@ -25,6 +25,8 @@ from wikitui.core.page import split_frontmatter
         ("empty:\n", {"empty": None}),
         ("title: It''s\n", {"title": "It''s"}),
         ("title: 'It''s'\n", {"title": "It's"}),
+        ("title: Über uns\nk_1: yes please\n", {"title": "Über uns", "k_1": "yes please"}),
+        ("key.with-dots: x\nkey with space: y\n_k: 3\n", {"key.with-dots": "x", "key with space": "y", "_k": 3}),
     ],
 )
 def test_flat_frontmatter_is_read_like_pyyaml(text, expected):
@@ -45,6 +47,12 @@ def test_flat_frontmatter_is_read_like_pyyaml(text, expected):
         "title: a: b\n",
         "tags: [[nested]]\n",
         "title: A\ntitle: B\n",
+        "title: Off\n",  # YAML 1.1 boolean, though it starts like a word
+        "a: null\n",
+        "ключ: x\n",  # a key PyYAML reads, outside the subset
+        "a : x\n",
+        "a:b\n",
+        "title: Tab\there\n",
     ],
 )
 def test_anything_beyond_the_flat_subset_is_left_to_pyyaml(text):

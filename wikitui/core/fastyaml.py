@@ -22,7 +22,9 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-_KEY = re.compile(r"([A-Za-z_][\w .-]*?):(?: (.*))?$")
+# A key: a letter or ``_``, then word characters, spaces, dots and dashes, and no
+# surrounding spaces (``key :`` is refused).
+_KEY_NAME = re.compile(r"[A-Za-z_](?:[\w .-]*[\w.-])?")
 _ITEM = re.compile(r"( *)- (.*)$")
 _DATE = re.compile(r"\d{4}-\d\d-\d\d$")
 _INT = re.compile(r"(?:0|[1-9][0-9]*)$")
@@ -37,6 +39,12 @@ _NOT_STR = re.compile(
 )
 
 
+# The plain scalars among _NOT_STR's words: the only ones a scalar starting with a letter can be.
+_WORDS = frozenset(
+    "null Null NULL true True TRUE false False FALSE yes Yes YES no No NO on On ON off Off OFF".split()
+)
+
+
 class _Unsupported(Exception):
     """The text uses YAML beyond the flat subset."""
 
@@ -46,16 +54,22 @@ def _scalar(raw: str) -> object:
     s = raw.strip()
     if not s:
         raise _Unsupported
-    if s[0] == "'" :
+    first = s[0]
+    if first.isalpha():
+        # The common case, a word: no number, date or YAML punctuation starts with a letter.
+        if ": " in s or " #" in s or s[-1] == ":" or "\t" in s or s in _WORDS:
+            raise _Unsupported
+        return s
+    if first == "'":
         if len(s) < 2 or s[-1] != "'" or "'" in s[1:-1].replace("''", ""):
             raise _Unsupported
         return s[1:-1].replace("''", "'")
-    if s[0] == '"':
+    if first == '"':
         inner = s[1:-1]
         if len(s) < 2 or s[-1] != '"' or '"' in inner or "\\" in inner:
             raise _Unsupported
         return inner
-    if s[0] in _SPECIAL_START or ": " in s or " #" in s or s.endswith(":") or "\t" in s:
+    if first in _SPECIAL_START or ": " in s or " #" in s or s.endswith(":") or "\t" in s:
         raise _Unsupported
     if _DATE.match(s):
         try:
@@ -72,7 +86,7 @@ def _scalar(raw: str) -> object:
 def _flow_list(raw: str) -> list:
     """``[a, b, "c"]`` with scalar items only."""
     inner = raw.strip()[1:-1]
-    if any(c in inner for c in "[]{}"):
+    if "[" in inner or "]" in inner or "{" in inner or "}" in inner:
         raise _Unsupported
     if not inner.strip():
         return []
@@ -101,13 +115,17 @@ def _load(text: str) -> dict:
             continue
         if line[0] in " \t#-" or "\t" in line:
             raise _Unsupported
-        m = _KEY.match(line)
-        if m is None:
+        # ``key: value`` (or ``key:``): the key ends at the first colon, which must end
+        # the line or be followed by a space; what _KEY matches, with fewer regex calls.
+        key, colon, rest = line.partition(":")
+        if not colon or (rest and rest[0] != " "):
             raise _Unsupported
-        key, raw = m.group(1), m.group(2)
-        if key != key.strip() or key in data:
+        if not (key.isascii() and key.isidentifier()) and _KEY_NAME.fullmatch(key) is None:
             raise _Unsupported
-        if raw is None or not raw.strip():
+        if key in data:
+            raise _Unsupported
+        raw = rest[1:]
+        if not raw.strip():
             items = []
             while i < n:
                 nxt = lines[i].rstrip("\r")

@@ -20,17 +20,13 @@ _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.MULTILINE)
 _INLINE_CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)")
 _COMMENTS = re.compile(r"%%.*?(?:%%|\Z)|<!--.*?(?:-->|\Z)", re.DOTALL)
 #: ``[[...]]``; group 1 is the inside. An embed has ``!`` just before the match.
-WIKILINK = re.compile(r"\[\[([^\[\]\n]+?)\]\]")
+# (Greedy: the inside cannot hold "]", so it ends where the lazy form would, with less backtracking.)
+WIKILINK = re.compile(r"\[\[([^\[\]\n]+)\]\]")
 _MDLINK = re.compile(
     r"\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"
     r"\(\s*(<[^>\n]+>|(?:[^()\s]|\([^()\s]*\))+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?\s*\)"
 )
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_RUN = re.compile(r"[^\n]+")
-
-
-def _spaces(m: re.Match) -> str:
-    return " " * (m.end() - m.start())
 
 
 @dataclass(slots=True)
@@ -81,15 +77,18 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
         if b <= a:
             continue
         out.append(text[pos:a])
-        out.append(_RUN.sub(_spaces, text[a:b]))
+        seg = text[a:b]
+        if "\n" in seg:
+            out.append("\n".join(" " * len(part) for part in seg.split("\n")))
+        else:
+            out.append(" " * (b - a))
         pos = b
     out.append(text[pos:])
     return "".join(out)
 
 
-def _fence_spans(text: str) -> list[tuple[int, int]]:
+def _fence_spans(text: str, pos: int = 0) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    pos = 0
     while True:
         m = _FENCE.search(text, pos)
         if m is None:
@@ -118,22 +117,39 @@ def mask_text(text: str, frontmatter_end: int = 0) -> str:
         text: A page's full text.
         frontmatter_end: Number of leading lines that are frontmatter (0 for none).
     """
-    spans: list[tuple[int, int]] = []
-    if frontmatter_end:
-        idx = -1
-        for _ in range(frontmatter_end):
-            idx = text.find("\n", idx + 1)
-            if idx == -1:
-                idx = len(text)
-                break
-        spans.append((0, idx))
-    masked = _blank(text, spans)
-    if "```" in masked or "~~~" in masked:
-        masked = _blank(masked, _fence_spans(masked))
-    if "`" in masked:
-        masked = _blank(masked, [m.span() for m in _INLINE_CODE.finditer(masked)])
-    if "%%" in masked or "<!--" in masked:
-        masked = _blank(masked, [m.span() for m in _COMMENTS.finditer(masked)])
+    if not frontmatter_end:
+        return mask_body(text)
+    idx = -1
+    for _ in range(frontmatter_end):
+        idx = text.find("\n", idx + 1)
+        if idx == -1:
+            idx = len(text)
+            break
+    return _blank(mask_body(text, min(idx + 1, len(text))), [(0, idx)])
+
+
+def mask_body(text: str, start: int = 0) -> str:
+    """Blank code and comments from offset ``start`` on; what lies before ``start`` is left as it is.
+
+    The parser's form of :func:`mask_text`: with ``start`` the offset where a page's body
+    begins, ``mask_body(text, start)[start:]`` equals ``mask_text(text, lines)[start:]``
+    (frontmatter cannot open code or a comment). A page without code or comments, the
+    common case, comes back as ``text`` itself, uncopied. ``start`` must be 0 or follow
+    a newline.
+    """
+    # One-character searches first: they run at memchr speed, several times faster
+    # than searching for "```" or "<!--", and most pages have none of these characters.
+    masked = text
+    tick = text.find("`", start) != -1
+    if (tick and text.find("```", start) != -1) or (text.find("~", start) != -1 and text.find("~~~", start) != -1):
+        masked = _blank(masked, _fence_spans(masked, start))
+        tick = masked.find("`", start) != -1
+    if tick:
+        masked = _blank(masked, [m.span() for m in _INLINE_CODE.finditer(masked, start)])
+    if (masked.find("%", start) != -1 and masked.find("%%", start) != -1) or (
+        masked.find("<", start) != -1 and masked.find("<!--", start) != -1
+    ):
+        masked = _blank(masked, [m.span() for m in _COMMENTS.finditer(masked, start)])
     return masked
 
 
@@ -150,58 +166,74 @@ def is_external(url: str) -> bool:
     return bool(_SCHEME.match(url))
 
 
-def extract_links(text: str, masked: str | None = None) -> list[Link]:
+def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[Link]:
     """All links of ``text`` in reading order.
 
     Args:
         text: The full text of a file.
-        masked: ``mask_text(text, ...)`` when the caller already has it.
+        masked: ``mask_text(text, ...)`` when the caller already has it (or
+            ``mask_body(text, start)``).
+        start: Offset to look from (the body's start: links before it are not read).
+            Must be 0 or follow a newline.
     """
     if masked is None:
         masked = mask_text(text)
-    if "[" not in masked:
+    if masked.find("[", start) == -1:
         return []
+    has_md = masked.find("(", start) != -1 and masked.find("](", start) != -1
     found: list[tuple[int, int, str, str, str, str, bool]] = []
     wiki_spans: list[tuple[int, int]] = []
-    for m in WIKILINK.finditer(masked):
-        target, anchor, label = split_wikilink(text[m.start(1) : m.end(1)])
-        if not target and not anchor:
-            continue
-        embed = m.start() > 0 and text[m.start() - 1] == "!"
-        start = m.start() - 1 if embed else m.start()
-        found.append((start, m.end(), target, anchor, label, "wiki", embed))
-        wiki_spans.append(m.span())
-    if "](" in masked:
+    for m in WIKILINK.finditer(masked, start):
+        a, b = m.span()
+        inner = text[a + 2 : b - 2]
+        if "|" in inner or "#" in inner or "\\" in inner:
+            target, anchor, label = split_wikilink(inner)
+            if not target and not anchor:
+                continue
+        else:  # the common [[Target]]: what split_wikilink returns, without its three splits
+            target, anchor, label = inner.strip(), "", ""
+            if not target:
+                continue
+        if has_md:
+            wiki_spans.append((a, b))
+        if a > 0 and text[a - 1] == "!":
+            found.append((a - 1, b, target, anchor, label, "wiki", True))
+        else:
+            found.append((a, b, target, anchor, label, "wiki", False))
+    if has_md:
         md_masked = _blank(masked, wiki_spans) if wiki_spans else masked
-        for m in _MDLINK.finditer(md_masked):
+        n_wiki = len(found)
+        for m in _MDLINK.finditer(md_masked, start):
             url = text[m.start(2) : m.end(2)]
             if url.startswith("<") and url.endswith(">"):
                 url = url[1:-1]
             label = text[m.start(1) : m.end(1)].strip()
             embed = m.start() > 0 and text[m.start() - 1] == "!"
-            start = m.start() - 1 if embed else m.start()
+            first = m.start() - 1 if embed else m.start()
             if is_external(url):
-                found.append((start, m.end(), url, "", label, "url", embed))
+                found.append((first, m.end(), url, "", label, "url", embed))
                 continue
             path, _, anchor = url.partition("#")
-            found.append((start, m.end(), unquote(path), unquote(anchor), label, "md", embed))
+            found.append((first, m.end(), unquote(path), unquote(anchor), label, "md", embed))
+        if n_wiki and len(found) > n_wiki:  # two ordered runs: merge them into reading order
+            found.sort(key=lambda f: f[0])
     if not found:
         return []
-    found.sort(key=lambda f: f[0])
     links: list[Link] = []
+    append = links.append
+    count, rfind, find = text.count, text.rfind, text.find
     line, pos = 1, 0
     line_end = -1  # end of the line the previous link stood on
     context = ""
-    for start, end, target, anchor, label, kind, embed in found:
-        if start > line_end:  # a new line: links on one line share its context (one long line stays linear)
-            line += text.count("\n", pos, start)
-            pos = start
-            line_start = text.rfind("\n", 0, start) + 1
-            line_end = text.find("\n", start)
+    for first, end, target, anchor, label, kind, embed in found:
+        if first > line_end:  # a new line: links on one line share its context (one long line stays linear)
+            line += count("\n", pos, first)
+            pos = first
+            line_end = find("\n", first)
             if line_end == -1:
                 line_end = len(text)
-            context = text[line_start:line_end].strip()
+            context = text[rfind("\n", 0, first) + 1 : line_end].strip()
             if len(context) > 240:
                 context = context[:239] + "…"
-        links.append(Link(target, anchor, label, kind, embed, line, start, end, context))
+        append(Link(target, anchor, label, kind, embed, line, first, end, context))
     return links

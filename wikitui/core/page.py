@@ -12,22 +12,18 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-import yaml
-from frontmatter.default_handlers import YAMLHandler
-
 from wikitui.core.fastyaml import load_simple
-from wikitui.core.links import Link, extract_links, mask_text
+from wikitui.core.links import Link, extract_links, mask_body
 
-try:  # libyaml is ~10x faster than the pure-Python loader
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - depends on the PyYAML build
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
-
-_FM_HANDLER = YAMLHandler()
 _FM_OPEN = re.compile(r"\A---[ \t]*\r?\n")
-_FM_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
-# Both start with a literal (matched against "\n" + text) so scanning a page is fast.
-_HEADING = re.compile(r"\n#(#{0,5})[ \t]+([^\n]+?)[ \t#]*$", re.MULTILINE)
+# The closing line, found from the newline before it (a literal first: a fast scan).
+_FM_CLOSE = re.compile(r"\n(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
+# A heading: up to six ``#``, blanks, its text, and optional closing blanks and ``#``s.
+# The text is the shortest run that leaves only blanks and ``#`` on the line: greedily,
+# up to the line's last character that is neither (else its one first character).
+# It starts with a literal newline so the scan skips ahead fast; _HEADING_AT reads a first line.
+_HEADING = re.compile(r"\n(#{1,6})[ \t]+([^\n]*[^\n \t#]|[^\n])[ \t#]*$", re.MULTILINE)
+_HEADING_AT = re.compile(r"(#{1,6})[ \t]+([^\n]*[^\n \t#]|[^\n])[ \t#]*$", re.MULTILINE)
 _BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 
 
@@ -136,28 +132,67 @@ def split_frontmatter(text: str) -> tuple[str | None, str, int]:
 
     Uses python-frontmatter's YAML delimiters; the text must already be BOM-free.
     """
-    if not _FM_OPEN.match(text):
-        return None, text, 1
+    fm, body_start, body_line = _frontmatter_span(text)
+    return fm, text[body_start:] if fm is not None else text, body_line
+
+
+def _frontmatter_span(text: str) -> tuple[str | None, int, int]:
+    """(frontmatter YAML or None, offset where the body starts, body's 1-based start line)."""
+    if not text.startswith("---") or not _FM_OPEN.match(text):
+        return None, 0, 1
     start = text.index("\n") + 1
-    close = _FM_CLOSE.search(text, start)
+    close = _FM_CLOSE.search(text, start - 1)
     if close is None:
-        return None, text, 1
-    fm = text[start : close.start()]
+        return None, 0, 1
+    fm = text[start : close.start() + 1]
     end = text.find("\n", close.end())
-    body = "" if end == -1 else text[end + 1 :]
-    body_line = text.count("\n", 0, end if end != -1 else len(text)) + 2
-    return fm, body, body_line
+    if end == -1:
+        return fm, len(text), text.count("\n") + 2
+    return fm, end + 1, text.count("\n", 0, end) + 2
+
+
+class _YAML:
+    """PyYAML and python-frontmatter, imported on first use.
+
+    Most frontmatter is flat and read by :mod:`wikitui.core.fastyaml`; PyYAML and
+    python-frontmatter cost ~25 ms of start-up, so a vault that never needs them
+    never imports them.
+    """
+
+    _loaded = False
+    #: yaml.YAMLError once loaded; until then an empty tuple, which no ``except`` matches.
+    error: type[Exception] | tuple = ()
+
+    @classmethod
+    def load(cls) -> None:
+        if cls._loaded:
+            return
+        import yaml
+        from frontmatter.default_handlers import YAMLHandler
+
+        try:  # libyaml is ~10x faster than the pure-Python loader
+            from yaml import CSafeLoader as loader
+        except ImportError:  # pragma: no cover - depends on the PyYAML build
+            from yaml import SafeLoader as loader  # type: ignore[assignment]
+        cls.error, cls.handler, cls.loader = yaml.YAMLError, YAMLHandler(), loader
+        cls._loaded = True
 
 
 def load_frontmatter(fm: str) -> dict:
-    """Parse a frontmatter block: flat YAML directly, anything else with python-frontmatter's handler."""
+    """Parse a frontmatter block: flat YAML directly, anything else with python-frontmatter's handler.
+
+    Raises:
+        yaml.YAMLError: The block does not parse, or is not a mapping.
+    """
     data = load_simple(fm)
     if data is None:
-        data = _FM_HANDLER.load(fm, Loader=_Loader)
+        _YAML.load()
+        data = _YAML.handler.load(fm, Loader=_YAML.loader)
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise yaml.YAMLError("frontmatter is not a mapping of keys to values")
+        _YAML.load()
+        raise _YAML.error("frontmatter is not a mapping of keys to values")
     return data
 
 
@@ -176,39 +211,65 @@ def parse_page(
             False for an Obsidian vault read as a wiki, whose notes are named by their
             files as Obsidian shows them (there ``# Examples`` is a section, not a name).
     """
-    info = PageInfo(path=path, title="", mtime_ns=mtime_ns, size=size)
-    fm, _body, body_line = split_frontmatter(text)
+    fm, body_start, body_line = _frontmatter_span(text)
     meta: dict = {}
+    error = None
+    warnings: list[str] = []
     if fm is not None:
-        info.has_frontmatter = True
-        info.body_line = body_line
         try:
             meta = load_frontmatter(fm)
-        except yaml.YAMLError as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else "YAML error"
-            info.frontmatter_error = first
-            info.warnings.append(f"frontmatter does not parse: {first}")
+        except _YAML.error as exc:  # evaluated after the raise: PyYAML is loaded by then
+            error = str(exc).strip().splitlines()[0] if str(exc).strip() else "YAML error"
+            warnings.append(f"frontmatter does not parse: {error}")
             meta = {}
-    info.meta = meta
-    masked = mask_text(text, frontmatter_end=(body_line - 1) if fm is not None else 0)
-    if "#" in masked:
-        scan = "\n" + masked
-        line, pos = 1, 0
-        for m in _HEADING.finditer(scan):
-            start = m.start()  # offset of the heading's line in ``masked``
-            line += masked.count("\n", pos, start)
-            pos = start
-            info.headings.append(Heading(len(m.group(1)) + 1, text[m.start(2) - 1 : m.end(2) - 1].strip(), line))
-    if "^" in masked:
-        info.block_ids = [
-            m.group(1) for m in _BLOCK_ID.finditer(masked) if m.start() > 0 and masked[m.start() - 1] in " \t"
+    # Only the body is read from here on: frontmatter can hold neither headings, nor
+    # block ids, nor links, nor open code or a comment (see mask_body).
+    masked = mask_body(text, body_start)
+    headings = _headings(text, masked, body_start, body_line) if masked.find("#", body_start) != -1 else []
+    block_ids = []
+    if masked.find("^", body_start) != -1:
+        block_ids = [
+            m.group(1)
+            for m in _BLOCK_ID.finditer(masked, body_start)
+            if m.start() > 0 and masked[m.start() - 1] in " \t"
         ]
-    info.links = extract_links(text, masked)
-    title = _scalar(meta.get("title")) or (_heading_title(info.headings) if heading_titles else "")
-    info.title = title or PurePosixPath(path).stem
-    info.type = _scalar(meta.get("type"))
-    info.summary = _scalar(meta.get("summary") or meta.get("description"))
-    info.tags = [t.lstrip("#") for t in _as_str_list(meta.get("tags"))]
-    info.aliases = _as_str_list(meta.get("aliases") or meta.get("alias"))
-    info.sources = _as_str_list(meta.get("sources"))
-    return info
+    title = _scalar(meta.get("title")) if meta else ""
+    if not title and heading_titles:
+        title = _heading_title(headings)
+    return PageInfo(
+        path,
+        title or PurePosixPath(path).stem,
+        _scalar(meta.get("type")) if meta else "",
+        _scalar(meta.get("summary") or meta.get("description")) if meta else "",
+        [t.lstrip("#") for t in _as_str_list(meta.get("tags"))] if meta else [],
+        _as_str_list(meta.get("aliases") or meta.get("alias")) if meta else [],
+        _as_str_list(meta.get("sources")) if meta else [],
+        meta,
+        fm is not None,
+        error,
+        body_line,
+        headings,
+        block_ids,
+        extract_links(text, masked, body_start),
+        mtime_ns,
+        size,
+        warnings,
+    )
+
+
+def _headings(text: str, masked: str, body_start: int, body_line: int) -> list[Heading]:
+    """ATX headings of the body, found in ``masked`` and read from ``text``."""
+    headings: list[Heading] = []
+    line, pos = body_line, body_start
+    if body_start == 0:
+        m = _HEADING_AT.match(masked)
+        if m is not None:
+            headings.append(Heading(len(m.group(1)), text[m.start(2) : m.end(2)].strip(), 1))
+    count, append = masked.count, headings.append
+    for m in _HEADING.finditer(masked, body_start - 1 if body_start else 0):
+        start = m.start() + 1  # the heading line's first character
+        line += count("\n", pos, start)
+        pos = start
+        a, b = m.span(2)
+        append(Heading(m.end(1) - start, text[a:b].strip(), line))
+    return headings
