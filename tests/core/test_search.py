@@ -171,6 +171,25 @@ def test_raw_sources_titles_html_and_binary_files(index):
     assert hit.path == "raw/assets/diagram.png" and hit.line is None
 
 
+def test_long_pages_get_snippets_near_the_top_and_far_down(tmp_path):
+    from wikitui.core.search import SNIPPET_HEAD
+
+    root = tmp_path / "v"
+    write(root, "WIKI.md", "# Schema\n")
+    filler = "".join(f"Line {i} of ordinary prose about nothing much, ünïcödé included.\n" for i in range(2000))
+    assert len(filler.encode()) > 4 * SNIPPET_HEAD
+    write(root, "wiki/top.md", page("Top", "The walrus sat on a rock.\n" + filler))
+    write(root, "wiki/deep.md", page("Deep", filler + "At last the carpenter arrived.\n"))
+    idx = SearchIndex(Vault.open(root))
+    idx.update()
+    (top,) = idx.search("walrus")
+    lines = (root / "wiki/top.md").read_text(encoding="utf-8").splitlines()
+    assert "**walrus**" in top.snippet and "walrus" in lines[top.line - 1]
+    (deep,) = idx.search("carpenter")
+    lines = (root / "wiki/deep.md").read_text(encoding="utf-8").splitlines()
+    assert "**carpenter**" in deep.snippet and lines[deep.line - 1] == "At last the carpenter arrived."
+
+
 def test_a_metadata_only_match_shows_the_summary(index):
     (hit,) = index.search("tag:sea")
     assert hit.snippet == "Gryphon in one line" and hit.line is None

@@ -38,6 +38,8 @@ if TYPE_CHECKING:  # pragma: no cover
 #: Bump when the schema or the analysis changes: older indexes are then rebuilt.
 SCHEMA_VERSION = 2
 SCOPES = ("all", "wiki", "raw")
+#: Bytes of a hit's file first looked at for its snippet (the rest only when they hold no match).
+SNIPPET_HEAD = 16 * 1024
 #: Files indexed between two progress reports.
 _PROGRESS_EVERY = 25
 
@@ -410,8 +412,11 @@ class SearchIndex:
         root = str(self.vault.root)
         for fields, score in rows:
             path, kind = fields["path"], fields["kind"]
-            doc = search_text(root, path, kind, fields.get("body_line", 1))
+            doc = search_text(root, path, kind, fields.get("body_line", 1), head=SNIPPET_HEAD)
             found = snippets.find(doc) if doc is not None else None
+            if found is None and doc is not None and doc.partial:  # no match near the top: read it all
+                doc = search_text(root, path, kind, fields.get("body_line", 1))
+                found = snippets.find(doc) if doc is not None else None
             snippet, line = found if found is not None else (snippets.fallback(fields.get("summary", ""), doc), None)
             hits.append(Hit(path, kind, fields.get("title") or path, score, snippet, line))
         return hits

@@ -38,10 +38,12 @@ class SearchText:
 
     text: str
     first_line: int = 1
+    #: Only the file's first bytes were read (see :func:`search_text`'s ``head``).
+    partial: bool = False
 
 
-def read_head(path: Path | str) -> bytes:
-    """The first :data:`MAX_BYTES` of a file.
+def read_head(path: Path | str, limit: int = MAX_BYTES) -> bytes:
+    """The first ``limit`` bytes of a file (:data:`MAX_BYTES` at most).
 
     Plain ``os`` calls: a search reads ten files for its snippets, and a Python
     file object costs as much again as the reading.
@@ -50,7 +52,7 @@ def read_head(path: Path | str) -> bytes:
     try:
         size = os.fstat(fd).st_size
         # read(n) allocates n bytes up front: ask for no more than the file holds.
-        want = min(size, MAX_BYTES) if size else MAX_BYTES
+        want = min(size, limit) if size else limit
         data = os.read(fd, want)
         if len(data) < want and data:  # a short read (the file grew, or a special file)
             parts = [data]
@@ -87,7 +89,7 @@ def raw_text(rel: str, data: bytes) -> str | None:
     return text
 
 
-def search_text(root: Path | str, rel: str, kind: str, body_line: int = 1) -> SearchText | None:
+def search_text(root: Path | str, rel: str, kind: str, body_line: int = 1, head: int | None = None) -> SearchText | None:
     """The text a hit's snippet is cut from (None when unreadable or binary).
 
     Args:
@@ -96,22 +98,32 @@ def search_text(root: Path | str, rel: str, kind: str, body_line: int = 1) -> Se
         kind: "page" or "raw".
         body_line: For a page, the line its body starts on (after the frontmatter),
             as recorded when it was indexed.
+        head: Read only about this many bytes, up to the last whole line in them
+            (``partial`` is then set when there may be more). Decoding is most of
+            the cost of a long page, and its snippet is nearly always near the top.
     """
+    limit = min(head, MAX_BYTES) if head else MAX_BYTES
     try:
-        data = read_head(os.path.join(root, rel))
+        data = read_head(os.path.join(root, rel), limit)
     except OSError:
         return None
+    partial = head is not None and len(data) >= limit and limit < MAX_BYTES
+    if partial:
+        cut = data.rfind(b"\n") + 1  # a newline byte never falls inside a UTF-8 character
+        data = data[:cut] if cut else data
     if kind == "raw":
         text = raw_text(rel, data)
-        return None if text is None else SearchText(text)
+        return None if text is None else SearchText(text, 1, partial)
     text, _ok = decode_text(data)
     start = 0
     for _ in range(body_line - 1):
         nl = text.find("\n", start)
         if nl == -1:
+            if partial:  # a frontmatter longer than the head
+                return search_text(root, rel, kind, body_line)
             return SearchText(text)  # the file shrank since it was indexed
         start = nl + 1
-    return SearchText(text[start:], body_line)
+    return SearchText(text[start:], body_line, partial)
 
 
 def page_document(root: Path, rel: str, mtime_ns: int, size: int, info: PageInfo | None = None) -> dict:

@@ -205,12 +205,14 @@ class _Run:
                     out[d + offset] = sc * q.boost if q.boost != 1.0 else sc
         return out
 
-    def expanded(self, q: ExpandedTerms) -> Scores:
+    def expanded(self, q: ExpandedTerms, within: Scores | None = None) -> Scores:
         """Every document holding one of the terms, each scoring the boost (as :class:`ExpandedTerms` does)."""
         out: Scores = {}
         for reader, offset in self.leaves:
             for btext in q.btexts:
                 ids, _weights = self._postings(reader, q.fieldname, btext)
+                if within is not None and ids:
+                    ids = [ids[i] for i in _positions_in(ids, within, offset)]
                 out.update(dict.fromkeys((d + offset for d in ids), q.boost))
         return out
 
@@ -222,13 +224,13 @@ class _Run:
         if kind is query.Term:
             return self.term(q.fieldname, q.text, q.boost, within)
         if kind is ExpandedTerms:
-            return self.expanded(q)
+            return self.expanded(q, within)
         if kind is query.Phrase:
             return self.phrase(q)
         if kind is query.Or:
             if q.scale or q.minmatch:
                 raise Unsupported("a scaled Or")
-            return self._boosted(_union(self.run(sub) for sub in q.subqueries), q.boost)
+            return self._boosted(_union(self.run(sub, within) for sub in q.subqueries), q.boost)
         if kind is query.And:
             # Filters such as kind:page match most of the vault: score them only
             # on the documents the other parts matched.
@@ -241,9 +243,9 @@ class _Run:
                 out = {d: s + part[d] for d, s in out.items() if d in part}
             return self._boosted(out, q.boost)
         if kind is query.AndNot:
-            positive = self.run(q.a)
+            positive = self.run(q.a, within)
             if positive:
-                for d in self.run(q.b):
+                for d in self.run(q.b, positive):
                     positive.pop(d, None)
             return positive
         raise Unsupported(kind.__name__)
