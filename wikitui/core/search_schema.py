@@ -215,6 +215,9 @@ class ExpandedTerms(query.MultiTerm):
     @classmethod
     def expand(cls, q, reader):
         """``q`` (a Whoosh multi-term) expanded against ``reader``."""
+        field = reader.schema[q.fieldname] if q.fieldname in reader.schema else None
+        if field is not None and field.scorable and not reader.field_length(q.fieldname):
+            return query.NullQuery  # nothing indexed in this field (no summaries in an Obsidian vault)
         found = []
         for n, btext in enumerate(_btexts(q, reader)):
             if n >= _EXPANSION_SCAN:

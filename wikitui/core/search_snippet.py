@@ -264,7 +264,8 @@ class SnippetMaker:
             piece = text[base : base + _CHUNK + overlap]
             lowered = _fold(piece, self._german)
             if lowered is piece:  # a letter like "İ" lower-cases longer: match case-insensitively
-                found = _spans(re.compile(self._rx.pattern, re.IGNORECASE).finditer(piece))
+                rx = re.compile(self._rx.pattern, re.IGNORECASE)
+                found = ((m.start(), m.group().lower()) for m in rx.finditer(piece))
             elif self._alts is not None:
                 found = _find_all(lowered, self._alts, _CHUNK)
             else:
@@ -274,7 +275,7 @@ class SnippetMaker:
                     break  # the next chunk finds it
                 if i + base and (text[i + base - 1].isalnum() or text[i + base - 1] == "_"):
                     continue  # inside a word ("ungodly" for "god")
-                yield i + base, head.lower()
+                yield i + base, head
 
     def _candidate_lines(self, text: str, found) -> list[tuple[int, bool, int, int, int]]:
         """The next batch of lines where a matched term may occur.
