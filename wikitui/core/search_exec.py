@@ -25,8 +25,11 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 from itertools import accumulate
+from pickle import loads
 
 from whoosh import query
+from whoosh.formats import Positions
+from whoosh.system import _INT_SIZE
 from whoosh.codec.whoosh3 import W3LeafMatcher, _lenfield
 from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25F
@@ -159,7 +162,7 @@ class _Run:
 
         return score
 
-    def phrase(self, q: query.Phrase) -> Scores:
+    def phrase(self, q: query.Phrase, within: Scores | None = None) -> Scores:
         """Documents holding the words side by side, scoring the sum of the words' scores (as Whoosh's phrase does)."""
         fieldname = q.fieldname
         if q.slop != 1:
@@ -173,7 +176,7 @@ class _Run:
             btexts = [field.to_bytes(w) for w in q.words]
         except ValueError:
             return {}
-        decode = field.format.decode_positions
+        decode = _position_decoder(field.format)
         out: Scores = {}
         for reader, offset in self.leaves:
             postings = []
@@ -187,6 +190,8 @@ class _Run:
                 common = set(postings[0][1])
                 for _btext, ids, _w, _v in postings[1:]:
                     common.intersection_update(ids)
+                if within is not None:
+                    common = {d for d in common if d + offset in within}
                 if not common:
                     continue
                 # Positions of each word in the documents holding them all.
@@ -226,7 +231,7 @@ class _Run:
         if kind is ExpandedTerms:
             return self.expanded(q, within)
         if kind is query.Phrase:
-            return self.phrase(q)
+            return self.phrase(q, within)
         if kind is query.Or:
             if q.scale or q.minmatch:
                 raise Unsupported("a scaled Or")
@@ -293,10 +298,27 @@ def _positions_in(ids: list[int], wanted, offset: int) -> list[int]:
     return [i for i, d in enumerate(ids) if d + offset in wanted]
 
 
-def _adjacent(positions: list[list[int]]) -> bool:
-    """Whether the first word occurs at some p, the second at p + 1, and so on."""
-    rest = [set(p) for p in positions[1:]]
-    return any(all(p + k in later for k, later in enumerate(rest, 1)) for p in positions[0])
+def _adjacent(positions: list) -> bool:
+    """Whether the first word occurs at some p, the second at p + 1, and so on (each an iterable of positions)."""
+    starts = set(positions[0])
+    for k, later in enumerate(positions[1:], 1):
+        starts.intersection_update([p - k for p in later])
+        if not starts:
+            return False
+    return True
+
+
+def _position_decoder(fmt):
+    """A function from a posting's value to its positions (Whoosh's ``decode_positions``, without its Python loop)."""
+    if type(fmt) is not Positions:
+        return fmt.decode_positions
+
+    def decode(value: bytes):
+        if not value.endswith(b"."):
+            value += b"."
+        return accumulate(loads(value[_INT_SIZE:]))
+
+    return decode
 
 
 def _union(parts) -> Scores:

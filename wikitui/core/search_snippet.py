@@ -43,7 +43,6 @@ _MAX_ALTERNATIVES = 400
 _WIKILINK = re.compile(r"\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
 _MDLINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 _LINE_MARK = re.compile(r"^\s*(?:#{1,6}|>|[-*+]|\d+\.)\s+", re.MULTILINE)
-_UMLAUTS = str.maketrans("äöü", "aou")
 
 
 def highlight_terms(q, reader) -> frozenset[str]:
@@ -175,8 +174,8 @@ def _find_all(text: str, needles: list[str], limit: int) -> list[tuple[int, str]
 def _fold(text: str, german: bool) -> str:
     """Lower-cased text, umlauts folded for German, the same length as ``text`` (else ``text``)."""
     lowered = text.lower()
-    if german:
-        lowered = lowered.translate(_UMLAUTS)
+    if german:  # three replaces: str.translate takes a slow path on non-ASCII text, ~50x slower
+        lowered = lowered.replace("ä", "a").replace("ö", "o").replace("ü", "u")
     return lowered if len(lowered) == len(text) else text
 
 
