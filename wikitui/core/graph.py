@@ -7,28 +7,29 @@ order. A target that names no page resolves to any other file of the vault (raw
 sources, attachments). A missing heading or block still resolves to the page.
 
 The parsed pages are cached under ``.wikitui/cache/`` so a warm start re-reads only
-files whose mtime or size changed; one changed file updates the graph incrementally.
+files whose mtime or size changed, and takes the cached resolution as it is when
+nothing changed (see :mod:`wikitui.core.graph_cache`); one changed file updates the
+graph incrementally.
 """
 
 from __future__ import annotations
 
 import gc
 import os
-import pickle
-from contextlib import contextmanager
 import posixpath
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
 
-from wikitui.core.fsutil import atomic_write, decode_text
+from wikitui.core.fsutil import decode_text
+from wikitui.core.graph_cache import CACHE_NAME, CACHE_VERSION, CachedGraph, read_cache, write_cache
 from wikitui.core.links import WIKILINK, Link, mask_text
 from wikitui.core.page import PageInfo, parse_page
 from wikitui.core.vault import FileStat, Vault
 
-#: Bump when PageInfo or Link change shape: an old cache is then ignored.
-CACHE_VERSION = 5
-_CACHE_NAME = "graph.pickle"
+__all__ = ["CACHE_VERSION", "Backlink", "LinkGraph", "Mention"]
 
 
 @contextmanager
@@ -60,6 +61,15 @@ def _no_gc():
 
 def _rank(path: str) -> tuple[int, str]:
     return (len(path), path)
+
+
+#: (path, mtime_ns, size) of a FileStat or a PageInfo: what tells a page changed.
+_stat_key = attrgetter("path", "mtime_ns", "size")
+
+
+def _names_of(info: PageInfo) -> tuple[str, tuple[str, ...]]:
+    """The lower-cased title and aliases: what other pages' links resolve by."""
+    return info.title.lower(), tuple([a.lower() for a in info.aliases])
 
 
 def _read_bytes(path: str, size_hint: int) -> bytes:
@@ -118,6 +128,7 @@ class LinkGraph:
         self.raw_files: dict[str, FileStat] = {}
         #: Other files (attachments, non-markdown) by vault-relative path.
         self.other_files: dict[str, FileStat] = {}
+        # Each page's link targets, in the order of its links (a page without links may have none).
         self._resolved: dict[str, list[str | None]] = {}
         # Backlinks by target, kept flat: [source, link, source, link, ...]. A 10,000-page vault
         # has ~55,000 links, and an object each cost a fifth of the resolving time; backlinks()
@@ -127,7 +138,9 @@ class LinkGraph:
         self._by_title: dict[str, list[str]] = {}
         self._by_alias: dict[str, list[str]] = {}
         self._files_by_name: dict[str, list[str]] = {}
-        self._names_sig: dict[str, tuple] = {}
+        # Whether the four name maps above are current. A warm start that takes the cached
+        # resolution leaves them to the first link resolved afterwards.
+        self._names_ready = False
         #: Number of files parsed by the last load or refresh (0 on a fully warm start).
         self.parsed_count = 0
 
@@ -141,22 +154,35 @@ class LinkGraph:
         return graph
 
     def _load(self, *, use_cache: bool, save_cache: bool) -> None:
-        graph, vault = self, self.vault
-        cached: dict[str, PageInfo] = graph._read_cache() if use_cache else {}
-        pages, raws, others = vault.scan()
-        graph.raw_files = {f.path: f for f in raws}
-        graph.other_files = {f.path: f for f in others}
+        cache = read_cache(self.cache_path, self._layout) if use_cache else None
+        pages, raws, others = self.vault.scan()
+        self.raw_files = {f.path: f for f in raws}
+        self.other_files = {f.path: f for f in others}
+        if (
+            cache is not None
+            and cache.files == (tuple(self.raw_files), tuple(self.other_files))
+            and list(map(_stat_key, pages)) == list(map(_stat_key, cache.pages.values()))
+        ):
+            # Every page's path, mtime and size as when the cache was written (compared in
+            # path order, which the cache keeps, without a Python step per page), and the same
+            # other files: the same pages, and the same resolution, which depends on nothing else.
+            self.pages = cache.pages
+            self._resolved, self._backlinks = cache.resolved, cache.backlinks
+            self.parsed_count = 0
+            return
+        cached = cache.pages if cache is not None else {}
         parsed = 0
-        for fs in pages:
-            info = cached.get(fs.path)
+        get, graph_pages = cached.get, self.pages
+        for fs in pages:  # every page's mtime and size checked, warm or not
+            info = get(fs.path)
             if info is None or info.mtime_ns != fs.mtime_ns or info.size != fs.size:
-                info = graph._parse(fs)
+                info = self._parse(fs)
                 parsed += 1
-            graph.pages[fs.path] = info
-        graph.parsed_count = parsed
-        graph._rebuild()
-        if save_cache and (parsed or len(cached) != len(graph.pages)):
-            graph.save_cache()
+            graph_pages[fs.path] = info
+        self.parsed_count = parsed
+        self._rebuild()
+        if save_cache:
+            self.save_cache()
 
     def _parse(self, fs: FileStat) -> PageInfo:
         try:
@@ -177,51 +203,39 @@ class LinkGraph:
     @property
     def cache_path(self) -> Path:
         """Where the parsed pages are cached."""
-        return self.vault.state_dir / "cache" / _CACHE_NAME
+        return self.vault.state_dir / "cache" / CACHE_NAME
 
-    def _read_cache(self) -> dict[str, PageInfo]:
-        try:
-            with self.cache_path.open("rb") as fh:
-                data = pickle.load(fh)
-        except Exception:  # a missing, truncated or foreign cache is simply rebuilt
-            return {}
-        if (
-            not isinstance(data, dict)
-            or data.get("version") != CACHE_VERSION
-            or data.get("layout") != (self.vault.wiki_prefix, self.vault.raw_prefix)
-        ):
-            return {}
-        return data.get("pages", {})
+    @property
+    def _layout(self) -> tuple[str, str]:
+        # Titles and resolution depend on where the wiki and raw folders are.
+        return (self.vault.wiki_prefix, self.vault.raw_prefix)
 
     def save_cache(self) -> None:
-        """Write the parse cache; a read-only vault just goes without one."""
-        payload = {
-            "version": CACHE_VERSION,
-            "layout": (self.vault.wiki_prefix, self.vault.raw_prefix),
-            "pages": self.pages,
-        }
-        try:
-            atomic_write(self.cache_path, pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL))
-        except OSError:
-            pass
+        """Write the parse cache, with the current resolution; a read-only vault just goes without one."""
+        pages, paths = self.pages, sorted(self.pages)
+        if paths != list(pages):  # pages added since the load come last: the cache keeps path order
+            pages = {path: pages[path] for path in paths}
+        files = (tuple(sorted(self.raw_files)), tuple(sorted(self.other_files)))
+        resolved = {path: targets for path, targets in self._resolved.items() if targets}  # most pages link nowhere
+        write_cache(self.cache_path, self._layout, CachedGraph(pages, files, resolved, self._backlinks))
 
     # --------------------------------------------------------------- resolution
     def _rebuild(self) -> None:
         """Rebuild the name maps and resolve every link."""
+        self._build_names()
+        self._resolve_all()
+
+    def _build_names(self) -> None:
+        """The maps from lower-cased stems, titles, aliases and file names to paths."""
         by_stem: dict[str, list[str]] = {}
         by_title: dict[str, list[str]] = {}
         by_alias: dict[str, list[str]] = {}
-        names_sig = self._names_sig
         for path, info in self.pages.items():
-            title = info.title.lower()
             by_stem.setdefault(path.rpartition("/")[2][:-3].lower(), []).append(path)
-            by_title.setdefault(title, []).append(path)
-            aliases = ()
+            by_title.setdefault(info.title.lower(), []).append(path)
             if info.aliases:
-                aliases = tuple([a.lower() for a in info.aliases])
-                for alias in aliases:
-                    by_alias.setdefault(alias, []).append(path)
-            names_sig[path] = (title, aliases)
+                for alias in info.aliases:
+                    by_alias.setdefault(alias.lower(), []).append(path)
         for d in (by_stem, by_title, by_alias):
             for lst in d.values():
                 if len(lst) > 1:
@@ -234,7 +248,7 @@ class LinkGraph:
                 lst.sort(key=_rank)
         self._by_stem, self._by_title, self._by_alias = by_stem, by_title, by_alias
         self._files_by_name = files_by_name
-        self._resolve_all()
+        self._names_ready = True
 
     def _resolve_all(self) -> None:
         self._resolved = {}
@@ -281,6 +295,8 @@ class LinkGraph:
 
     def resolve_target(self, target: str) -> str | None:
         """Resolve a wikilink target (no anchor, no label) to a vault-relative path."""
+        if not self._names_ready:
+            self._build_names()
         t = target.strip().replace("\\", "/").lstrip("/")
         if not t:
             return None
@@ -423,7 +439,6 @@ class LinkGraph:
         if not exists:
             if rel in self.pages:
                 del self.pages[rel]
-                self._names_sig.pop(rel, None)
                 self._rebuild()
             elif self.raw_files.pop(rel, None) or self.other_files.pop(rel, None):
                 self._rebuild()
@@ -439,8 +454,7 @@ class LinkGraph:
         info = self._parse(fs)
         old = self.pages.get(rel)
         self.pages[rel] = info
-        sig = (info.title.lower(), tuple(a.lower() for a in info.aliases))
-        if old is None or self._names_sig.get(rel) != sig:
+        if old is None or _names_of(old) != _names_of(info):
             self._rebuild()
             return
         # Names unchanged: only this page's own links need resolving again.

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
 from wikitui.core.errors import NotAVault, UnsafePath
 
 STATE_DIR = ".wikitui"
 SCHEMA_FILE = "WIKI.md"
+# ".md" in any case, as a tuple for str.endswith: no lower-cased copy of each name.
+_MD_SUFFIXES = (".md", ".MD", ".Md", ".mD")
 
 
 @dataclass(slots=True)
@@ -26,6 +29,9 @@ class FileStat:
     path: str
     mtime_ns: int
     size: int
+
+
+_by_path = attrgetter("path")  # the sort key of scan(), without a Python call per file
 
 
 class Vault:
@@ -151,43 +157,53 @@ class Vault:
             (pages, raw sources, other files), each sorted by path. Dot-folders,
             dot-files and ``WIKI.md`` are skipped; symlinks are not followed.
         """
+        # Every start of `wikitui search` and every load of the graph walks the whole
+        # vault, so the per-file work is kept to the stat it needs: a file's kind
+        # follows from its folder (worked out once per folder), a ".md" suffix is
+        # tested without lower-casing the name, and the three lists are sorted by a
+        # C key function.
         pages: list[FileStat] = []
         raws: list[FileStat] = []
         others: list[FileStat] = []
-        root = str(self.root)
-        stack = [(root, "")]
+        stack = [(str(self.root), "")]
         raw_prefix = self.raw_prefix + "/"
         wiki_prefix = self.wiki_prefix + "/" if self.wiki_prefix else ""
+        scandir = os.scandir
         while stack:
             folder, rel_folder = stack.pop()
             try:
-                it = os.scandir(folder)
+                it = scandir(folder)
             except OSError:
                 continue
+            # A path lies under "raw/" (or the wiki folder) exactly when its folder does:
+            # both prefixes end with "/", and a file name holds none.
+            if rel_folder.startswith(raw_prefix):
+                out = raws
+            elif rel_folder.startswith(wiki_prefix):
+                out = pages
+            else:
+                out = others
             with it:
                 for entry in it:
                     name = entry.name
-                    if name.startswith("."):
+                    if name[0] == ".":
                         continue
-                    rel = f"{rel_folder}{name}"
                     try:
-                        if entry.is_dir(follow_symlinks=False):
-                            stack.append((entry.path, rel + "/"))
-                            continue
                         if not entry.is_file(follow_symlinks=False):
+                            if entry.is_dir(follow_symlinks=False):
+                                stack.append((entry.path, f"{rel_folder}{name}/"))
                             continue
                         st = entry.stat(follow_symlinks=False)
                     except OSError:
                         continue
-                    fs = FileStat(rel, st.st_mtime_ns, st.st_size)
-                    if rel.startswith(raw_prefix):
-                        raws.append(fs)
-                    elif name.lower().endswith(".md") and rel != SCHEMA_FILE and rel.startswith(wiki_prefix):
-                        pages.append(fs)
+                    fs = FileStat(rel_folder + name, st.st_mtime_ns, st.st_size)
+                    if out is not pages or (name.endswith(_MD_SUFFIXES) and (rel_folder or name != SCHEMA_FILE)):
+                        out.append(fs)
                     else:
                         others.append(fs)
-        for lst in (pages, raws, others):
-            lst.sort(key=lambda f: f.path)
+        pages.sort(key=_by_path)
+        raws.sort(key=_by_path)
+        others.sort(key=_by_path)
         return pages, raws, others
 
     # -------------------------------------------------------------- confinement
