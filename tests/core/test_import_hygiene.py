@@ -45,3 +45,23 @@ def test_cli_and_search_start_without_the_ui_or_the_model_library():
 def test_cli_module_imports_nothing_heavy_until_a_command_needs_it():
     loaded = loaded_after("import wikitui.cli")
     assert not {"textual", "rich", "litellm", "whoosh", "yaml", "frontmatter", "ruamel"} & loaded
+
+
+def test_a_search_from_the_command_line_loads_only_what_it_needs(sample_vault):
+    """`wikitui search` runs a search in a fresh process without the parser, YAML or dataclasses.
+
+    Every module it imports is start-up time of every run: the query parser
+    (built only for queries with operators), the YAML and page parsers (the
+    index holds what they read) and ``dataclasses`` (it imports ``inspect``).
+    """
+    from wikitui.core.search import SearchIndex
+    from wikitui.core.vault import Vault
+
+    SearchIndex(Vault.open(sample_vault)).update()
+    code = (
+        "import sys\nfrom wikitui.cli import main\n"
+        f"assert main(['search', 'white rabbit', '--vault', {str(sample_vault)!r}]) == 0\n"
+    )
+    loaded = loaded_after(code)
+    assert "whoosh" in loaded and "wikitui" in loaded
+    assert not {"textual", "rich", "litellm", "yaml", "frontmatter", "ruamel", "dataclasses", "inspect", "typing"} & loaded

@@ -26,12 +26,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
 
 from wikitui.core.errors import BadQuery
+from wikitui.core.record import Record
 from wikitui.core.vault import FileStat, Vault
 
+TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.graph import LinkGraph
 
@@ -52,8 +52,7 @@ def index_name() -> str:
     return f"wikitui_v{SCHEMA_VERSION}"
 
 
-@dataclass(slots=True)
-class Hit:
+class Hit(Record):
     """One search result.
 
     Attributes:
@@ -66,20 +65,18 @@ class Hit:
             matched only in its title, tags or other metadata.
     """
 
-    path: str
-    kind: str
-    title: str
-    score: float
-    snippet: str
-    line: int | None = None
+    __slots__ = ("path", "kind", "title", "score", "snippet", "line")
 
-    def as_dict(self) -> dict:
-        """The hit as a JSON-ready dict (``search --json``)."""
-        return asdict(self)
+    def __init__(self, path: str, kind: str, title: str, score: float, snippet: str, line: int | None = None) -> None:
+        self.path = path
+        self.kind = kind
+        self.title = title
+        self.score = score
+        self.snippet = snippet
+        self.line = line
 
 
-@dataclass(slots=True)
-class UpdateStats:
+class UpdateStats(Record):
     """What an update or rebuild did.
 
     Attributes:
@@ -93,14 +90,27 @@ class UpdateStats:
         rebuilt: The index was (re)created from scratch (missing, corrupt, old schema).
     """
 
-    added: int = 0
-    updated: int = 0
-    removed: int = 0
-    total: int = 0
-    seconds: float = 0.0
-    cancelled: bool = False
-    busy: bool = False
-    rebuilt: bool = False
+    __slots__ = ("added", "updated", "removed", "total", "seconds", "cancelled", "busy", "rebuilt")
+
+    def __init__(  # noqa: PLR0913 - one argument per field
+        self,
+        added: int = 0,
+        updated: int = 0,
+        removed: int = 0,
+        total: int = 0,
+        seconds: float = 0.0,
+        cancelled: bool = False,
+        busy: bool = False,
+        rebuilt: bool = False,
+    ) -> None:
+        self.added = added
+        self.updated = updated
+        self.removed = removed
+        self.total = total
+        self.seconds = seconds
+        self.cancelled = cancelled
+        self.busy = busy
+        self.rebuilt = rebuilt
 
     @property
     def changed(self) -> int:

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from typing import TYPE_CHECKING
 
 from wikitui.core.fsutil import decode_text, is_binary
+from wikitui.core.record import Record
 
+TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.page import PageInfo
 
@@ -32,14 +32,18 @@ _HTML_TAG = re.compile(r"<[^>]*>|&[a-zA-Z]+;|&#\d+;")
 _MD_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
 
-@dataclass(slots=True)
-class SearchText:
-    """The searchable text of a file: its body and the 1-based line the body starts on."""
+class SearchText(Record):
+    """The searchable text of a file: its body and the 1-based line the body starts on.
 
-    text: str
-    first_line: int = 1
-    #: Only the file's first bytes were read (see :func:`search_text`'s ``head``).
-    partial: bool = False
+    ``partial``: only the file's first bytes were read (see :func:`search_text`'s ``head``).
+    """
+
+    __slots__ = ("text", "first_line", "partial")
+
+    def __init__(self, text: str, first_line: int = 1, partial: bool = False) -> None:
+        self.text = text
+        self.first_line = first_line
+        self.partial = partial
 
 
 def read_head(path: Path | str, limit: int = MAX_BYTES) -> bytes:

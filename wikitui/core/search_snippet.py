@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from wikitui.core.search_analysis import MAX_TOKEN, TOKEN_PATTERN, WikiAnalyzer
 from wikitui.core.search_docs import SearchText
@@ -60,13 +59,15 @@ def highlight_terms(q, reader) -> frozenset[str]:
     return frozenset(out)
 
 
-@dataclass(slots=True)
 class _Match:
     """A matched word in a window: where it is and the term it matched."""
 
-    startchar: int
-    endchar: int
-    text: str
+    __slots__ = ("startchar", "endchar", "text")
+
+    def __init__(self, startchar: int, endchar: int, text: str) -> None:
+        self.startchar = startchar
+        self.endchar = endchar
+        self.text = text
 
 
 def _label(m: re.Match) -> str:

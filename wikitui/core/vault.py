@@ -10,11 +10,11 @@ other folders with ``wiki_dir`` and ``raw_dir``.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
 from wikitui.core.errors import NotAVault, UnsafePath
+from wikitui.core.record import Record
 
 STATE_DIR = ".wikitui"
 SCHEMA_FILE = "WIKI.md"
@@ -22,13 +22,15 @@ SCHEMA_FILE = "WIKI.md"
 _MD_SUFFIXES = (".md", ".MD", ".Md", ".mD")
 
 
-@dataclass(slots=True)
-class FileStat:
+class FileStat(Record):
     """A file found in the vault: vault-relative path, mtime and size."""
 
-    path: str
-    mtime_ns: int
-    size: int
+    __slots__ = ("path", "mtime_ns", "size")
+
+    def __init__(self, path: str, mtime_ns: int, size: int) -> None:
+        self.path = path
+        self.mtime_ns = mtime_ns
+        self.size = size
 
 
 _by_path = attrgetter("path")  # the sort key of scan(), without a Python call per file
