@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     args.builds = 1 if q else 3
     args.edits = 10 if q else 30
     args.search_repeats = 7 if q else 25
-    args.cli_queries, args.cli_repeats = (5, 2) if q else (10, 3)
+    args.cli_queries, args.cli_repeats = (5, 4) if q else (10, 3)
 
     notes: list[str] = []
     result: dict = {
