@@ -63,3 +63,33 @@ async def test_deleting_the_open_page_shows_a_clear_state(sample_vault):
         # Back still works from here.
         await pilot.press("backspace")
         await wait_for(pilot, lambda: app.main.current_path == "wiki/index.md", "going back")
+
+
+async def test_a_change_made_while_another_process_writes_the_index_is_indexed_after(sample_vault):
+    """`wikitui index` running in a terminal holds the index: the workspace's own update waits, then retries."""
+    from wikitui.core.search import UpdateStats
+
+    app = workspace(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        index = app.search_index
+        real = index.update_paths
+        calls: list[list[str]] = []
+
+        def held_once(paths, graph=None):
+            calls.append(list(paths))
+            if len(calls) == 1:
+                return UpdateStats(busy=True)  # what update_paths reports when another process holds the lock
+            return real(paths, graph)
+
+        index.update_paths = held_once
+        (sample_vault / "wiki" / "owls.md").write_text(
+            "---\ntitle: Owls of Wonderland\n---\n\nThe owl and the panther shared a pie.\n", encoding="utf-8"
+        )
+        await wait_for(
+            pilot,
+            lambda: any(h.path == "wiki/owls.md" for h in index.search("panther pie", limit=20)),
+            "the retried update",
+            LIVE + 3,
+        )
+        assert calls[0] == calls[1] and "wiki/owls.md" in calls[0]

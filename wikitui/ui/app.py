@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 #: Milliseconds watchfiles gathers changes before reporting them.
 WATCH_DEBOUNCE_MS = 150
+#: Seconds before files are indexed again when another process held the index (``wikitui index`` in a terminal).
+INDEX_RETRY_S = 1.0
 
 
 def _ignored(vault: Vault, path: str) -> bool:
@@ -100,7 +102,9 @@ class WikituiApp(App[None]):
         self.index_ready = False
         #: "pending", "building", "ready", "failed" or "off".
         self.index_state = "pending"
+        #: Files changed on disk and not yet in the index (while it builds, or while another process held it).
         self._pending_index: set[str] = set()
+        self._pending_lock = threading.Lock()
         #: Pages and sources visited, for back and forward.
         self.history = History()
         #: Remembered per-vault state (last page).
@@ -261,24 +265,47 @@ class WikituiApp(App[None]):
             return
         if self._stop.is_set() or not finished:
             return
-        pending, self._pending_index = sorted(self._pending_index), set()
+        with self._pending_lock:  # from here on, changes go straight to the index
+            pending, self._pending_index = sorted(self._pending_index), set()
+            self.index_ready = True
+            self.index_state = "ready"
         if pending:  # files that changed while the child was indexing
-            with self.index_lock:
-                self.search_index.update_paths(pending)
-        self.index_ready = True
-        self.index_state = "ready"
+            self._index_now(pending)
         main.post_message(IndexProgress(0, 0, finished=True))
 
     @work(thread=True, group="index-update", name="index update")
     def _update_index(self, paths: list[str]) -> None:
+        self._index_paths(paths)
+
+    def _index_paths(self, paths: list[str]) -> None:
+        """Bring these files into the index (in a thread), or keep them for when it can take them."""
+        with self._pending_lock:
+            if self.index_state != "ready":
+                self._pending_index.update(paths)  # applied when the initial build ends
+                return
+        self._index_now(paths)
+
+    def _index_now(self, paths: list[str]) -> None:
         index = self.search_index
         if index is None:
             return
         try:
             with self.index_lock:
-                index.update_paths(paths)
+                stats = index.update_paths(paths)
         except Exception as exc:
             self.call_from_thread(self.notify, f"search index: {exc}", severity="warning")
+            return
+        if stats.busy:  # another process is writing the index: try these again shortly
+            with self._pending_lock:
+                self._pending_index.update(paths)
+            if not self._stop.is_set():
+                self.call_from_thread(self.set_timer, INDEX_RETRY_S, self._retry_pending)
+
+    def _retry_pending(self) -> None:
+        with self._pending_lock:
+            paths, self._pending_index = sorted(self._pending_index), set()
+        if paths and not self._stop.is_set():
+            self._update_index(paths)
 
     # ---------------------------------------------------------------- watching
     @work(thread=True, exclusive=True, group="watch", name="watch vault")
@@ -322,14 +349,8 @@ class WikituiApp(App[None]):
         if self._stop.is_set():
             return
         self.call_from_thread(self.main.vault_changed, set(paths), prepare_pages(graph))
-        if self.index_state == "building":
-            self._pending_index.update(paths)  # applied when the initial build ends
-        elif self.search_index is not None:
-            try:
-                with self.index_lock:
-                    self.search_index.update_paths(paths)
-            except Exception as exc:
-                self.call_from_thread(self.notify, f"search index: {exc}", severity="warning")
+        if self.index_state in ("pending", "building", "ready"):
+            self._index_paths(paths)
 
     # ------------------------------------------------------------ navigation
     def open_path(self, path: str, anchor: str = "", line: int | None = None) -> None:
