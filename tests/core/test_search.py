@@ -171,6 +171,21 @@ def test_raw_sources_titles_html_and_binary_files(index):
     assert hit.path == "raw/assets/diagram.png" and hit.line is None
 
 
+def test_snippets_with_many_words_and_with_letters_that_lower_case_longer():
+    from wikitui.core.search_analysis import WikiAnalyzer
+    from wikitui.core.search_docs import SearchText
+    from wikitui.core.search_snippet import SnippetMaker
+
+    ana = WikiAnalyzer("en")
+    # Dozens of expanded terms (a prefix query): found with the regex, not one str.find each.
+    many = frozenset(ana.terms(" ".join(f"rabbit{i}" for i in range(40))) + ana.terms("rabbits"))
+    doc = SearchText("Nothing here.\nThe white rabbits ran.\n", 5)
+    assert SnippetMaker(many, ana).find(doc) == ("The white **rabbits** ran.", 6)
+    # "İ" lower-cases to two characters: the text is matched case-insensitively instead.
+    doc = SearchText("İSTANBUL notes\nA RABBIT in İzmir.\n")
+    assert SnippetMaker(frozenset(ana.terms("rabbit")), ana).find(doc) == ("A **RABBIT** in İzmir.", 2)
+
+
 def test_long_pages_get_snippets_near_the_top_and_far_down(tmp_path):
     from wikitui.core.search import SNIPPET_HEAD
 

@@ -109,21 +109,6 @@ def _spellings(head: str, german: bool) -> set[str]:
     return out
 
 
-def prefilter(terms: Iterable[str], german: bool = False) -> tuple[re.Pattern, int] | None:
-    """A regex of where any of ``terms`` may start, and how many distinct heads it seeks.
-
-    The regex is plain alternatives, for lower-cased (and for German,
-    umlaut-folded) text: 5-30x faster than the same search with a look-behind,
-    character classes or IGNORECASE. Word starts are checked by the caller.
-    Returns None when there are too many heads to bother.
-    """
-    kept = _heads(terms)
-    if not kept or len(kept) > _MAX_ALTERNATIVES:
-        return None
-    alts = _alternatives(terms, german)
-    return re.compile("|".join(re.escape(a) for a in alts)), len(kept)
-
-
 def _heads(terms: Iterable[str]) -> list[str]:
     """The distinct heads of ``terms``, none the prefix of another."""
     heads = sorted({_head(t) for t in terms if t})
@@ -205,14 +190,29 @@ class SnippetMaker:
         self.analyzer = analyzer
         self.width = width
         self._german = analyzer.lang == "de"
-        found = prefilter(terms, self._german) if terms else None
-        self._rx, self._heads = found if found is not None else (None, 0)
+        heads = _heads(terms) if terms else []
+        #: Distinct heads the prefilter seeks (0: no prefilter, every line is a candidate).
+        self._heads = len(heads) if len(heads) <= _MAX_ALTERNATIVES else 0
+        self._spellings = _alternatives(terms, self._german) if self._heads else []
         # A few spellings are found fastest one ``str.find`` each: 5-10x faster
-        # than ``re``'s scan for an alternation of literals.
-        alts = _alternatives(terms, self._german) if self._rx is not None else []
-        self._alts = alts if len(alts) <= _MAX_FINDS else None
+        # than ``re``'s scan for an alternation of literals; the regex is compiled
+        # only for more of them, or for text that lower-cases to another length.
+        self._alts = self._spellings if self._heads and len(self._spellings) <= _MAX_FINDS else None
+        self._compiled: dict[int, re.Pattern] = {}
         self._longest = max((len(t) for t in terms), default=0)
         self._any = bool(terms)
+
+    def _rx(self, flags: int = 0) -> re.Pattern:
+        """The prefilter as a regex of plain alternatives, compiled on first use.
+
+        Plain alternatives, for lower-cased (and for German, umlaut-folded) text:
+        5-30x faster than the same search with a look-behind, character classes
+        or IGNORECASE. Word starts are checked by the caller.
+        """
+        rx = self._compiled.get(flags)
+        if rx is None:
+            rx = self._compiled[flags] = re.compile("|".join(re.escape(a) for a in self._spellings), flags)
+        return rx
 
     def _matches(self, window: str) -> list[_Match]:
         """The words of ``window`` whose index term is a matched term, in order.
@@ -221,16 +221,18 @@ class SnippetMaker:
         usually holds one or two.
         """
         terms = self.terms
-        rx = self._rx
-        lowered = _fold(window, self._german) if rx is not None else window
-        if rx is None or lowered is window:
+        lowered = _fold(window, self._german) if self._heads else window
+        if not self._heads or lowered is window:
             return [_Match(t.startchar, t.endchar, t.text) for t in self.analyzer(window, chars=True) if t.text in terms]
         stops = self.analyzer.stopwords
         stem = self.analyzer.stem
         token_at = TOKEN_PATTERN.match
         out: list[_Match] = []
         done = 0  # end of the last word looked at
-        found = _find_all(lowered, self._alts, len(lowered)) if self._alts is not None else _spans(rx.finditer(lowered))
+        if self._alts is not None:
+            found = _find_all(lowered, self._alts, len(lowered))
+        else:
+            found = _spans(self._rx().finditer(lowered))
         for i, _head in found:
             if i < done:
                 continue  # inside a word already looked at
@@ -255,7 +257,7 @@ class SnippetMaker:
         first lines, and lower-casing a whole long page would cost more than the
         rest of the snippet.
         """
-        if self._rx is None:
+        if not self._heads:
             for m in re.finditer(r"(?m)^(?=\S)", text):
                 yield m.start(), ""
             return
@@ -264,12 +266,11 @@ class SnippetMaker:
             piece = text[base : base + _CHUNK + overlap]
             lowered = _fold(piece, self._german)
             if lowered is piece:  # a letter like "İ" lower-cases longer: match case-insensitively
-                rx = re.compile(self._rx.pattern, re.IGNORECASE)
-                found = ((m.start(), m.group().lower()) for m in rx.finditer(piece))
+                found = ((m.start(), m.group().lower()) for m in self._rx(re.IGNORECASE).finditer(piece))
             elif self._alts is not None:
                 found = _find_all(lowered, self._alts, _CHUNK)
             else:
-                found = _spans(self._rx.finditer(lowered))
+                found = _spans(self._rx().finditer(lowered))
             for i, head in found:
                 if i >= _CHUNK:
                     break  # the next chunk finds it
