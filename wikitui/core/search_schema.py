@@ -5,7 +5,12 @@ Queries (DESIGN §5): words (all must match, in any text field), ``"phrases"``,
 ``~2/3`` to keep three letters), ``tag:x``, ``type:concept``,
 ``kind:raw`` / ``kind:page``, ``-word`` to exclude, ``OR``/``AND``/``NOT`` and
 parentheses. Words are looked up in title, aliases, summary, headings and body,
-with title and aliases weighted most.
+with title and aliases weighted most. A hyphen inside a word (``self-awareness``)
+joins its parts into a phrase; only a ``-`` at the start of a word excludes it.
+
+Most queries never reach Whoosh's parser: :mod:`wikitui.core.search_simple`
+builds the simple ones, and :mod:`wikitui.core.search_parser` sets the parser up
+for the rest.
 
 Whoosh's parser accepts any string: an unclosed quote is read as a literal
 character and a dangling operator silently yields an empty query. wikitui rejects

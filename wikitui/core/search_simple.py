@@ -5,8 +5,7 @@ Whoosh's parser (tagging with a dozen plugins, tree filters, normalising) costs
 four simple kinds, separated by spaces:
 
 - ``word``: an ``Or`` of the word's analysed form in every text field, boosted
-  (a stop word drops out; a word the analyzer splits, such as ``e-mail`` is not
-  here, becomes a phrase);
+  (a stop word drops out);
 - ``prefix*``: an ``Or`` of ``Prefix`` queries, one per text field;
 - ``"a phrase"`` of plain words: an ``Or`` of ``Phrase`` queries, one per text field;
 - ``tag:x``, ``type:x``, ``kind:x`` (and the other field names) with a plain value:
