@@ -68,12 +68,13 @@ class _Run:
 
     # ------------------------------------------------------------ postings
     def _postings(self, reader, fieldname: str, btext: bytes, values: list | None = None):
-        """(document numbers, weights) of a term in one leaf reader, deleted documents left out.
+        """(document numbers, weights) of a term in one leaf reader, deleted documents included.
 
         With ``values``, the postings' raw values (positions) are appended to it.
         The term's entry is looked up once, and its postings decoded a block at a
-        time (Whoosh's reader would also step a filter over them to skip deleted
-        documents: most of the cost in an index with several segments).
+        time. Deleted documents (earlier versions of re-indexed files) are removed
+        once from the final scores (:func:`top_docs`), not from every term's
+        postings: a document is deleted in all of them, so no result changes.
         """
         terms = getattr(reader, "_terms", None)
         if terms is None:
@@ -94,13 +95,6 @@ class _Run:
             offset, length = info.extent()
             m = W3LeafMatcher(terms._postfile, offset, length, self.schema[fieldname].format)
             ids, weights = _read_blocks(m, values)
-        deleted = reader.deleted_docs_set if reader.has_deletions() else None
-        if deleted:
-            kept = [i for i, d in enumerate(ids) if d not in deleted]
-            ids = [ids[i] for i in kept]
-            weights = [weights[i] for i in kept]
-            if values is not None:
-                values[:] = [values[i] for i in kept]
         return ids, weights
 
     def _norms(self, reader, fieldname: str, avgfl: float, B: float) -> list[float]:
@@ -360,9 +354,14 @@ def top_docs(searcher, q, limit: int, allowed: set[int] | None = None) -> list[t
         allowed: Only these document numbers may be returned (a scope), or None.
     """
     try:
-        scores = _Run(searcher).run(q)
+        run = _Run(searcher)
+        scores = run.run(q)
     except Unsupported:
         return None
+    for reader, offset in run.leaves:
+        if scores and reader.has_deletions():
+            for d in reader.deleted_docs_set:
+                scores.pop(d + offset, None)
     if allowed is not None:
         scores = {d: s for d, s in scores.items() if d in allowed}
     if len(scores) > limit:
