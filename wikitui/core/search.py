@@ -413,7 +413,7 @@ class SearchIndex:
             if best is not None:
                 stored = stored_fields(searcher, [docnum for docnum, _score in best])
                 rows = [(fields, score) for fields, (_docnum, score) in zip(stored, best)]
-            else:  # a phrase, or a query shape the direct scorer leaves to Whoosh
+            else:  # a query shape the direct scorer leaves to Whoosh (a lone NOT, words with +)
                 results = searcher.search(q, limit=limit, filter=allowed)
                 rows = [(hit.fields(), float(hit.score)) for hit in results]
             terms = highlight_terms(q, searcher.reader()) if rows else frozenset()
