@@ -19,7 +19,8 @@ import pytest
 
 from tests.conftest import SAMPLE, corpus_path
 from wikitui.core.fsutil import decode_text
-from wikitui.core.graph import LinkGraph, _read_bytes
+from wikitui.core.fsutil import read_bytes
+from wikitui.core.graph import LinkGraph
 from wikitui.core.links import _COMMENTS, _INLINE_CODE, _fence_spans, extract_links, mask_body, mask_text
 from wikitui.core.page import parse_page, split_frontmatter
 from wikitui.core.vault import Vault
@@ -198,11 +199,15 @@ def test_loading_a_graph_leaves_what_the_process_froze_frozen(tmp_path):
         gc.unfreeze()
 
 
-def test_a_file_read_whole_when_it_grew_since_its_stat(tmp_path):
+def test_files_are_read_whole_or_up_to_a_limit(tmp_path):
     path = tmp_path / "big.md"
     data = b"x" * 200_000 + b"\n[[End]]\n"
     path.write_bytes(data)
-    assert _read_bytes(str(path), 10) == data
-    assert _read_bytes(str(path), len(data)) == data
+    assert read_bytes(path) == data
+    assert read_bytes(str(path), 10) == data[:10]
+    assert read_bytes(path, 150_000) == data[:150_000]
+    assert read_bytes(path, len(data) + 5) == data
+    assert read_bytes(path, size=10) == data  # the file grew since it was listed: still read whole
     (tmp_path / "empty.md").write_bytes(b"")
-    assert _read_bytes(str(tmp_path / "empty.md"), 0) == b""
+    assert read_bytes(tmp_path / "empty.md") == b""
+    assert read_bytes(tmp_path / "empty.md", 100) == b""

@@ -64,6 +64,36 @@ def decode_text(data: bytes) -> tuple[str, bool]:
         return data.decode("utf-8", errors="replace"), False
 
 
+def read_bytes(path: Path | str, limit: int | None = None, size: int | None = None) -> bytes:
+    """A file's bytes (its first ``limit`` bytes when given), read with plain descriptors.
+
+    ``open()`` builds a buffered file object per file, which costs as much again as
+    reading a small page; a cold load reads every page and a search ten files. The
+    first read asks for the size ``fstat`` gives and one byte more, so a file that
+    grew since is still read whole, and a short read ends it (regular files only
+    read short at their end). A caller that just listed the file passes its
+    ``size`` and saves the ``fstat``.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        ask = (os.fstat(fd).st_size if size is None else max(size, 0)) + 1
+        parts: list[bytes] = []
+        left = limit
+        while left is None or left > 0:
+            n = ask if left is None else min(ask, left)
+            chunk = os.read(fd, n)
+            if chunk:
+                parts.append(chunk)
+                if left is not None:
+                    left -= len(chunk)
+            if len(chunk) < n:
+                break
+            ask = 65536
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+    finally:
+        os.close(fd)
+
+
 def read_text(path: Path) -> str:
     """Read a text file tolerantly (BOM stripped, bad bytes replaced)."""
     return decode_text(Path(path).read_bytes())[0]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
 
-from wikitui.core.fsutil import decode_text
+from wikitui.core.fsutil import decode_text, read_bytes
 from wikitui.core.graph_cache import CACHE_NAME, CACHE_VERSION, CachedGraph, read_cache, write_cache
 from wikitui.core.links import WIKILINK, Link, mask_text
 from wikitui.core.page import PageInfo, parse_page
@@ -70,27 +70,6 @@ _stat_key = attrgetter("path", "mtime_ns", "size")
 def _names_of(info: PageInfo) -> tuple[str, tuple[str, ...]]:
     """The lower-cased title and aliases: what other pages' links resolve by."""
     return info.title.lower(), tuple([a.lower() for a in info.aliases])
-
-
-def _read_bytes(path: str, size_hint: int) -> bytes:
-    """A file's bytes, read with plain descriptors.
-
-    ``open()`` builds a buffered file object per file, which costs more than the read
-    of a small page itself; a cold load reads every page of the vault.
-    """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-    try:
-        # One read of the stat size and one more to see the end: a file that changed
-        # since its stat still reads whole.
-        data = os.read(fd, max(size_hint, 0) + 1)
-        if not data:
-            return data
-        chunks = [data]
-        while chunk := os.read(fd, 65536):
-            chunks.append(chunk)
-        return data if len(chunks) == 1 else b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 _UNSEEN = object()
@@ -186,7 +165,7 @@ class LinkGraph:
 
     def _parse(self, fs: FileStat) -> PageInfo:
         try:
-            data = _read_bytes(os.path.join(self.vault.root, fs.path), fs.size)
+            data = read_bytes(os.path.join(self.vault.root, fs.path), size=fs.size)
         except OSError as exc:
             info = PageInfo(path=fs.path, title=Path(fs.path).stem, mtime_ns=fs.mtime_ns, size=fs.size)
             info.warnings.append(f"cannot read: {exc.strerror or exc}")

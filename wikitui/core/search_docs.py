@@ -17,7 +17,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 
-from wikitui.core.fsutil import decode_text, is_binary
+from wikitui.core.fsutil import decode_text, is_binary, read_bytes
 from wikitui.core.record import Record
 
 TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
@@ -47,30 +47,8 @@ class SearchText(Record):
 
 
 def read_head(path: Path | str, limit: int = MAX_BYTES) -> bytes:
-    """The first ``limit`` bytes of a file (:data:`MAX_BYTES` at most).
-
-    Plain ``os`` calls: a search reads ten files for its snippets, and a Python
-    file object costs as much again as the reading.
-    """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
-    try:
-        size = os.fstat(fd).st_size
-        # read(n) allocates n bytes up front: ask for no more than the file holds.
-        want = min(size, limit) if size else limit
-        data = os.read(fd, want)
-        if len(data) < want and data:  # a short read (the file grew, or a special file)
-            parts = [data]
-            got = len(data)
-            while got < want:
-                more = os.read(fd, want - got)
-                if not more:
-                    break
-                parts.append(more)
-                got += len(more)
-            data = b"".join(parts)
-        return data
-    finally:
-        os.close(fd)
+    """The first ``limit`` bytes of a file (:data:`MAX_BYTES` at most)."""
+    return read_bytes(path, min(limit, MAX_BYTES))
 
 
 def _blank(match: re.Match) -> str:
