@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.pilot import Pilot
@@ -266,6 +267,34 @@ async def test_the_input_completes_keeps_a_history_and_takes_new_lines(sample_va
         assert chat_input.text == "/help"
         await pilot.press("down")
         assert chat_input.text == "draft"
+
+
+async def test_enter_typed_in_one_burst_with_a_command_sends_it(sample_vault):
+    """A terminal can deliver "o" and enter in one read: the menu opened for "/g" must not take that enter."""
+    app = ChatHost(sample_vault)
+    async with app.run_test(size=(100, 40)) as pilot:
+        chat_input = app.pane.chat_input
+        chat_input.focus()
+        await pilot.press("/", "g")
+        assert chat_input.menu_open  # "/g" offers /go
+        sent: list[str] = []
+        original = chat_input.post_message
+
+        def spy(message):
+            if isinstance(message, type(chat_input).Submitted):
+                sent.append(message.text)
+            return original(message)
+
+        chat_input.post_message = spy
+        # As the driver does with one read from the terminal: every key is queued before any is handled.
+        for key, char in (("o", "o"), ("enter", "\r")):
+            event = events.Key(key, char)
+            event.set_sender(app)
+            app._driver.send_message(event)
+        await pilot.pause()
+        await pilot.pause()
+        assert sent == ["/go"]
+        assert chat_input.text == ""
 
 
 async def test_commands_help_unknown_model_and_clear(fake_llm, sample_vault):

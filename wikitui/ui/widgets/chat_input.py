@@ -156,6 +156,7 @@ class ChatInput(TextArea):
         self._history_pos: int | None = None  # index into history while browsing it
         self._draft = ""
         self._completion: Completion | None = None
+        self._menu_for = ""  # the text before the cursor that the menu was computed for
 
     # ------------------------------------------------------------------ value
     @property
@@ -176,6 +177,10 @@ class ChatInput(TextArea):
     # ------------------------------------------------------------------ keys
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
+        if self._menu_for != self._before_cursor():
+            # Keys typed quickly arrive before the Changed messages of the ones before them: a menu
+            # computed for "/g" must not take the enter that follows "/go".
+            self._update_menu()
         handled = self._menu_key(key) if self.menu_open else False
         if not handled:
             if key == "enter":
@@ -261,7 +266,9 @@ class ChatInput(TextArea):
     def _update_menu(self) -> None:
         if self.menu is None or self.completer is None:
             return
-        completion = self.completer(self._before_cursor())
+        before = self._before_cursor()
+        self._menu_for = before
+        completion = self.completer(before)
         self._completion = completion
         menu = self.menu
         if completion is None or not completion.candidates:
