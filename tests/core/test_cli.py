@@ -54,6 +54,36 @@ def test_version_and_help(capsys):
     assert code == 0 and "--scope {wiki,raw,all}" in out and out.startswith("usage: wikitui search")
 
 
+def test_the_console_script_leaves_its_heap_to_the_os_and_a_caller_keeps_its_own(capsys, monkeypatch):
+    """Python's collections at exit cost a search ~20 ms: the script freezes its objects first."""
+    import gc
+
+    frozen = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    monkeypatch.setattr(sys, "argv", ["wikitui", "--version"])
+    assert cli.main() == 0  # as the console script calls it
+    assert frozen == [True]
+    assert cli.main(["--version"]) == 0  # a library caller: its process lives on, nothing frozen
+    assert frozen == [True]
+    capsys.readouterr()
+
+
+def test_a_command_parsed_alone_reads_its_arguments_as_the_whole_parser_does():
+    """`wikitui search ...` builds only the search parser: help and parsing must not differ."""
+    import argparse
+
+    whole = cli.build_parser()
+    (subparsers,) = [a for a in whole._actions if isinstance(a, argparse._SubParsersAction)]
+    for name in cli.COMMANDS:
+        assert cli._command_parser(name).format_help() == subparsers.choices[name].format_help(), name
+    for argv in (["search", "rabbit", "--limit", "3", "--scope", "wiki", "--json", "--vault", "v"],
+                 ["links", "Alice", "--json"], ["lint"], ["index", "--rebuild"], ["init", "here"],
+                 ["ask", "why?", "--file", "--model", "m"], ["ingest", "raw/a.md", "--apply"]):
+        alone = vars(cli._command_parser(argv[0]).parse_args(argv[1:])) | {"command": argv[0]}
+        expected = {k: v for k, v in vars(whole.parse_args(argv)).items() if v is not None or k in alone}
+        assert alone == expected, argv
+
+
 def test_argument_errors_are_one_line_with_status_2(capsys):
     code, out, err = run(capsys, "search", "rabbit", "--limit", "zero")
     assert (code, out) == (2, "")
