@@ -211,3 +211,14 @@ def test_files_are_read_whole_or_up_to_a_limit(tmp_path):
     (tmp_path / "empty.md").write_bytes(b"")
     assert read_bytes(tmp_path / "empty.md") == b""
     assert read_bytes(tmp_path / "empty.md", 100) == b""
+
+
+def test_a_snippet_sized_read_costs_no_fstat(tmp_path, monkeypatch):
+    """A search reads the first 16 KB of ten files: the size of each is not needed for that."""
+    import os
+
+    path = tmp_path / "page.md"
+    path.write_bytes(b"a line\n" * 5000)
+    monkeypatch.setattr(os, "fstat", lambda fd: (_ for _ in ()).throw(AssertionError("fstat called")))
+    assert read_bytes(path, 16384) == (b"a line\n" * 5000)[:16384]
+    assert read_bytes(path, 100_000, size=40_000) == b"a line\n" * 5000

@@ -72,11 +72,16 @@ def read_bytes(path: Path | str, limit: int | None = None, size: int | None = No
     first read asks for the size ``fstat`` gives and one byte more, so a file that
     grew since is still read whole, and a short read ends it (regular files only
     read short at their end). A caller that just listed the file passes its
-    ``size`` and saves the ``fstat``.
+    ``size`` and saves the ``fstat``; so does one asking for a small ``limit``.
     """
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     try:
-        ask = (os.fstat(fd).st_size if size is None else max(size, 0)) + 1
+        if size is not None:
+            ask = max(size, 0) + 1
+        elif limit is not None and limit <= 65536:
+            ask = limit  # no need to know the size: a read returns at most what is there
+        else:
+            ask = os.fstat(fd).st_size + 1
         parts: list[bytes] = []
         left = limit
         while left is None or left > 0:
