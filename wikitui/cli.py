@@ -337,6 +337,8 @@ def _progress_printer() -> Callable[[int, int], None]:
 def _describe_stats(stats: object, *, rebuilt: bool) -> str:
     """One line about an index update (fields of :class:`wikitui.core.search.UpdateStats`)."""
     counts = ", ".join(f"{getattr(stats, name, 0)} {name}" for name in ("added", "updated", "removed"))
+    if getattr(stats, "unchanged", 0):
+        counts += f"; {stats.unchanged} touched but unchanged"
     head = "Search index rebuilt" if rebuilt or getattr(stats, "rebuilt", False) else "Search index up to date"
     return f"{head}: {getattr(stats, 'total', 0)} files ({counts}) in {getattr(stats, 'seconds', 0.0):.2f} s"
 

@@ -7,6 +7,7 @@ Most tests call :func:`wikitui.cli.main` in-process with capsys; a few run the r
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import types
@@ -232,6 +233,11 @@ def test_index_and_rebuild(capsys, sample_vault):
     assert first_total == len([p for p in content(sample_vault) if p.startswith(("wiki/", "raw/"))])
     code, out, _ = run(capsys, "index", "--vault", str(sample_vault))
     assert code == 0 and "(0 added, 0 updated, 0 removed)" in out
+    for path in (sample_vault / "raw").iterdir():  # as a checkout or a sync tool leaves them
+        st = path.stat()
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 3_000_000_000))
+    code, out, _ = run(capsys, "index", "--vault", str(sample_vault))
+    assert code == 0 and "(0 added, 0 updated, 0 removed; 12 touched but unchanged)" in out
     code, out, _ = run(capsys, "index", "--rebuild", "--vault", str(sample_vault))
     assert code == 0 and out.startswith("Search index rebuilt")
 

@@ -284,16 +284,61 @@ def test_new_and_deleted_files(index):
     assert index.search("hookah") == []
 
 
+def vault_files(vault: Vault) -> list[Path]:
+    return [p for p in sorted(vault.root.rglob("*")) if p.is_file() and ".wikitui" not in p.parts]
+
+
+def touch(path: Path, seconds: int = 5) -> None:
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))
+
+
 def test_a_segment_whose_files_all_changed_is_dropped(index, vault):
     assert index.segment_count() == 1
-    for path in sorted(vault.root.rglob("*")):
-        if path.is_file() and ".wikitui" not in path.parts:
-            st = path.stat()
-            os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))  # a checkout touched them all
+    for path in vault_files(vault):  # a checkout changed them all
+        path.write_bytes(path.read_bytes() + b"\n")
+        touch(path)
     stats = index.update()
     assert stats.updated == 8 and stats.total == 8
     assert index.segment_count() == 1  # the old segment held only replaced documents
     assert paths(index.search("marmalade")) == ["wiki/concepts/marmalade.md"]
+
+
+def test_files_touched_but_not_changed_are_not_reindexed(index, vault):
+    """A checkout, a sync tool or ``touch`` gives files a new time and the same bytes."""
+    for path in vault_files(vault):
+        touch(path)
+    stats = index.update()
+    assert (stats.added, stats.updated, stats.removed, stats.unchanged) == (0, 0, 0, 8)
+    assert index.segment_count() == 1  # nothing was written
+    assert paths(index.search("marmalade")) == ["wiki/concepts/marmalade.md"]
+    again = index.update()
+    assert (again.changed, again.unchanged) == (0, 0)  # their new times were recorded
+    fresh = SearchIndex(Vault.open(vault.root))  # and kept for the next process
+    assert (fresh.update().changed, fresh.update().unchanged) == (0, 0)
+    fresh.close()
+    # The same size and other bytes: that is a change.
+    target = vault.root / "wiki/concepts/marmalade.md"
+    bump(target, target.read_text(encoding="utf-8").replace("MARMALADE", "MARMOLADE"))
+    stats = index.update()
+    assert (stats.updated, stats.unchanged) == (1, 0)
+    assert paths(index.search("marmolade")) == ["wiki/concepts/marmalade.md"]
+    # An explicit re-index of a touched file is skipped the same way.
+    touch(vault.root / "wiki/entities/gryphon.md", 9)
+    stats = index.update_paths(["wiki/entities/gryphon.md"])
+    assert (stats.updated, stats.unchanged) == (0, 1)
+
+
+def test_touched_files_are_recognised_from_the_index_when_the_manifest_copy_is_lost(index, vault):
+    index.close()
+    (vault.state_dir / "index" / "manifest.pickle").unlink()
+    for path in vault_files(vault):
+        touch(path)
+    fresh = SearchIndex(Vault.open(vault.root))  # reads paths, times and digests from the index itself
+    stats = fresh.update()
+    assert (stats.updated, stats.unchanged) == (0, 8)
+    assert fresh.update().unchanged == 0
+    fresh.close()
 
 
 def test_update_paths_reindexes_exactly_the_given_paths(index):

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.graph import LinkGraph
 
 #: Bump when the schema or the analysis changes: older indexes are then rebuilt.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SCOPES = ("all", "wiki", "raw")
 #: Bytes of a hit's file first looked at for its snippet (the rest only when they hold no match).
 SNIPPET_HEAD = 16 * 1024
@@ -88,9 +88,11 @@ class UpdateStats(Record):
         cancelled: ``cancel()`` stopped it early (what was done is committed).
         busy: Another process held the index's write lock; nothing was done.
         rebuilt: The index was (re)created from scratch (missing, corrupt, old schema).
+        unchanged: Files whose time changed but whose bytes did not (a checkout, a sync
+            tool, ``touch``): their new time is recorded, nothing is re-indexed.
     """
 
-    __slots__ = ("added", "updated", "removed", "total", "seconds", "cancelled", "busy", "rebuilt")
+    __slots__ = ("added", "updated", "removed", "total", "seconds", "cancelled", "busy", "rebuilt", "unchanged")
 
     def __init__(  # noqa: PLR0913 - one argument per field
         self,
@@ -102,6 +104,7 @@ class UpdateStats(Record):
         cancelled: bool = False,
         busy: bool = False,
         rebuilt: bool = False,
+        unchanged: int = 0,
     ) -> None:
         self.added = added
         self.updated = updated
@@ -111,6 +114,7 @@ class UpdateStats(Record):
         self.cancelled = cancelled
         self.busy = busy
         self.rebuilt = rebuilt
+        self.unchanged = unchanged
 
     @property
     def changed(self) -> int:
@@ -212,6 +216,7 @@ class SearchIndex:
             todo = list(current.values())
         else:
             todo = [(fs, kind) for path, (fs, kind) in current.items() if manifest.get(path) != (fs.mtime_ns, fs.size)]
+            todo = self._skip_unchanged(store, todo, stats)
         gone = [path for path in manifest if path not in current]
         if not todo and not gone and not full:
             return self._finish(stats, store, started)
@@ -228,6 +233,7 @@ class SearchIndex:
         )
         if fresh and stats.cancelled:
             writer.cancel()  # the previous index stays whole
+            store.pending_digests = {}
             return self._finish(stats, store, started)
         if fresh:
             stats.removed = len(gone)
@@ -235,6 +241,30 @@ class SearchIndex:
         else:
             store.commit(writer, removed=gone, indexed=done)
         return self._finish(stats, store, started)
+
+    def _skip_unchanged(self, store, todo: list, stats: UpdateStats) -> list:
+        """``todo`` without the files whose time changed but not their bytes (recorded as such in ``store``).
+
+        A checkout, a sync tool or ``touch`` gives many files a new time and the
+        same bytes: comparing a digest of what would be indexed (a read and a
+        hash, ~20 µs) saves re-indexing them (~2 ms each).
+        """
+        from wikitui.core.search_docs import file_digest
+
+        manifest, digests = store.manifest, store.digests
+        root = self.vault.root
+        kept, unchanged = [], []
+        for fs, kind in todo:
+            old = manifest.get(fs.path)
+            digest = digests.get(fs.path) if old is not None and old[1] == fs.size else None
+            if digest is not None and file_digest(root / fs.path) == digest:
+                unchanged.append(fs)
+            else:
+                kept.append((fs, kind))
+        if unchanged:
+            store.record_unchanged(unchanged)
+            stats.unchanged = len(unchanged)
+        return kept
 
     @staticmethod
     def _finish(stats: UpdateStats, store, started: float) -> UpdateStats:
@@ -257,6 +287,7 @@ class SearchIndex:
 
         root = self.vault.root
         manifest = store.manifest
+        digests = store.pending_digests
         for path in gone:
             writer.delete_by_term("path", path)
         stats.removed = len(gone)
@@ -270,6 +301,7 @@ class SearchIndex:
                 doc = page_document(root, fs.path, fs.mtime_ns, fs.size, infos.get(fs.path))
             else:
                 doc = raw_document(root, fs.path, fs.mtime_ns, fs.size)
+            digests[fs.path] = doc["digest"]
             if replace and fs.path in manifest:
                 writer.update_document(**doc)
                 stats.updated += 1
@@ -318,6 +350,7 @@ class SearchIndex:
                     todo.append((FileStat(rel, st.st_mtime_ns, st.st_size), kind))
                 elif rel in store.manifest:
                     gone.append(rel)
+            todo = self._skip_unchanged(store, todo, stats)
             if not todo and not gone:
                 return self._finish(stats, store, started)
             try:

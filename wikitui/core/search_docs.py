@@ -46,6 +46,21 @@ class SearchText(Record):
         self.partial = partial
 
 
+def digest(data: bytes) -> bytes:
+    """A digest of the bytes a document is made from (what a re-index would read)."""
+    from hashlib import blake2b
+
+    return blake2b(data, digest_size=16).digest()
+
+
+def file_digest(path: Path | str) -> bytes | None:
+    """The :func:`digest` of a file's indexed bytes (None when it does not read)."""
+    try:
+        return digest(read_head(path))
+    except OSError:
+        return None
+
+
 def read_head(path: Path | str, limit: int = MAX_BYTES) -> bytes:
     """The first ``limit`` bytes of a file (:data:`MAX_BYTES` at most)."""
     return read_bytes(path, min(limit, MAX_BYTES))
@@ -145,6 +160,7 @@ def page_document(root: Path, rel: str, mtime_ns: int, size: int, info: PageInfo
         "body_line": body_line,
         "mtime": mtime_ns,
         "size": size,
+        "digest": digest(data),
     }
 
 
@@ -152,9 +168,10 @@ def raw_document(root: Path, rel: str, mtime_ns: int, size: int) -> dict:
     """The document of one raw source (title: its first heading, else its file name)."""
     name = PurePosixPath(rel).name
     try:
-        text = raw_text(rel, read_head(root / rel))
+        data = read_head(root / rel)
     except OSError:
-        text = None
+        data = b""
+    text = raw_text(rel, data)
     title, headings = name, ""
     if text and rel.lower().endswith((".md", ".markdown")):
         found = [m.group(1).strip() for m in _MD_HEADING.finditer(text)]
@@ -168,4 +185,5 @@ def raw_document(root: Path, rel: str, mtime_ns: int, size: int) -> dict:
         "body": text or "",
         "mtime": mtime_ns,
         "size": size,
+        "digest": digest(data),
     }

@@ -67,6 +67,7 @@ def build_schema(lang: str) -> fields.Schema:
         body_line=fields.STORED(),
         mtime=fields.STORED(),
         size=fields.STORED(),
+        digest=fields.STORED(),
     )
 
 

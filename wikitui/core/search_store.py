@@ -6,7 +6,9 @@ version is part of the index's name, so an old one is simply not found), or file
 that do not read (garbage in the table of contents or a segment).
 
 Every document's path, mtime and size (the *manifest*) is what an incremental
-update compares the vault against. Reading it from the index's stored fields
+update compares the vault against; a file whose time changed but whose size did
+not is then compared by a digest of its bytes, so one only touched is not
+re-indexed. Reading it from the index's stored fields
 costs tens of milliseconds on a large vault (and proves they read), so a copy is
 kept beside the index in ``manifest.pickle`` together with the generation and the
 size and mtime of every index file it was written for: it is used only while all
@@ -76,6 +78,10 @@ class IndexStore:
         self._parser = None
         #: path -> (mtime_ns, size) of every indexed file.
         self.manifest: dict[str, tuple[int, int]] = {}
+        #: path -> digest of the bytes indexed (see :func:`~wikitui.core.search_docs.file_digest`).
+        self.digests: dict[str, bytes] = {}
+        #: Digests of the documents a writer holds, moved into :attr:`digests` when it commits.
+        self.pending_digests: dict[str, bytes] = {}
         #: Set when the index was created empty; read and cleared by :meth:`take_created`.
         self.created = False
         #: Held while a search uses the searcher or the searcher is replaced.
@@ -124,13 +130,18 @@ class IndexStore:
         if sorted(schema.names()) != _FIELD_NAMES:
             raise ValueError(f"index fields {schema.names()} are not {_FIELD_NAMES}")
         gen = ix.latest_generation()
-        manifest = self._read_manifest_copy(gen)
-        copy_current = manifest is not None
-        if manifest is None:
+        copy = self._read_manifest_copy(gen)
+        copy_current = copy is not None
+        if copy is None:
             with ix.reader() as reader:
-                manifest = {f["path"]: (f["mtime"], f["size"]) for f in reader.all_stored_fields()}
+                stored = list(reader.all_stored_fields())
+            manifest = {f["path"]: (f["mtime"], f["size"]) for f in stored}
+            digests = {f["path"]: f["digest"] for f in stored if f.get("digest")}
+        else:
+            manifest, digests = copy
         self.close_searcher()
-        self.ix, self._gen, self.manifest = ix, gen, manifest
+        self.ix, self._gen, self.manifest, self.digests = ix, gen, manifest, digests
+        self.pending_digests = {}
         self.schema, self._parser = schema, None
         self.analyzer = schema["body"].analyzer
         if not copy_current:
@@ -147,18 +158,24 @@ class IndexStore:
                 out[entry.name] = (st.st_size, st.st_mtime_ns)
         return out
 
-    def _read_manifest_copy(self, gen: int) -> dict[str, tuple[int, int]] | None:
+    def _read_manifest_copy(self, gen: int) -> tuple[dict[str, tuple[int, int]], dict[str, bytes]] | None:
         try:
             with open(self.path / _MANIFEST, "rb") as fh:
                 data = pickle.load(fh)
             if (data["name"], data["gen"]) == (self.index_name, gen) and data["files"] == self._index_files():
-                return data["manifest"]
+                return data["manifest"], data["digests"]
         except Exception:  # missing, stale, foreign or torn: read the index instead
             pass
         return None
 
     def _save_manifest_copy(self) -> None:
-        data = {"name": self.index_name, "gen": self._gen, "files": self._index_files(), "manifest": self.manifest}
+        data = {
+            "name": self.index_name,
+            "gen": self._gen,
+            "files": self._index_files(),
+            "manifest": self.manifest,
+            "digests": self.digests,
+        }
         tmp = self.path / f"{_MANIFEST}.{os.getpid()}.{threading.get_ident()}"
         try:
             # No fsync: a torn copy after a crash is detected and ignored.
@@ -262,14 +279,29 @@ class IndexStore:
         writer.commit(**kwargs)
         self._gen = self.ix.latest_generation()
         if clear:
-            self.manifest = {}
+            self.manifest, self.digests = {}, {}
         for path in removed:
             self.manifest.pop(path, None)
+            self.digests.pop(path, None)
+        pending = self.pending_digests
         for fs in indexed:
             self.manifest[fs.path] = (fs.mtime_ns, fs.size)
+            if fs.path in pending:
+                self.digests[fs.path] = pending[fs.path]
+        self.pending_digests = {}
         # Not Searcher.refresh(): whoosh-reloaded 2.7.5's reader reuse keeps the
         # segments a merge replaced, so merged documents would appear twice.
         self.close_searcher()
+        self._save_manifest_copy()
+
+    def record_unchanged(self, files) -> None:
+        """Record the new times of files whose bytes are those indexed (nothing to commit).
+
+        Kept in the manifest's copy, so the next process does not compare them
+        again; should the copy be lost, the digests show them unchanged once more.
+        """
+        for fs in files:
+            self.manifest[fs.path] = (fs.mtime_ns, fs.size)
         self._save_manifest_copy()
 
     # -------------------------------------------------------------- searching
