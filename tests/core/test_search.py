@@ -323,6 +323,9 @@ def test_files_touched_but_not_changed_are_not_reindexed(index, vault):
     stats = index.update()
     assert (stats.updated, stats.unchanged) == (1, 0)
     assert paths(index.search("marmolade")) == ["wiki/concepts/marmalade.md"]
+    touch(target, 7)  # compared with the document indexed now, not the one it replaced
+    stats = index.update()
+    assert (stats.updated, stats.unchanged) == (0, 1)
     # An explicit re-index of a touched file is skipped the same way.
     touch(vault.root / "wiki/entities/gryphon.md", 9)
     stats = index.update_paths(["wiki/entities/gryphon.md"])

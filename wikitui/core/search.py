@@ -233,7 +233,6 @@ class SearchIndex:
         )
         if fresh and stats.cancelled:
             writer.cancel()  # the previous index stays whole
-            store.pending_digests = {}
             return self._finish(stats, store, started)
         if fresh:
             stats.removed = len(gone)
@@ -251,12 +250,12 @@ class SearchIndex:
         """
         from wikitui.core.search_docs import file_digest
 
-        manifest, digests = store.manifest, store.digests
+        manifest = store.manifest
         root = self.vault.root
         kept, unchanged = [], []
         for fs, kind in todo:
             old = manifest.get(fs.path)
-            digest = digests.get(fs.path) if old is not None and old[1] == fs.size else None
+            digest = store.indexed_digest(fs.path) if old is not None and old[1] == fs.size else None
             if digest is not None and file_digest(root / fs.path) == digest:
                 unchanged.append(fs)
             else:
@@ -287,7 +286,6 @@ class SearchIndex:
 
         root = self.vault.root
         manifest = store.manifest
-        digests = store.pending_digests
         for path in gone:
             writer.delete_by_term("path", path)
         stats.removed = len(gone)
@@ -301,7 +299,6 @@ class SearchIndex:
                 doc = page_document(root, fs.path, fs.mtime_ns, fs.size, infos.get(fs.path))
             else:
                 doc = raw_document(root, fs.path, fs.mtime_ns, fs.size)
-            digests[fs.path] = doc["digest"]
             if replace and fs.path in manifest:
                 writer.update_document(**doc)
                 stats.updated += 1

@@ -78,10 +78,6 @@ class IndexStore:
         self._parser = None
         #: path -> (mtime_ns, size) of every indexed file.
         self.manifest: dict[str, tuple[int, int]] = {}
-        #: path -> digest of the bytes indexed (see :func:`~wikitui.core.search_docs.file_digest`).
-        self.digests: dict[str, bytes] = {}
-        #: Digests of the documents a writer holds, moved into :attr:`digests` when it commits.
-        self.pending_digests: dict[str, bytes] = {}
         #: Set when the index was created empty; read and cleared by :meth:`take_created`.
         self.created = False
         #: Held while a search uses the searcher or the searcher is replaced.
@@ -130,18 +126,13 @@ class IndexStore:
         if sorted(schema.names()) != _FIELD_NAMES:
             raise ValueError(f"index fields {schema.names()} are not {_FIELD_NAMES}")
         gen = ix.latest_generation()
-        copy = self._read_manifest_copy(gen)
-        copy_current = copy is not None
-        if copy is None:
+        manifest = self._read_manifest_copy(gen)
+        copy_current = manifest is not None
+        if manifest is None:
             with ix.reader() as reader:
-                stored = list(reader.all_stored_fields())
-            manifest = {f["path"]: (f["mtime"], f["size"]) for f in stored}
-            digests = {f["path"]: f["digest"] for f in stored if f.get("digest")}
-        else:
-            manifest, digests = copy
+                manifest = {f["path"]: (f["mtime"], f["size"]) for f in reader.all_stored_fields()}
         self.close_searcher()
-        self.ix, self._gen, self.manifest, self.digests = ix, gen, manifest, digests
-        self.pending_digests = {}
+        self.ix, self._gen, self.manifest = ix, gen, manifest
         self.schema, self._parser = schema, None
         self.analyzer = schema["body"].analyzer
         if not copy_current:
@@ -158,24 +149,18 @@ class IndexStore:
                 out[entry.name] = (st.st_size, st.st_mtime_ns)
         return out
 
-    def _read_manifest_copy(self, gen: int) -> tuple[dict[str, tuple[int, int]], dict[str, bytes]] | None:
+    def _read_manifest_copy(self, gen: int) -> dict[str, tuple[int, int]] | None:
         try:
             with open(self.path / _MANIFEST, "rb") as fh:
                 data = pickle.load(fh)
             if (data["name"], data["gen"]) == (self.index_name, gen) and data["files"] == self._index_files():
-                return data["manifest"], data["digests"]
+                return data["manifest"]
         except Exception:  # missing, stale, foreign or torn: read the index instead
             pass
         return None
 
     def _save_manifest_copy(self) -> None:
-        data = {
-            "name": self.index_name,
-            "gen": self._gen,
-            "files": self._index_files(),
-            "manifest": self.manifest,
-            "digests": self.digests,
-        }
+        data = {"name": self.index_name, "gen": self._gen, "files": self._index_files(), "manifest": self.manifest}
         tmp = self.path / f"{_MANIFEST}.{os.getpid()}.{threading.get_ident()}"
         try:
             # No fsync: a torn copy after a crash is detected and ignored.
@@ -279,20 +264,27 @@ class IndexStore:
         writer.commit(**kwargs)
         self._gen = self.ix.latest_generation()
         if clear:
-            self.manifest, self.digests = {}, {}
+            self.manifest = {}
         for path in removed:
             self.manifest.pop(path, None)
-            self.digests.pop(path, None)
-        pending = self.pending_digests
         for fs in indexed:
             self.manifest[fs.path] = (fs.mtime_ns, fs.size)
-            if fs.path in pending:
-                self.digests[fs.path] = pending[fs.path]
-        self.pending_digests = {}
         # Not Searcher.refresh(): whoosh-reloaded 2.7.5's reader reuse keeps the
         # segments a merge replaced, so merged documents would appear twice.
         self.close_searcher()
         self._save_manifest_copy()
+
+    def indexed_digest(self, path: str) -> bytes | None:
+        """The digest of the bytes ``path`` was indexed from (None when unknown).
+
+        Read from the document's stored fields, only for a file whose time moved
+        but not its size: rare enough not to keep every digest in memory (they
+        would double the manifest's copy, read by every ``wikitui search``).
+        """
+        with self.read_lock:
+            searcher = self.searcher()
+            docnum = searcher.document_number(path=path)
+            return None if docnum is None else searcher.stored_fields(docnum).get("digest")
 
     def record_unchanged(self, files) -> None:
         """Record the new times of files whose bytes are those indexed (nothing to commit).
