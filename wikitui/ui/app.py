@@ -26,7 +26,7 @@ from wikitui.core.vault import Vault
 from wikitui.ui.messages import IndexProgress
 from wikitui.ui.screens.main import MainScreen
 from wikitui.ui.state import VaultState
-from wikitui.ui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, load_themes, save_theme, saved_theme
+from wikitui.ui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, bundled_theme_dir, load_themes, save_theme, saved_theme
 from wikitui.ui.widgets.page_tree import PreparedPages, prepare_pages
 
 if TYPE_CHECKING:
@@ -138,8 +138,14 @@ class WikituiApp(App[None]):
             self._theme_errors.append(f"config: {exc}")
         wanted = explicit or remembered or DEFAULT_THEME
         if wanted not in self.available_themes:
-            self._theme_errors.append(f"theme {wanted!r} not found; using {DEFAULT_THEME}")
-            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+            fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+            if wanted == DEFAULT_THEME:  # the bundled themes themselves are missing: a broken install
+                self._theme_errors.append(
+                    f"the bundled themes were not found (looked in {bundled_theme_dir()}); using {fallback}"
+                )
+            else:
+                self._theme_errors.append(f"theme {wanted!r} not found; using {fallback}")
+            wanted = fallback
         self.theme = wanted
 
     def _theme_changed(self, theme: Any) -> None:
