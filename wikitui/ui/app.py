@@ -19,6 +19,7 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.signal import Signal
 
 from wikitui.core.graph import LinkGraph
 from wikitui.core.history_nav import History
@@ -102,6 +103,10 @@ class WikituiApp(App[None]):
         self.index_ready = False
         #: "pending", "building", "ready", "failed" or "off".
         self.index_state = "pending"
+        #: The index build's latest progress report (its error once it failed).
+        self.index_progress = IndexProgress(0, 0)
+        #: Published with each progress report and when the build ends (the search screen follows it).
+        self.index_signal: Signal[IndexProgress] = Signal(self, "index-progress")
         #: Files changed on disk and not yet in the index (while it builds, or while another process held it).
         self._pending_index: set[str] = set()
         self._pending_lock = threading.Lock()

@@ -279,7 +279,9 @@ class MainScreen(NavigationMixin, Screen[None]):
             self.refresh_links()
 
     def on_index_progress(self, message: IndexProgress) -> None:
-        """Show the search index's progress beside the footer."""
+        """Show the search index's progress beside the footer (and tell an open search screen)."""
+        self.wapp.index_progress = message
+        self.wapp.index_signal.publish(message)
         status = self.query_one(IndexStatus)
         if message.finished:
             status.set_done(message.error or "search ready")

@@ -278,7 +278,7 @@ class NavigationMixin:
             if hit is not None:
                 self.open_path(hit.path, line=hit.line)
 
-        self.app.push_screen(SearchScreen(self.wapp.search_index), opened)
+        self.app.push_screen(SearchScreen(self.wapp), opened)
 
     # ------------------------------------------------------------- links
     def on_page_tree_page_selected(self, message: PageTree.PageSelected) -> None:
