@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -24,6 +24,7 @@ from textual.signal import Signal
 from wikitui.core.graph import LinkGraph
 from wikitui.core.history_nav import History
 from wikitui.core.vault import Vault
+from wikitui.ui.early_keys import EarlyKeys, KeyHandled
 from wikitui.ui.messages import IndexProgress
 from wikitui.ui.screens.main import MainScreen
 from wikitui.ui.state import VaultState
@@ -120,9 +121,26 @@ class WikituiApp(App[None]):
         self._stop = threading.Event()
         #: Serialises writes to the search index (initial build vs. live updates).
         self.index_lock = threading.Lock()
+        #: Keys typed while a screen settles (at launch, right after / or ctrl+p), handled once it is ready.
+        self.early_keys = EarlyKeys(self)
         self._theme_errors: list[str] = []
         self._register_themes()
         self._choose_theme(theme)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys are handed out one at a time, each to a ready screen (see :mod:`wikitui.ui.early_keys`)."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self.early_keys.hold(event):
+                return
+            target = self.focused or self.screen  # where Textual hands the key
+            await super().on_event(event)
+            self.early_keys.handed_out(target)
+            return
+        await super().on_event(event)
+
+    def on_key_handled(self, message: KeyHandled) -> None:
+        """A key has been handled: the next one may go."""
+        self.early_keys.handled(message)
 
     # ------------------------------------------------------------------ themes
     def get_theme_variable_defaults(self) -> dict[str, str]:
