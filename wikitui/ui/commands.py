@@ -44,6 +44,8 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Toggle agent pane", "Show or hide the agent pane (ctrl+a)", "toggle_pane('agent')"),
     ("Narrow pane", "Make the focused column narrower ([)", "resize(-1)"),
     ("Widen pane", "Make the focused column wider (])", "resize(1)"),
+    ("Outline", "The page's headings: jump to one (ctrl+o)", "outline"),
+    ("Edit page", "Open the page in $VISUAL or $EDITOR, then show it again (e, on the page)", "edit_page"),
     ("Filter pages", "Filter the page tree", "filter_pages"),
     ("Reload", "Re-read the vault from disk", "reload"),
     ("Help", "Every key binding (?)", "help"),

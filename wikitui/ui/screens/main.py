@@ -22,6 +22,7 @@ from textual.widgets import Input, TextArea
 from wikitui.ui.messages import AskAgentRequested, IndexProgress, IngestRequested, OpenRequested
 from wikitui.ui.screens.layout import SIZES, WIDE, Layout, plan_layout
 from wikitui.ui.screens.navigation import NavigationMixin
+from wikitui.ui.screens.page_actions import PageActionsMixin
 from wikitui.ui.widgets.index_status import IndexStatus
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_tree import PageTree
@@ -40,13 +41,14 @@ RESIZE_STEP = 4
 PANES = ("sources", "wiki", "page", "links", "agent")
 
 
-class MainScreen(NavigationMixin, Screen[None]):
+class MainScreen(PageActionsMixin, NavigationMixin, Screen[None]):
     """The four panes of the workspace.
 
     | Key | Action |
     | :- | :- |
     | f1 … f5 | Focus Sources, Wiki, Page, Links, Agent input. |
     | / | Full-text search. |
+    | ctrl+o | The page's outline: jump to a heading. |
     | ? | Every key. |
     | backspace, alt+left | Back. |
     | alt+right | Forward. |
@@ -64,6 +66,7 @@ class MainScreen(NavigationMixin, Screen[None]):
         Binding("f4", "focus_pane('links')", "Links", show=False, id="focus-links"),
         Binding("f5", "focus_pane('agent')", "Agent", show=False, id="focus-agent"),
         Binding("slash", "search", "Search", id="search"),
+        Binding("ctrl+o", "outline", "Outline", show=False, id="outline"),
         Binding("question_mark", "help", "Help", id="help"),
         Binding("alt+left", "back", "Back", id="back"),
         Binding("backspace", "back", "Back", show=False, id="back-backspace"),
