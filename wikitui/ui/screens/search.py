@@ -140,7 +140,7 @@ class SearchScreen(ModalScreen["Hit | None"]):
         self._run(event.value)
 
     def _run(self, query: str) -> None:
-        self._waiting = False
+        was_waiting, self._waiting = self._waiting, False
         if not query.strip():
             self._hits = []
             self.query_one(OptionList).clear_options()
@@ -151,6 +151,8 @@ class SearchScreen(ModalScreen["Hit | None"]):
             self._waiting = self._source.index_state in ("pending", "building")
             self.query_one("#search-status", Static).update(waiting_text(self._source))
             return
+        if was_waiting:  # the index just opened: its first search takes a moment
+            self.query_one("#search-status", Static).update("the index is ready · searching…")
         self._search(index, query)
 
     @work(thread=True, exclusive=True, group="search")
