@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 #: Seconds between two looks while keys are held.
 POLL = 0.01
 #: Longest a key waits for its screen or for the key before it, in seconds.
-MAX_WAIT = 2.0
+MAX_WAIT = 5.0
 
 
 class KeyHandled(Message, bubble=True):
