@@ -28,7 +28,7 @@ from wikitui.ui.early_keys import EarlyKeys, KeyHandled
 from wikitui.ui.messages import IndexProgress
 from wikitui.ui.screens.main import MainScreen
 from wikitui.ui.state import VaultState
-from wikitui.ui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, bundled_theme_dir, load_themes, save_theme, saved_theme
+from wikitui.ui.themes import VARIABLE_DEFAULTS, load_themes, pick_theme, save_theme, saved_theme
 from wikitui.ui.widgets.page_tree import PreparedPages, prepare_pages
 
 if TYPE_CHECKING:
@@ -159,17 +159,10 @@ class WikituiApp(App[None]):
         except Exception as exc:  # an unreadable config must not stop the app
             remembered = None
             self._theme_errors.append(f"config: {exc}")
-        wanted = explicit or remembered or DEFAULT_THEME
-        if wanted not in self.available_themes:
-            fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-            if wanted == DEFAULT_THEME:  # the bundled themes themselves are missing: a broken install
-                self._theme_errors.append(
-                    f"the bundled themes were not found (looked in {bundled_theme_dir()}); using {fallback}"
-                )
-            else:
-                self._theme_errors.append(f"theme {wanted!r} not found; using {fallback}")
-            wanted = fallback
-        self.theme = wanted
+        theme, problem = pick_theme(explicit or remembered, set(self.available_themes))
+        if problem:
+            self._theme_errors.append(problem)
+        self.theme = theme
 
     def _theme_changed(self, theme: Any) -> None:
         """Remember a theme the user picked (palette or command)."""

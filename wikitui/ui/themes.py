@@ -166,6 +166,21 @@ def load_themes(*folders: Path) -> ThemeLoad:
     return result
 
 
+def pick_theme(wanted: str | None, available: set[str]) -> tuple[str, str | None]:
+    """The theme to use for ``wanted`` (None: the default), and a one-line notice when it is not available.
+
+    The notice names the theme really used; when even the default is missing, the
+    bundled themes are (a broken install), and it says where they were looked for.
+    """
+    wanted = wanted or DEFAULT_THEME
+    if wanted in available:
+        return wanted, None
+    fallback = DEFAULT_THEME if DEFAULT_THEME in available else "textual-dark"
+    if wanted == DEFAULT_THEME:
+        return fallback, f"the bundled themes were not found (looked in {bundled_theme_dir()}); using {fallback}"
+    return fallback, f"theme {wanted!r} not found; using {fallback}"
+
+
 # ------------------------------------------------------------------ remembering
 def saved_theme(vault: object = None) -> str | None:
     """The theme name the configuration names (the vault's config, else the user's); None when unset."""
