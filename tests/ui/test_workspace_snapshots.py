@@ -104,3 +104,18 @@ def test_raw_source_viewer(snap_compare, sample_vault):
         await _settled(pilot)
 
     assert snap_compare(_app(sample_vault), terminal_size=(120, 40), run_before=before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+def test_narrow_screen_with_the_agent_raised(snap_compare, sample_vault, size):
+    """Below 110 columns f5 raises the agent over the page's column (the page is never squeezed)."""
+
+    async def before(pilot):
+        await _settled(pilot)
+        await pilot.press("f5")
+        await wait_for(pilot, lambda: pilot.app.focused is not None and pilot.app.focused.id == "agent-input", "the agent input")
+        await pilot.press(*"hello")
+        pilot.app.focused.cursor_blink = False
+        await pilot.pause()
+
+    assert snap_compare(_app(sample_vault), terminal_size=size, run_before=before)

@@ -79,3 +79,18 @@ async def test_switching_theme_from_the_palette_is_instant_and_remembered(sample
     async with again.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         assert again.theme == "nord-ish"
+
+
+async def test_missing_bundled_themes_say_so_and_name_the_theme_really_used(sample_vault, tmp_path, monkeypatch):
+    """A broken install (no theme files) falls back to Textual's theme and says which; never "using wikitui-dark"."""
+    import wikitui.ui.themes as themes
+
+    monkeypatch.setattr(themes, "bundled_theme_dir", lambda: tmp_path / "nothing-here")
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        assert app.theme == "textual-dark"
+        await wait_for(pilot, lambda: any("themes were not found" in n for n in notices(app)), "the notice")
+        (notice,) = [n for n in notices(app) if "theme" in n]
+        assert notice.endswith("using textual-dark")
+        assert "using wikitui-dark" not in notice

@@ -15,18 +15,20 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.signal import Signal
 
 from wikitui.core.graph import LinkGraph
 from wikitui.core.history_nav import History
 from wikitui.core.vault import Vault
+from wikitui.ui.early_keys import EarlyKeys, KeyHandled
 from wikitui.ui.messages import IndexProgress
 from wikitui.ui.screens.main import MainScreen
 from wikitui.ui.state import VaultState
-from wikitui.ui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, load_themes, save_theme, saved_theme
+from wikitui.ui.themes import VARIABLE_DEFAULTS, load_themes, pick_theme, save_theme, saved_theme
 from wikitui.ui.widgets.page_tree import PreparedPages, prepare_pages
 
 if TYPE_CHECKING:
@@ -102,6 +104,10 @@ class WikituiApp(App[None]):
         self.index_ready = False
         #: "pending", "building", "ready", "failed" or "off".
         self.index_state = "pending"
+        #: The index build's latest progress report (its error once it failed).
+        self.index_progress = IndexProgress(0, 0)
+        #: Published with each progress report and when the build ends (the search screen follows it).
+        self.index_signal: Signal[IndexProgress] = Signal(self, "index-progress")
         #: Files changed on disk and not yet in the index (while it builds, or while another process held it).
         self._pending_index: set[str] = set()
         self._pending_lock = threading.Lock()
@@ -115,9 +121,26 @@ class WikituiApp(App[None]):
         self._stop = threading.Event()
         #: Serialises writes to the search index (initial build vs. live updates).
         self.index_lock = threading.Lock()
+        #: Keys typed while a screen settles (at launch, right after / or ctrl+p), handled once it is ready.
+        self.early_keys = EarlyKeys(self)
         self._theme_errors: list[str] = []
         self._register_themes()
         self._choose_theme(theme)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys are handed out one at a time, each to a ready screen (see :mod:`wikitui.ui.early_keys`)."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            if self.early_keys.hold(event):
+                return
+            target = self.focused or self.screen  # where Textual hands the key
+            await super().on_event(event)
+            self.early_keys.handed_out(target)
+            return
+        await super().on_event(event)
+
+    def on_key_handled(self, message: KeyHandled) -> None:
+        """A key has been handled: the next one may go."""
+        self.early_keys.handled(message)
 
     # ------------------------------------------------------------------ themes
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -136,11 +159,10 @@ class WikituiApp(App[None]):
         except Exception as exc:  # an unreadable config must not stop the app
             remembered = None
             self._theme_errors.append(f"config: {exc}")
-        wanted = explicit or remembered or DEFAULT_THEME
-        if wanted not in self.available_themes:
-            self._theme_errors.append(f"theme {wanted!r} not found; using {DEFAULT_THEME}")
-            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self.theme = wanted
+        theme, problem = pick_theme(explicit or remembered, set(self.available_themes))
+        if problem:
+            self._theme_errors.append(problem)
+        self.theme = theme
 
     def _theme_changed(self, theme: Any) -> None:
         """Remember a theme the user picked (palette or command)."""

@@ -1,7 +1,8 @@
 """Command palette (``ctrl+p``) providers: the quick switcher and the workspace's commands.
 
-The quick switcher matches, fuzzily, every page's title, aliases and path; with an
-empty query it offers the pages visited most recently. Every action of the
+The quick switcher matches every page's title, aliases and path against the words
+typed, in any order (see :mod:`wikitui.ui.switcher_match`); with an empty query it
+offers the pages visited most recently. Every action of the
 workspace is also a palette command (not every terminal delivers every key), and
 each theme can be chosen by name.
 """
@@ -15,6 +16,8 @@ from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from wikitui.ui.switcher_match import WordMatcher
+
 if TYPE_CHECKING:
     from wikitui.ui.app import WikituiApp
 
@@ -22,6 +25,8 @@ if TYPE_CHECKING:
 DISCOVERY_LIMIT = 20
 #: Most matches yielded per query (the palette shows the best ones).
 MATCH_LIMIT = 200
+#: A title's match outranks an equally good match of an alias or the path by this factor.
+TITLE_PREFERENCE = 1.02
 
 #: (title, help, main-screen action) of the workspace commands.
 WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
@@ -39,6 +44,8 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Toggle agent pane", "Show or hide the agent pane (ctrl+a)", "toggle_pane('agent')"),
     ("Narrow pane", "Make the focused column narrower ([)", "resize(-1)"),
     ("Widen pane", "Make the focused column wider (])", "resize(1)"),
+    ("Outline", "The page's headings: jump to one (ctrl+o)", "outline"),
+    ("Edit page", "Open the page in $VISUAL or $EDITOR, then show it again (e, on the page)", "edit_page"),
     ("Filter pages", "Filter the page tree", "filter_pages"),
     ("Reload", "Re-read the vault from disk", "reload"),
     ("Help", "Every key binding (?)", "help"),
@@ -89,20 +96,33 @@ class PageSwitcher(Provider):
             yield DiscoveryHit(info.title, partial(self._open, path), help=graph.vault.wiki_relative(path))
 
     async def search(self, query: str) -> Hits:
-        """Pages whose title, an alias or the path matches ``query``, best first."""
-        matcher = self.matcher(query)
-        best: dict[str, tuple[float, str, str, str]] = {}
+        """Pages whose title, an alias or the path holds every word of ``query`` (in any order), best first."""
+        matcher = WordMatcher(query)
+        style = self.matcher(query).match_style
+        best: dict[str, tuple[float, str, str, str, tuple[int, ...]]] = {}
         for text, path, title, help_text in self._names:
-            score = matcher.match(text)
+            found = matcher.match(text)
+            # Of equal matches, show the title rather than an alias or the path.
+            score = found.score * (TITLE_PREFERENCE if text == title else 1.0)
             if score > 0 and score > best.get(path, (0.0,))[0]:
-                best[path] = (score, text, title, help_text)
+                best[path] = (score, text, title, help_text, found.positions)
         ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:MATCH_LIMIT]
-        for path, (score, text, title, help_text) in ranked:
+        for path, (score, text, title, help_text, positions) in ranked:
+            marked = _highlight(text, positions, style)
             if text == title:
-                prompt = matcher.highlight(text)
+                prompt = marked
             else:  # matched an alias or the path: name the page, show what matched beside it
-                prompt = Content(title) + Content("  ") + matcher.highlight(text).stylize("$text-muted")
+                prompt = Content(title) + Content("  ") + marked.stylize("$text-muted")
             yield Hit(score, prompt, partial(self._open, path), text=title, help=help_text)
+
+
+def _highlight(text: str, positions: tuple[int, ...], style) -> Content:
+    """``text`` with the characters at ``positions`` in the palette's match style."""
+    content = Content(text)
+    for offset in positions:
+        if offset < len(text) and not text[offset].isspace():
+            content = content.stylize(style, offset, offset + 1)
+    return content
 
 
 def workspace_commands(app: "WikituiApp") -> Iterable[SystemCommand]:

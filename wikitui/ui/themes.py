@@ -12,6 +12,7 @@ The chosen theme is remembered in the user's ``config.toml`` (see :func:`save_th
 
 from __future__ import annotations
 
+import importlib.util
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +59,19 @@ class ThemeLoad:
 
 
 def bundled_theme_dir() -> Path:
-    """The repository's ``themes/`` folder (beside the package)."""
+    """The folder of the bundled theme files.
+
+    Installed (wheel, pipx, uv tool, or an editable install made with the current
+    build config) they are the package ``wikitui.themes``, which the build maps
+    from the repository's ``themes/`` folder; a checkout whose editable install
+    predates that mapping still finds them beside the package.
+    """
+    try:
+        spec = importlib.util.find_spec("wikitui.themes")
+    except ImportError:
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
     return Path(wikitui.__file__).resolve().parent.parent / "themes"
 
 
@@ -151,6 +164,21 @@ def load_themes(*folders: Path) -> ThemeLoad:
             by_name[theme.name] = theme
     result.themes = list(by_name.values())
     return result
+
+
+def pick_theme(wanted: str | None, available: set[str]) -> tuple[str, str | None]:
+    """The theme to use for ``wanted`` (None: the default), and a one-line notice when it is not available.
+
+    The notice names the theme really used; when even the default is missing, the
+    bundled themes are (a broken install), and it says where they were looked for.
+    """
+    wanted = wanted or DEFAULT_THEME
+    if wanted in available:
+        return wanted, None
+    fallback = DEFAULT_THEME if DEFAULT_THEME in available else "textual-dark"
+    if wanted == DEFAULT_THEME:
+        return fallback, f"the bundled themes were not found (looked in {bundled_theme_dir()}); using {fallback}"
+    return fallback, f"theme {wanted!r} not found; using {fallback}"
 
 
 # ------------------------------------------------------------------ remembering

@@ -14,18 +14,21 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.events import Resize
+from textual.events import DescendantFocus, Resize
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Footer, Input, TextArea
+from textual.widgets import Input, TextArea
 
 from wikitui.ui.messages import AskAgentRequested, IndexProgress, IngestRequested, OpenRequested
+from wikitui.ui.screens.layout import SIZES, WIDE, Layout, plan_layout
 from wikitui.ui.screens.navigation import NavigationMixin
+from wikitui.ui.screens.page_actions import PageActionsMixin
 from wikitui.ui.widgets.index_status import IndexStatus
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_tree import PageTree
 from wikitui.ui.widgets.page_view import PageView
 from wikitui.ui.widgets.source_tree import SourceTree, source_citations
+from wikitui.ui.widgets.workspace_footer import WorkspaceFooter
 
 if TYPE_CHECKING:
     from wikitui.ui.widgets.agent_pane import AgentPane
@@ -33,28 +36,19 @@ if TYPE_CHECKING:
     from wikitui.ui.widgets.page_tree import PreparedPages
     from wikitui.ui.app import WikituiApp
 
-#: Below this width the agent pane hides itself (unless shown on purpose).
-AGENT_MIN_WIDTH = 110
-#: Below this width the left column hides itself (unless shown on purpose).
-LEFT_MIN_WIDTH = 64
-#: Below this height the links panel hides itself (unless shown on purpose).
-LINKS_MIN_HEIGHT = 30
-#: Column widths and the links panel's height: (default, smallest, largest).
-SIZES = {"left": (30, 16, 70), "agent": (40, 24, 90), "links": (10, 4, 30)}
-#: Left column width on a terminal narrower than 100 columns.
-NARROW_LEFT = 24
 #: Cells (or rows) one press of ``[`` or ``]`` changes.
 RESIZE_STEP = 4
 PANES = ("sources", "wiki", "page", "links", "agent")
 
 
-class MainScreen(NavigationMixin, Screen[None]):
+class MainScreen(PageActionsMixin, NavigationMixin, Screen[None]):
     """The four panes of the workspace.
 
     | Key | Action |
     | :- | :- |
     | f1 … f5 | Focus Sources, Wiki, Page, Links, Agent input. |
     | / | Full-text search. |
+    | ctrl+o | The page's outline: jump to a heading. |
     | ? | Every key. |
     | backspace, alt+left | Back. |
     | alt+right | Forward. |
@@ -66,21 +60,26 @@ class MainScreen(NavigationMixin, Screen[None]):
     AUTO_FOCUS = "#page"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "focus_pane('sources')", "Sources", show=False, id="focus-sources"),
-        Binding("f2", "focus_pane('wiki')", "Wiki", show=False, id="focus-wiki"),
-        Binding("f3", "focus_pane('page')", "Page", show=False, id="focus-page"),
-        Binding("f4", "focus_pane('links')", "Links", show=False, id="focus-links"),
-        Binding("f5", "focus_pane('agent')", "Agent", show=False, id="focus-agent"),
-        Binding("slash", "search", "Search", id="search"),
-        Binding("question_mark", "help", "Help", id="help"),
+        Binding("f1", "focus_pane('sources')", "Sources", show=False, id="focus-sources", tooltip="Focus the Sources pane"),
+        Binding("f2", "focus_pane('wiki')", "Wiki", show=False, id="focus-wiki", tooltip="Focus the Wiki tree"),
+        Binding("f3", "focus_pane('page')", "Page", show=False, id="focus-page", tooltip="Focus the page"),
+        Binding("f4", "focus_pane('links')", "Links", show=False, id="focus-links", tooltip="Focus the links panel"),
+        Binding("f5", "focus_pane('agent')", "Agent", show=False, id="focus-agent", tooltip="Focus the agent's input"),
+        Binding("slash", "search", "Search", id="search", tooltip="Full-text search of the wiki and the sources"),
+        Binding("ctrl+o", "outline", "Outline", show=False, id="outline", tooltip="The page's headings: jump to one"),
+        Binding("question_mark", "help", "Help", id="help", tooltip="Every key (this list)"),
         Binding("alt+left", "back", "Back", id="back"),
         Binding("backspace", "back", "Back", show=False, id="back-backspace"),
         Binding("alt+right", "forward", "Forward", id="forward"),
-        Binding("ctrl+b", "toggle_pane('left')", "Toggle sidebar", show=False, id="toggle-left"),
-        Binding("ctrl+l", "toggle_pane('links')", "Toggle links", show=False, id="toggle-links"),
-        Binding("ctrl+a", "toggle_pane('agent')", "Toggle agent", show=False, id="toggle-agent"),
-        Binding("left_square_bracket", "resize(-1)", "Narrower", show=False, id="narrower"),
-        Binding("right_square_bracket", "resize(1)", "Wider", show=False, id="wider"),
+        Binding("ctrl+b", "toggle_pane('left')", "Toggle sidebar", show=False, id="toggle-left",
+                tooltip="Hide or show Sources and Wiki"),
+        Binding("ctrl+l", "toggle_pane('links')", "Toggle links", show=False, id="toggle-links",
+                tooltip="Hide or show the links panel"),
+        Binding("ctrl+a", "toggle_pane('agent')", "Toggle agent", show=False, id="toggle-agent",
+                tooltip="Hide or show the agent (below 110 columns: raise it over the page)"),
+        Binding("left_square_bracket", "resize(-1)", "Narrower", show=False, id="narrower",
+                tooltip="Narrower focused column"),
+        Binding("right_square_bracket", "resize(1)", "Wider", show=False, id="wider", tooltip="Wider focused column"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -88,6 +87,9 @@ class MainScreen(NavigationMixin, Screen[None]):
         #: Pane visibility chosen by the user (None: decided by the terminal's size).
         self._shown: dict[str, bool | None] = {"left": None, "links": None, "agent": None}
         self._sizes = {name: size[0] for name, size in SIZES.items()}
+        #: Narrow layout: whether the agent is raised over the page's column.
+        self._agent_raised = False
+        self._layout = plan_layout(200, 50, shown=self._shown, sizes=self._sizes, agent_raised=False)
         #: Raw source path → pages citing it (refreshed with the graph).
         self.citations: dict[str, list[str]] = {}
         self.init_navigation()
@@ -109,7 +111,7 @@ class MainScreen(NavigationMixin, Screen[None]):
             # The agent pane is mounted just after the first frame (see _after_first_frame).
             yield Vertical(id="agent")
         with Horizontal(id="bottom"):
-            yield Footer(compact=True)
+            yield WorkspaceFooter()
             yield IndexStatus(id="status")
 
     def on_mount(self) -> None:
@@ -143,33 +145,54 @@ class MainScreen(NavigationMixin, Screen[None]):
         return self.query_one(AgentPane)
 
     def on_resize(self, event: Resize) -> None:
-        """Collapse panes that do not fit the terminal."""
+        """Lay the panes out for the new size (three columns, or the agent sharing the page's column)."""
+        if self._layout.wide and self.size.width < WIDE:  # just became narrow: the agent stays up if it has the focus
+            self._agent_raised = self._focused_column() == "agent"
         self._apply_layout()
 
     def _visible(self, pane: str) -> bool:
-        chosen = self._shown[pane]
-        if chosen is not None:
-            return chosen
+        layout = self._plan()
+        return {"left": layout.left, "agent": layout.agent, "links": layout.links}[pane]
+
+    def _plan(self) -> Layout:
         width, height = self.size
-        return {
-            "left": width >= LEFT_MIN_WIDTH,
-            "agent": width >= AGENT_MIN_WIDTH,
-            "links": height >= LINKS_MIN_HEIGHT,
-        }[pane]
+        return plan_layout(width, height, shown=self._shown, sizes=self._sizes, agent_raised=self._agent_raised)
 
     def _apply_layout(self) -> None:
-        left, agent, links = (self.query_one(f"#{n}") for n in ("left", "agent", "links"))
-        left.display = self._visible("left")
-        agent.display = self._visible("agent")
-        links.display = self._visible("links")
-        # Until the user resizes it, the left column gives way on a narrow terminal.
-        narrow = self.size.width < 100 and self._sizes["left"] == SIZES["left"][0]
-        left.styles.width = NARROW_LEFT if narrow else self._sizes["left"]
-        agent.styles.width = self._sizes["agent"]
-        links.styles.height = self._sizes["links"]
+        left, centre, agent, links = (self.query_one(f"#{n}") for n in ("left", "centre", "agent", "links"))
+        layout = self._layout = self._plan()
+        left.display = layout.left
+        centre.display = layout.centre
+        agent.display = layout.agent
+        links.display = layout.links
+        left.styles.width = layout.left_width
+        agent.styles.width = layout.agent_width if layout.agent_width is not None else "1fr"
+        links.styles.height = layout.links_height
+        agent.border_subtitle = "" if layout.wide else "f3 back to the page"
         focused = self.focused
-        if focused is not None and not focused.display or (focused is not None and not self._on_screen(focused)):
-            self.query_one(PageView).focus()
+        if focused is not None and not self._on_screen(focused):
+            target = self.agent_input if layout.agent and not layout.centre else self.query_one(PageView)
+            (target or self.query_one(PageView)).focus()
+
+    @property
+    def agent_input(self):
+        """The agent's input (None until the agent pane has mounted)."""
+        try:
+            return self.query_one("#agent-input")
+        except NoMatches:
+            return None
+
+    def on_descendant_focus(self, event: DescendantFocus) -> None:
+        """In a narrow layout, focus in the agent raises it and focus in the page lowers it."""
+        if self._layout.wide:
+            return
+        column = self._column_of(event.widget)
+        if column == "agent" and not self._agent_raised:
+            self._agent_raised = True
+            self._apply_layout()
+        elif column in ("page", "links") and self._agent_raised:
+            self._agent_raised = False
+            self._apply_layout()
 
     def _on_screen(self, widget) -> bool:
         node = widget
@@ -183,6 +206,10 @@ class MainScreen(NavigationMixin, Screen[None]):
     def action_focus_pane(self, pane: str) -> None:
         """Focus a pane, showing it first if it was hidden."""
         column = {"sources": "left", "wiki": "left", "links": "links", "agent": "agent"}.get(pane)
+        if not self._layout.wide and pane in ("page", "links", "agent") and self._agent_raised != (pane == "agent"):
+            # Narrow: the agent and the page share a column; show the one asked for.
+            self._agent_raised = pane == "agent"
+            self._apply_layout()
         if column is not None and not self._visible(column):
             self._shown[column] = True
             self._apply_layout()
@@ -201,12 +228,23 @@ class MainScreen(NavigationMixin, Screen[None]):
         widget.focus()
 
     def action_toggle_pane(self, pane: str) -> None:
-        """Hide or show the left column, the links panel or the agent pane."""
+        """Hide or show the left column, the links panel or the agent pane (narrow: raise or lower the agent)."""
+        if pane == "agent" and not self._layout.wide:
+            self._agent_raised = not self._agent_raised
+            self._apply_layout()
+            if self._agent_raised:
+                self.action_focus_pane("agent")
+            else:
+                self.query_one(PageView).focus()
+            return
         self._shown[pane] = not self._visible(pane)
         self._apply_layout()
 
     def _focused_column(self) -> str:
-        node = self.focused
+        return self._column_of(self.focused)
+
+    @staticmethod
+    def _column_of(node) -> str:
         while node is not None:
             if node.id in ("left", "agent", "links", "page"):
                 return node.id
@@ -218,6 +256,8 @@ class MainScreen(NavigationMixin, Screen[None]):
         column = self._focused_column()
         if column == "page":
             column, step = "left", -step  # a wider page is a narrower sidebar
+        if column == "agent" and not self._layout.wide:
+            return  # a raised agent takes the page's whole column
         default, low, high = SIZES[column]
         self._sizes[column] = max(low, min(high, self._sizes[column] + step * RESIZE_STEP))
         self._apply_layout()
@@ -279,7 +319,9 @@ class MainScreen(NavigationMixin, Screen[None]):
             self.refresh_links()
 
     def on_index_progress(self, message: IndexProgress) -> None:
-        """Show the search index's progress beside the footer."""
+        """Show the search index's progress beside the footer (and tell an open search screen)."""
+        self.wapp.index_progress = message
+        self.wapp.index_signal.publish(message)
         status = self.query_one(IndexStatus)
         if message.finished:
             status.set_done(message.error or "search ready")
@@ -302,7 +344,10 @@ class MainScreen(NavigationMixin, Screen[None]):
     @on(AskAgentRequested)
     def _ask_requested(self, message: AskAgentRequested) -> None:
         message.stop()
-        if not self._visible("agent"):
+        if not self._layout.wide:
+            self._agent_raised = True
+            self._apply_layout()
+        elif not self._visible("agent"):
             self._shown["agent"] = True
             self._apply_layout()
         self.agent_pane.request(message.prompt)

@@ -63,6 +63,8 @@ class NavigationMixin:
         self.current_path: str | None = None
         #: "page", "source" or "missing".
         self.current_kind = ""
+        #: The parsed page shown (its headings make the outline); None for a source.
+        self.current_info: PageInfo | None = None
 
     # ----------------------------------------------------------------- opening
     def open_initial_page(self) -> None:
@@ -159,6 +161,7 @@ class NavigationMixin:
         if line:
             self._scroll_to_line(line)
         self.current_kind = "page"
+        self.current_info = info
         app.vault_state.last_page = path
         page.border_title = f"{info.title} · {info.type}" if info.type else info.title
         page.border_subtitle = ""
@@ -191,6 +194,7 @@ class NavigationMixin:
         if data is None:
             return
         self.current_kind = "source"
+        self.current_info = None
         page.border_title = f"{path} · read-only source"
         page.border_subtitle = ""
         citing = self.citations.get(path, [])
@@ -278,7 +282,7 @@ class NavigationMixin:
             if hit is not None:
                 self.open_path(hit.path, line=hit.line)
 
-        self.app.push_screen(SearchScreen(self.wapp.search_index), opened)
+        self.app.push_screen(SearchScreen(self.wapp), opened)
 
     # ------------------------------------------------------------- links
     def on_page_tree_page_selected(self, message: PageTree.PageSelected) -> None:

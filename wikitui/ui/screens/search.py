@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from rich.style import Style
 from rich.text import Text
@@ -17,7 +17,10 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 if TYPE_CHECKING:
+    from textual.signal import Signal
+
     from wikitui.core.search import Hit
+    from wikitui.ui.messages import IndexProgress
 
 #: Results asked of the index per query.
 RESULT_LIMIT = 40
@@ -52,8 +55,35 @@ def hit_prompt(hit: "Hit", highlight: str | Style = "bold reverse") -> Text:
     return text
 
 
+class IndexSource(Protocol):
+    """Where the search screen finds the index, live (the app): it may open while the screen is up."""
+
+    search_index: Any
+    """The open index, or None while it is being built (or could not be)."""
+    index_state: str
+    """"pending", "building", "ready", "failed" or "off"."""
+    index_progress: "IndexProgress"
+    """The build's latest progress (its ``error`` once it failed)."""
+    index_signal: "Signal[IndexProgress]"
+    """Published on each progress report and when the build ends."""
+
+
+def waiting_text(source: IndexSource) -> str:
+    """Why a query cannot run yet: the build's progress, or why there is no index."""
+    progress = source.index_progress
+    if source.index_state == "failed":
+        return f"Search is not available: {progress.error or 'the index could not be opened'}."
+    if source.index_state == "off":
+        return "Search is off: the index is not built in this session."
+    counted = f" {progress.done} of {progress.total}" if progress.total else ""
+    return f"indexing…{counted} · the results appear here when the index is ready"
+
+
 class SearchScreen(ModalScreen["Hit | None"]):
     """Search the wiki and the sources; dismisses with the chosen hit.
+
+    Opened while the index is still being built, it shows the build's progress and
+    runs the query by itself once the index is ready.
 
     | Key | Action |
     | :- | :- |
@@ -73,15 +103,18 @@ class SearchScreen(ModalScreen["Hit | None"]):
         Binding("pageup", "move(-10)", "Page up", show=False),
     ]
 
-    def __init__(self, index: Any, query: str = "") -> None:
+    def __init__(self, source: IndexSource, query: str = "") -> None:
         """Args:
-        index: A :class:`~wikitui.core.search.SearchIndex` (None while unavailable).
+        source: Where the index is (the app); read on every query, so an index that
+            opens while the screen is up is used at once.
         query: Text to start with.
         """
         super().__init__()
-        self._index = index
+        self._source = source
         self._initial = query
         self._hits: list[Hit] = []
+        #: Whether the query typed is waiting for the index.
+        self._waiting = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="search") as box:
@@ -92,32 +125,43 @@ class SearchScreen(ModalScreen["Hit | None"]):
             yield OptionList(id="search-results")
 
     def on_mount(self) -> None:
-        """Run the initial query, if any."""
+        """Follow the index's build; run the initial query, if any."""
+        self._source.index_signal.subscribe(self, self._index_changed)
         if self._initial:
             self._run(self._initial)
+
+    def _index_changed(self, _progress: "IndexProgress") -> None:
+        """The build moved on or ended: show its progress, or run the waiting query."""
+        if self._waiting:
+            self._run(self.query_one("#search-input", Input).value)
 
     @on(Input.Changed, "#search-input")
     def _changed(self, event: Input.Changed) -> None:
         self._run(event.value)
 
     def _run(self, query: str) -> None:
+        was_waiting, self._waiting = self._waiting, False
         if not query.strip():
             self._hits = []
             self.query_one(OptionList).clear_options()
             self.query_one("#search-status", Static).update("")
             return
-        if self._index is None:
-            self.query_one("#search-status", Static).update("Search is not available: the index could not be opened.")
+        index = self._source.search_index
+        if index is None:
+            self._waiting = self._source.index_state in ("pending", "building")
+            self.query_one("#search-status", Static).update(waiting_text(self._source))
             return
-        self._search(query)
+        if was_waiting:  # the index just opened: its first search takes a moment
+            self.query_one("#search-status", Static).update("the index is ready · searching…")
+        self._search(index, query)
 
     @work(thread=True, exclusive=True, group="search")
-    def _search(self, query: str) -> None:
+    def _search(self, index: Any, query: str) -> None:
         from wikitui.core.errors import WikituiError
 
         worker = get_current_worker()
         try:
-            hits = self._index.search(query, scope="all", limit=RESULT_LIMIT)
+            hits = index.search(query, scope="all", limit=RESULT_LIMIT)
             error = ""
         except WikituiError as exc:
             hits, error = [], str(exc)

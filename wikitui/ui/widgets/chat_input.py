@@ -17,8 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from textual import events, on
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, TextArea
@@ -122,6 +124,16 @@ class ChatInput(TextArea):
     }
     """
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # enter is taken in _on_key (TextArea would insert a newline before any binding ran);
+        # declared here too so the help lists it. The others run as bindings.
+        Binding("enter", "submit", "Send the message (or take the highlighted completion)", show=False),
+        Binding("shift+enter,ctrl+j,alt+enter", "newline", "New line", show=False),
+        Binding("up", "recall_or_move(-1)", "On the first line: the previous message sent", show=False),
+        Binding("down", "recall_or_move(1)", "On the last line: the next message sent", show=False),
+        Binding("shift+tab", "app.focus_previous", "Into the chat log (tab / enter: its links)", show=False),
+    ]
+
     class Submitted(Message):
         """The user sent the input's text.
 
@@ -182,18 +194,9 @@ class ChatInput(TextArea):
             # computed for "/g" must not take the enter that follows "/go".
             self._update_menu()
         handled = self._menu_key(key) if self.menu_open else False
-        if not handled:
-            if key == "enter":
-                self.action_submit()
-                handled = True
-            elif key in ("shift+enter", "ctrl+j", "alt+enter"):
-                start, end = self.selection
-                self._replace_via_keyboard("\n", start, end)
-                handled = True
-            elif key == "up" and self.cursor_location[0] == 0 and self.sent:
-                handled = self._recall(-1)
-            elif key == "down" and self.cursor_location[0] == self.document.line_count - 1:
-                handled = self._recall(1)
+        if not handled and key == "enter":
+            self.action_submit()
+            handled = True
         if handled:
             event.stop()
             event.prevent_default()
@@ -228,6 +231,22 @@ class ChatInput(TextArea):
         self.load_text("")
         self.close_menu()
         self.post_message(self.Submitted(self, text))
+
+    def action_newline(self) -> None:
+        """Insert a line break (shift+enter; ctrl+j where the terminal sends shift+enter as enter)."""
+        start, end = self.selection
+        self._replace_via_keyboard("\n", start, end)
+
+    def action_recall_or_move(self, step: int) -> None:
+        """On the first (last) line, recall the previous (next) message sent; elsewhere move the cursor."""
+        row = self.cursor_location[0]
+        edge = 0 if step < 0 else self.document.line_count - 1
+        if row == edge and (step > 0 or self.sent) and self._recall(step):
+            return
+        if step < 0:
+            self.action_cursor_up()
+        else:
+            self.action_cursor_down()
 
     def _recall(self, step: int) -> bool:
         """Show the previous (``step`` -1) or next (+1) message sent; whether anything changed."""

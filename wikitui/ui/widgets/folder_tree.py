@@ -15,6 +15,8 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from wikitui.core.natural_order import natural_key
+
 
 @dataclass(slots=True)
 class TreeEntry:
@@ -24,13 +26,13 @@ class TreeEntry:
         rel: Path relative to the tree's root folder, ``/``-separated (decides the folder).
         path: Vault-relative path carried by the node.
         label: What the node shows.
-        sort_key: Order among siblings (defaults to the label, case-folded).
+        sort_key: Order among siblings (defaults to the label's natural order: "2" before "10").
     """
 
     rel: str
     path: str
     label: str | Text
-    sort_key: str = ""
+    sort_key: tuple = ()
 
 
 @dataclass(slots=True)
@@ -114,11 +116,11 @@ class FolderTree(Tree[NodeData]):
         if id(node) in self._filled:
             return
         self._filled.add(id(node))
-        for name in sorted(folder.dirs, key=str.casefold):
+        for name in sorted(folder.dirs, key=natural_key):
             rel = f"{prefix}{name}"
             child = node.add(Text(f"{name}/", style="bold"), NodeData("dir", rel), allow_expand=True)
             self._dir_nodes[rel] = child
-        for entry in sorted(folder.files, key=lambda e: e.sort_key or str(e.label).casefold()):
+        for entry in sorted(folder.files, key=lambda e: e.sort_key or (1, natural_key(str(e.label)))):
             self._file_nodes[entry.path] = node.add_leaf(entry.label, NodeData("file", entry.path))
 
     def _folder_at(self, rel: str) -> _Folder | None:

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Tree
 
+from wikitui.core.natural_order import natural_key
 from wikitui.ui.widgets.folder_tree import FolderTree, NodeData, TreeEntry
 
 if TYPE_CHECKING:
@@ -44,8 +45,8 @@ def prepare_pages(graph: "LinkGraph") -> PreparedPages:
     index = vault.index_path
     for path, info in list(graph.pages.items()):
         rel = vault.wiki_relative(path)
-        # index.md first: it is the catalog a reader starts from.
-        key = "\x00" if path == index else info.title.casefold()
+        # index.md first: it is the catalog a reader starts from; then titles in natural order.
+        key = (0,) if path == index else (1, natural_key(info.title))
         entries.append(TreeEntry(rel, path, info.title, key))
         haystacks.append(" ".join((info.title, *info.aliases, rel)).casefold())
     return PreparedPages(entries, haystacks, vault.wiki_prefix)

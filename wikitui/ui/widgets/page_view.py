@@ -54,6 +54,7 @@ class PageView(LinkStates, ScrollView, can_focus=True):
         Binding("pagedown,space", "page_down", "Page down", show=False),
         Binding("home", "scroll_home", "Top", show=False),
         Binding("end", "scroll_end", "Bottom", show=False),
+        Binding("e", "screen.edit_page", "Edit in $EDITOR", show=False, id="edit-page"),
     ]
     """
     | Key(s) | Description |
@@ -64,6 +65,7 @@ class PageView(LinkStates, ScrollView, can_focus=True):
     | up, k / down, j | Scroll one line. |
     | pageup / pagedown, space | Scroll one page. |
     | home / end | Go to the top / the bottom of the page. |
+    | e | Edit the page in ``$VISUAL``/``$EDITOR`` (the screen's ``edit_page``). |
     """
 
     COMPONENT_CLASSES = {f"page-view--{role}" for role in COMPONENT_ROLES}

@@ -1,0 +1,16 @@
+"""Package discovery that pyproject.toml alone cannot express.
+
+The themes live in the repository's top-level ``themes/`` folder (DESIGN §7) and
+are shipped as the ``wikitui.themes`` package, so a wheel, ``pipx install`` or
+``uv tool install`` has them. ``[tool.setuptools.packages.find]`` only finds
+packages under their own folders, and an explicit package list would silently drop
+every subpackage added later; so the packages are found here and the one mapped
+folder is added to them. Everything else is in pyproject.toml.
+"""
+
+from setuptools import find_packages, setup
+
+setup(
+    packages=[*find_packages(include=["wikitui", "wikitui.*"]), "wikitui.themes"],
+    package_dir={"wikitui.themes": "themes"},
+)

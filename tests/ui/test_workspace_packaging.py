@@ -1,0 +1,82 @@
+"""Packaging: the wheel ships the themes, and an app installed from it (as pipx or uv tool would) finds them.
+
+The wheel is built offline with the test environment's own setuptools
+(``--no-build-isolation``; the ``test`` extra pins a recent one).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    # Build from a copy of the project's files: building in place leaves build/ and egg-info behind.
+    src = tmp_path_factory.mktemp("src")
+    for name in ("pyproject.toml", "setup.py", "README.md", "wikitui", "themes"):
+        path = ROOT / name
+        if not path.exists():
+            continue
+        if path.is_dir():
+            subprocess.run(["cp", "-r", str(path), str(src / name)], check=True)
+        else:
+            (src / name).write_bytes(path.read_bytes())
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", str(out), str(src)],
+        capture_output=True, text=True, timeout=240,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    (built,) = out.glob("wikitui-*.whl")
+    return built
+
+
+def test_the_wheel_holds_every_bundled_theme(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    shipped = sorted(n.rsplit("/", 1)[-1] for n in names if n.startswith("wikitui/themes/") and n.endswith(".toml"))
+    assert shipped == sorted(p.name for p in (ROOT / "themes").glob("*.toml"))
+    assert "wikitui-dark.toml" in shipped
+    # Every module of the package is in the wheel too (nothing lost by the package mapping).
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "wikitui").rglob("*.py")}
+    assert modules <= set(names)
+
+
+def test_an_app_installed_from_the_wheel_finds_its_themes(wheel, tmp_path, sample_vault):
+    fresh = tmp_path / "venv"
+    venv.create(fresh, with_pip=False)
+    python = fresh / "bin" / "python"
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
+        capture_output=True, text=True, timeout=240,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    # The dependencies (textual...) come from the test environment, after the fresh venv's own
+    # site-packages; that environment's editable wikitui is not visible (its .pth is not read).
+    deps = next(Path(p) for p in sys.path if p.endswith("site-packages"))
+    script = (
+        "import wikitui, sys\n"
+        "from wikitui.ui.app import make_app\n"
+        f"app = make_app({str(sample_vault)!r}, watch=False, index=False)\n"
+        "print(wikitui.__file__)\n"
+        "print(app.theme)\n"
+        "print(sorted(app.available_themes))\n"
+        "print(app._theme_errors)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(deps)}
+    out = subprocess.run([str(python), "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    where, theme, themes, errors = out.stdout.splitlines()
+    assert where.startswith(str(fresh)), where  # the installed copy, not the checkout
+    assert theme == "wikitui-dark"
+    for name in ("wikitui-dark", "wikitui-light", "gruvbox-ish", "nord-ish", "solarized-light"):
+        assert repr(name) in themes
+    assert errors == "[]"

@@ -1,0 +1,1 @@
+"""The bundled theme files (``*.toml``), shipped as this package so every install has them."""
