@@ -15,7 +15,7 @@ from wikitui.core.fsutil import read_text
 from wikitui.core.links import extract_links
 from wikitui.core.page import parse_page
 from wikitui.ui import markdown_lines
-from wikitui.ui.markdown_layout import MAX_CELL_LINES, wrap_runs
+from wikitui.ui.markdown_layout import wrap_runs
 from wikitui.ui.markdown_lines import PageDocument, render_page
 
 
@@ -166,15 +166,29 @@ def test_table_is_drawn_with_box_characters_and_aligned_columns():
     assert "table-header" in roles_of(doc, "Guest")
 
 
-def test_a_table_too_wide_for_the_pane_wraps_its_cells_and_then_truncates():
-    long = "word " * 60
+def test_a_table_too_wide_for_the_pane_wraps_its_cells_and_keeps_every_word():
+    long = " ".join(f"word{n}" for n in range(60))
     doc = render_page(f"| a | b |\n|---|---|\n| [[Link]] {long} | x |\n", 40)
     lines = texts(doc)
     assert all(len(line) <= 40 for line in lines)
     body = [line for line in lines if line.startswith("│")][1:]
-    assert len(body) == MAX_CELL_LINES
-    assert "…" in body[-1]
+    assert len(body) > 6  # the cell wraps as far as it needs: nothing is cut
+    cell = " ".join(line.split("│")[1].strip() for line in body)
+    assert cell == f"Link {long}"
     assert link_text(doc, 0) == ["Link"]
+
+
+def test_a_table_with_more_columns_than_the_pane_holds_is_shown_row_by_row():
+    header = "| " + " | ".join(f"Head{c}" for c in range(12)) + " |"
+    row = "| " + " | ".join(f"[[Page {c}]]" if c == 5 else f"cell{c}" for c in range(12)) + " |"
+    doc = render_page(f"{header}\n|{'---|' * 12}\n{row}\n", 30)
+    lines = texts(doc)
+    assert all(len(line) <= 30 for line in lines)
+    assert lines[0].startswith("Head0 │ Head1 │")
+    assert "table-header" in roles_of(doc, "Head0")
+    joined = " ".join(lines)
+    assert all(f"cell{c}" in joined for c in range(12) if c != 5)
+    assert link_text(doc, 0) == ["Page 5"]
 
 
 def test_code_fences_are_highlighted_with_pygments_token_roles():

@@ -291,6 +291,36 @@ async def test_resizing_rewraps_and_keeps_the_place():
         assert max(len(line) for line in lines) <= 30
 
 
+GEWERBE = textwrap.dedent(
+    """\
+    ---
+    tags: [einkommensteuer, estg, gewerbebetrieb]
+    ---
+
+    # Gewerbebetrieb
+
+    Ein Gewerbebetrieb ist nach § 15 Abs. 2 EStG eine selbständige nachhaltige Betätigung
+    ([[Gewinnerzielungsabsicht]]), siehe [[Gewerblich geprägte Personengesellschaft]].
+    """
+)
+
+
+@pytest.mark.parametrize("columns", [14, 17, 24, 40])
+async def test_a_narrow_pane_shows_every_character_of_a_long_word(columns):
+    # At 14 columns (a squeezed page pane) "Gewerbebetrieb" showed as "Gewerbebetr|eb":
+    # lines were laid out 12 cells wide in an 11-cell view, and the edge cut the 12th.
+    app = PageApp(GEWERBE, path="wiki/concepts/gewerbebetrieb.md")
+    async with app.run_test(size=(columns, 60)) as pilot:
+        await pilot.pause()
+        view = app.query_one(PageView)
+        lines = screen_lines(view)
+        joined = "".join(line.strip() for line in lines)
+        for word in ("#einkommensteuer", "#gewerbebetrieb", "Gewerbebetrieb", "Gewinnerzielungsabsicht",
+                     "Personengesellschaft", "selbständige", "Betätigung"):
+            assert word in joined, (word, lines)
+        assert len(view.document.lines) < 60  # the whole page was on screen
+
+
 async def test_a_5mb_page_shows_its_first_screen_without_freezing():
     big = long_page(1)
     big = big * (5_000_000 // len(big) + 1)

@@ -29,9 +29,9 @@ from wikitui.ui.markdown_layout import (
     Prefix,
     RuleBlock,
     Seg,
-    TableBlock,
     TextBlock,
 )
+from wikitui.ui.markdown_table import TableBlock
 
 _BULLETS = ("•", "◦", "▪", "‣")
 _TASK = re.compile(r"\[([ xX])\] ")
