@@ -401,6 +401,53 @@ async def test_a_raw_file_is_shown_as_numbered_source():
         assert view.links == []
 
 
+ALICE = (
+    "# CHAPTER I. Down the Rabbit-Hole\n\n"
+    "Alice was beginning to get very tired of sitting by her sister on the\n"
+    "bank, and of having nothing to do: once or twice she had peeped into the\n"
+    "book her sister was reading, but it had no pictures or conversations in\n\n"
+    "picking the daisies, when suddenly a White Rabbit with pink eyes ran\n"
+    "    an indented line that is long enough to wrap somewhere in the middle\n"
+)
+
+
+def source_rows(lines: list[str]) -> dict[int, list[str]]:
+    """The numbered source view's rows: line number -> its pieces (the gutter removed)."""
+    rows: dict[int, list[str]] = {}
+    number = 0
+    for line in lines:
+        if "│" not in line:
+            continue
+        gutter, _, text = line.partition("│")
+        text = text[1:]  # the space after the bar
+        if gutter.strip():
+            number = int(gutter)
+            rows[number] = []
+        rows[number].append(text)
+    return rows
+
+
+async def test_the_raw_source_view_wraps_at_word_boundaries_and_rewraps_on_resize():
+    # It broke words at a fixed width: "onc|e", "W|hite Rabbit".
+    app = PageApp(ALICE, path="raw/chapter-01.md", read_only_source="markdown")
+    async with app.run_test(size=(60, 40)) as pilot:
+        await pilot.pause()
+        view = app.query_one(PageView)
+        for columns in (60, 37, 44, 23):
+            await pilot.resize_terminal(columns, 40)
+            await pilot.pause()
+            lines = screen_lines(view)
+            rows = source_rows(lines)
+            assert len(rows) == len(ALICE.split("\n"))
+            for number, source in enumerate(ALICE.split("\n"), 1):
+                pieces = rows[number]
+                assert " ".join(pieces).split() == source.split(), (columns, pieces)
+                assert all(len(piece) <= view.scrollable_content_region.width for piece in pieces)
+            assert max(len(line) for line in lines) <= view.scrollable_content_region.width
+            assert any(len(pieces) > 1 for pieces in rows.values()), columns  # it did wrap
+            assert rows[8][0].startswith("    an indented")  # indentation is kept
+
+
 async def test_show_message_replaces_the_page_and_clears_the_cursor():
     app = PageApp()
     async with app.run_test(size=(80, 12)) as pilot:
