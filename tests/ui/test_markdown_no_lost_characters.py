@@ -45,8 +45,8 @@ def inline_items(draw) -> tuple[str, str, str | None]:
         label = " ".join(draw(st.lists(words, min_size=1, max_size=3)))
         return f"[{label}](https://example.com/page)", label, label
     if kind == "url":
-        url = f"https://example.com/{w}"
-        return url, url, None
+        url = f"https://example.com/{w}"  # a bare URL is a link, as in Obsidian
+        return url, url, url
     return w, w, None
 
 
@@ -81,15 +81,12 @@ def blocks(draw) -> tuple[str, str, list[str], bool]:
     if kind == "heading":
         return "#" * draw(st.integers(1, 6)) + " " + markdown, shown, labels, True
     if kind == "list":  # items nested one level at a time, up to ten deep
-        lines, depth = [], 0
-        for item, item_shown, item_labels in [(markdown, shown, labels)] + draw(
-            st.lists(inline_runs(max_items=4), max_size=10)
-        ):
-            lines.append("  " * depth + "- " + item)
-            if item is not markdown:
-                shown += " " + item_shown
-                labels = labels + item_labels
+        lines, depth = ["- " + markdown], 0
+        for item, item_shown, item_labels in draw(st.lists(inline_runs(max_items=4), max_size=10)):
             depth = draw(st.integers(0, min(depth + 1, 10)))
+            lines.append("  " * depth + "- " + item)
+            shown += " " + item_shown
+            labels = labels + item_labels
         return "\n".join(lines), shown, labels, True
     if kind == "quote":
         return "> " * draw(st.integers(1, 8)) + markdown, shown, labels, True

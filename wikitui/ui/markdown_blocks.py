@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from wikitui.core.links import Link, is_external, split_wikilink
+from wikitui.core.links import Link, bare_url_at, is_external, split_wikilink
 from wikitui.ui.markdown_links import LinkMatcher, place_link
 from wikitui.ui.markdown_code import highlight
 from wikitui.ui.markdown_layout import (
@@ -71,13 +71,49 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _bare_url_rule(state: StateInline, silent: bool) -> bool:
+    """markdown-it inline rule: a bare ``https://`` URL as a link, as Obsidian shows it.
+
+    It fires at the ``:`` of ``://`` (``:`` stops markdown-it's text rule) with the
+    scheme still in the pending text, as markdown-it's own linkify rule does, and takes
+    exactly the URL the core's :func:`~wikitui.core.links.bare_url_at` finds, so the
+    links rendered are the core's tab stops.
+    """
+    pos = state.pos
+    if state.linkLevel > 0 or not state.src.startswith("://", pos):
+        return False
+    pending = state.pending
+    scheme = "https" if pending.endswith("https") else "http" if pending.endswith("http") else ""
+    if not scheme:
+        return False
+    start = pos - len(scheme)
+    url = bare_url_at(state.src, start)
+    if url is None or start + len(url) > state.posMax:
+        return False
+    if not silent:
+        state.pending = pending[: -len(scheme)]
+        token = state.push("link_open", "a", 1)
+        token.attrs = {"href": url}
+        token.markup, token.info = "linkify", "auto"
+        state.push("text", "", 0).content = url
+        token = state.push("link_close", "a", -1)
+        token.markup, token.info = "linkify", "auto"
+    state.pos = start + len(url)
+    return True
+
+
 @lru_cache(maxsize=1)
 def markdown_parser() -> MarkdownIt:
-    """The shared parser: CommonMark plus tables, strikethrough and wikilinks."""
+    """The shared parser: CommonMark plus tables, strikethrough, wikilinks and bare URLs.
+
+    As in Obsidian (its "strict line breaks" off), a single newline inside a paragraph
+    is a line break: ``breaks`` is set, and :meth:`BlockBuilder.inline` honours it.
+    """
     # CommonMark's preset stops parsing at 20 levels of nesting and silently drops the
     # rest of the page; outliners nest lists deeper than that.
-    md = MarkdownIt("commonmark", {"maxNesting": 200}).enable("table").enable("strikethrough")
+    md = MarkdownIt("commonmark", {"maxNesting": 200, "breaks": True}).enable("table").enable("strikethrough")
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    md.inline.ruler.before("text", "bare_url", _bare_url_rule)
     return md
 
 
@@ -182,6 +218,7 @@ class BlockBuilder:
         link_from = 0
         href = ""
         take = self.matcher.take
+        breaks = markdown_parser().options["breaks"]
         for c in tok.children or ():
             t = c.type
             if self._comment and t != "text":
@@ -193,8 +230,8 @@ class BlockBuilder:
                     content = self._strip_comments(content)
                 if content:
                     runs.append((content.replace("\t", " "), cur, link))
-            elif t == "softbreak":
-                runs.append((" ", cur, link))
+            elif t == "softbreak":  # a line break, as in Obsidian (``breaks``), else a space
+                runs.append(("\n" if breaks else " ", cur, link))
             elif t == "hardbreak":
                 runs.append(("\n", cur, link))
             elif t == "code_inline":

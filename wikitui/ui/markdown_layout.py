@@ -234,13 +234,17 @@ class Block:
     def text_column(self, width: int) -> int:
         """Cells available for content after the prefixes.
 
-        Never less than :data:`MIN_TEXT_WIDTH` (deep nesting squeezes the prefixes
-        instead, see :meth:`_emit`), and never more than ``width``: a line wider than
-        the pane would lose its last characters to the edge.
+        Deep nesting in a narrow pane squeezes the prefixes (see :meth:`_emit`) so the
+        text keeps :data:`MIN_TEXT_WIDTH` cells, but the innermost bullet or quote bar
+        stays when the width allows; the column is never wider than ``width``: a line
+        wider than the pane would lose its last characters to the edge.
         """
         width = max(1, width)
         room = width - max(prefix_width(self.first_prefix), prefix_width(self.prefix))
-        return room if room >= MIN_TEXT_WIDTH else min(MIN_TEXT_WIDTH, width)
+        if room >= MIN_TEXT_WIDTH:
+            return room
+        innermost = max(prefix_width(self.first_prefix[-1:]), prefix_width(self.prefix[-1:]))
+        return max(room, min(MIN_TEXT_WIDTH, width - innermost), min(width, 2))  # 2: a wide character
 
     def _emit(
         self, rows: list[list[Seg]], width: int, sources: list[int] | None = None, fill: str = ""

@@ -88,9 +88,10 @@ def split_chunks(
 
     A paragraph of prose lines (same quote markers, none indented or starting a block)
     longer than :data:`LONG_PARAGRAPH_CHARS` is cut too, in ``joined`` ranges: parsed
-    and wrapped in one go, a megabyte-long paragraph would freeze the view. Its pieces
-    wrap separately (the line before a cut ends short; an emphasis or code span across
-    a cut shows its markers); ordinary pages have no such paragraphs.
+    and wrapped in one go, a megabyte-long paragraph would freeze the view. A cut falls
+    between two lines, where a line break is drawn anyway (a single newline is a break);
+    only an emphasis or code span across a cut shows its markers. Ordinary pages have
+    no such paragraphs.
     """
     size = size or CHUNK_LINES
     max_chars = max_chars or CHUNK_CHARS
