@@ -72,10 +72,11 @@ def changeset(vault_root):
 class ReviewApp(App):
     """A tiny app that opens the review and keeps what it returns."""
 
-    def __init__(self, changeset, on_apply=None, theme_file: str | None = "wikitui-dark.toml") -> None:
+    def __init__(self, changeset, on_apply=None, theme_file: str | None = "wikitui-dark.toml", vault=None) -> None:
         super().__init__()
         self.changeset = changeset
         self.on_apply = on_apply
+        self.vault = vault
         self.results: list[ReviewResult] = []
         self._theme_file = theme_file
 
@@ -87,7 +88,8 @@ class ReviewApp(App):
             theme = load_theme_file(bundled_theme_dir() / self._theme_file)
             self.register_theme(theme)
             self.theme = theme.name
-        self.push_screen(ReviewScreen(self.changeset, on_apply=self.on_apply), callback=self.results.append)
+        screen = ReviewScreen(self.changeset, on_apply=self.on_apply, vault=self.vault)
+        self.push_screen(screen, callback=self.results.append)
 
 
 def where(app: App) -> tuple[str, str]:

@@ -23,7 +23,7 @@ from textual.screen import Screen
 from wikitui.core.graph import LinkGraph
 from wikitui.core.history_nav import History
 from wikitui.core.vault import Vault
-from wikitui.ui.messages import IndexProgress
+from wikitui.ui.messages import IndexProgress, VaultChanged
 from wikitui.ui.screens.main import MainScreen
 from wikitui.ui.state import VaultState
 from wikitui.ui.themes import DEFAULT_THEME, VARIABLE_DEFAULTS, load_themes, save_theme, saved_theme
@@ -349,6 +349,8 @@ class WikituiApp(App[None]):
         if self._stop.is_set():
             return
         self.call_from_thread(self.main.vault_changed, set(paths), prepare_pages(graph))
+        # A screen over the workspace (the review) may care too: it subscribes to VaultChanged.
+        self.call_from_thread(lambda: self.screen.post_message(VaultChanged(set(paths))))
         if self.index_state in ("pending", "building", "ready"):
             self._index_paths(paths)
 
