@@ -76,3 +76,12 @@ def test_bare_urls_never_overlap_other_links_code_or_comments(text):
             assert masked[link.start : link.end] == text[link.start : link.end]  # not in code or comments
             assert bare_url_at(text, link.start) == link.target
     assert [k.start for k in links] == sorted(k.start for k in links)
+
+
+def test_hostile_text_is_linear_and_harmless():
+    # Each of these took quadratic time or more in a naive trim, or could cross a NUL.
+    closers = "https://a.example/x" + ")" * 100_000
+    assert [k.target for k in extract_links(closers)] == ["https://a.example/x"]
+    many = "https:// " * 50_000 + "[" * 100_000 + " https://\x00b.example \ud800 https://c.example/\ud800"
+    assert [k.target for k in extract_links(many)] == ["https://c.example/\ud800"]
+    assert len(extract_links("https://" * 100_000)) == 1  # one (odd) URL, found in one pass

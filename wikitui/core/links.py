@@ -29,8 +29,9 @@ _MDLINK = re.compile(
     r"\(\s*(<[^>\n]+>|(?:[^()\s]|\([^()\s]*\))+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?\s*\)"
 )
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-#: A bare URL runs to a space, a quote or a bracket (its trailing punctuation is trimmed).
-BARE_URL = re.compile(r"https?://[^\s<>\[\]`\"']+")
+#: A bare URL runs to a space, a quote, a bracket or a control character (its trailing
+#: punctuation is trimmed); U+FFFD too, which the page pane shows for a control character.
+BARE_URL = re.compile(r"https?://[^\s<>\[\]`\"'\x00-\x1f\x7f\ufffd]+")
 _URL_TRAILING = ".,:;!?*_~"
 
 
@@ -265,8 +266,11 @@ def bare_url_at(text: str, at: int) -> str | None:
     if m is None:
         return None
     url = m.group()
-    while url[-1] in _URL_TRAILING or (url[-1] == ")" and url.count(")") > url.count("(")):
-        url = url[:-1]
+    end, unbalanced = len(url), url.count(")") - url.count("(")  # counted once: trimming stays linear
+    while url[end - 1] in _URL_TRAILING or (url[end - 1] == ")" and unbalanced > 0):
+        unbalanced -= url[end - 1] == ")"
+        end -= 1
+    url = url[:end]
     return url if any(ch.isalnum() for ch in url[url.index("://") + 3 :]) else None
 
 
