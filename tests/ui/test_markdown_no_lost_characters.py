@@ -150,3 +150,17 @@ def test_the_reported_words_survive_a_narrow_pane():
         joined = "".join(line.text.strip() for line in doc.lines)
         assert "#einkommensteuer" in joined and "EinGewerbebetriebistnach§15" in joined.replace(" ", ""), width
         assert all(text_width(line.text) <= width for line in doc.lines), width
+
+
+def test_nesting_deeper_than_the_parser_goes_is_shown_as_text_not_dropped():
+    # markdown-it stops at 200 levels and silently dropped the rest of the text.
+    deep_quote = "> " * 300 + "deepest words [[Link]]\n\nAfter it.\n"
+    lines = [line.text for line in render_page(deep_quote, 80, path="wiki/deep.md").lines]
+    assert lines[0].startswith("⚠ Nested more than 200 levels deep")
+    joined = " ".join(lines)
+    assert "deepest words" in joined and "After it." in joined
+    doc = render_page(deep_quote, 80, path="wiki/deep.md")
+    assert doc.link_first[0] >= 0  # the link is still a tab stop, on screen
+    deep_list = "\n".join("  " * i + f"- item{i}" for i in range(300))
+    shown = " ".join(line.text for line in render_page(deep_list, 80).lines)
+    assert all(f"item{i}" in shown for i in range(300))

@@ -41,6 +41,8 @@ _TAG = re.compile(r"<[^>\n]*>")
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _SIZE = re.compile(r"^\d+(x\d+)?$")
 _QUOTE_BAR: Prefix = [("▎ ", "quote-bar")]
+#: Nesting markdown-it parses; deeper, it drops the rest of the text (the page shows it as text then).
+MAX_NESTING = 200
 #: ``[[inner]]`` with an optional ``!``: the core's wikilink syntax, anchored at a position.
 _WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 
@@ -111,7 +113,7 @@ def markdown_parser() -> MarkdownIt:
     """
     # CommonMark's preset stops parsing at 20 levels of nesting and silently drops the
     # rest of the page; outliners nest lists deeper than that.
-    md = MarkdownIt("commonmark", {"maxNesting": 200, "breaks": True}).enable("table").enable("strikethrough")
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "breaks": True}).enable("table").enable("strikethrough")
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
     md.inline.ruler.before("text", "bare_url", _bare_url_rule)
     return md

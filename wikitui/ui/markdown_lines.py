@@ -20,7 +20,7 @@ from typing import Iterator
 
 from wikitui.core.links import Link, extract_links, mask_text
 from wikitui.core.page import Heading, PageInfo, parse_page, split_frontmatter
-from wikitui.ui.markdown_blocks import BlockBuilder, markdown_parser
+from wikitui.ui.markdown_blocks import MAX_NESTING, BlockBuilder, markdown_parser
 from wikitui.ui.markdown_links import MAX_LINE_CHARS, LinkMatcher, mark_link
 from wikitui.ui.markdown_code import highlight
 from wikitui.ui.markdown_layout import BlankBlock, Block, CodeBlock, Line, RuleBlock, Seg, TextBlock
@@ -418,6 +418,14 @@ class PageDocument:
         src = "\n".join(self._render_lines[chunk.start : chunk.end])
         tokens = markdown_parser().parse(src, self._env)
         builder = BlockBuilder(self.source, self.links, matcher, chunk.start)
+        if any(t.level >= MAX_NESTING - 1 for t in tokens):
+            # markdown-it stopped at its nesting limit and dropped the rest: show the lines as text.
+            builder.blocks = [
+                _notice(f"⚠ Nested more than {MAX_NESTING} levels deep: shown as text"),
+                BlankBlock(chunk.start + 1),
+                TextBlock(chunk.start + 1, runs=[(src, "", None)]),
+            ]
+            return builder.finish(chunk.start + 1)
         builder.build(tokens)
         return builder.finish(chunk.start + 1)
 
