@@ -3,8 +3,9 @@
 Run: ``.venv/bin/python bench/page_layout.py [--runs N]``. Prints JSON: median
 milliseconds to word-wrap 100 KB and 400 KB of styled runs, to parse and lay out a
 96 KB and a 384 KB single paragraph (with a link every ~200 characters), and to lay
-out the first screen (50 lines) of a 2 MB paragraph; with the 400/100 ratios (a
-linear wrap gives about 4, the old quadratic one gave 16).
+out the first screen (50 lines) of a 2 MB paragraph, with the 400/100 ratios (a
+linear wrap gives about 4, the old quadratic one gave 16); and 100 KB of unclosed
+brackets against 100 KB of prose (bounded work: the same order).
 
 These were wall-clock asserts in tests/ui/test_markdown_lines.py; a test that fails
 on a loaded machine is a broken test (DESIGN §8), so the figures live here. A figure
@@ -69,6 +70,7 @@ def main() -> None:
     page_small = median_ms(lambda: render_page(para_small, 100, path="wiki/para.md"), args.runs)
     page_big = median_ms(lambda: render_page(para_big, 100, path="wiki/para.md"), args.runs)
     huge = prose_paragraph(2_000_000)
+    brackets, prose_100 = ("[" * 1_000 + "\n\n") * 100, prose_paragraph(100_000)
     results = {
         "wrap_runs_ms": {"100_kb": wrap_small, "400_kb": wrap_big, "ratio_400_to_100": round(wrap_big / wrap_small, 2)},
         "render_paragraph_ms": {
@@ -77,6 +79,9 @@ def main() -> None:
             "ratio_384_to_96": round(page_big / page_small, 2),
         },
         "first_screen_of_2_mb_paragraph_ms": median_ms(lambda: first_screen(huge), args.runs),
+        # Hostile: 100 KB of unclosed "[" in 1 KB paragraphs (markdown-it alone: about a minute).
+        "render_100_kb_of_brackets_ms": median_ms(lambda: render_page(brackets, 80, path="wiki/b.md"), args.runs),
+        "render_100_kb_of_prose_ms": median_ms(lambda: render_page(prose_100, 80, path="wiki/p.md"), args.runs),
         "runs": args.runs,
     }
     print(json.dumps(results, indent=2))

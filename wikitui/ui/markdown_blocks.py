@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from urllib.parse import unquote
 
-from markdown_it import MarkdownIt
-from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from wikitui.core.links import Link, bare_url_at, is_external, split_wikilink
+from wikitui.core.links import Link, is_external, split_wikilink
 from wikitui.ui.markdown_links import LinkMatcher, place_link
+from wikitui.ui.markdown_parser import markdown_parser
 from wikitui.ui.markdown_code import highlight
 from wikitui.ui.markdown_layout import (
     BlankBlock,
@@ -41,84 +39,6 @@ _TAG = re.compile(r"<[^>\n]*>")
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _SIZE = re.compile(r"^\d+(x\d+)?$")
 _QUOTE_BAR: Prefix = [("▎ ", "quote-bar")]
-#: Nesting markdown-it parses; deeper, it drops the rest of the text (the page shows it as text then).
-MAX_NESTING = 200
-#: ``[[inner]]`` with an optional ``!``: the core's wikilink syntax, anchored at a position.
-_WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
-
-
-def _wikilink_rule(state: StateInline, silent: bool) -> bool:
-    """markdown-it inline rule: ``[[...]]`` and ``![[...]]`` as one ``wikilink`` token.
-
-    Parsing them before links and emphasis keeps ``*`` or ``_`` inside a target from
-    turning into emphasis, and ``[[a]](b)`` from becoming a markdown link.
-    """
-    src, pos = state.src, state.pos
-    if src[pos] == "!":
-        if not src.startswith("![[", pos):
-            return False
-    elif not src.startswith("[[", pos):
-        return False
-    m = _WIKILINK.match(src, pos)
-    if m is None:
-        return False
-    target, anchor, _label = split_wikilink(m.group(2))
-    if not target and not anchor:
-        return False
-    if not silent:
-        token = state.push("wikilink", "", 0)
-        token.content = m.group(2)
-        token.meta = {"embed": m.group(1) == "!"}
-    state.pos = m.end()
-    return True
-
-
-def _bare_url_rule(state: StateInline, silent: bool) -> bool:
-    """markdown-it inline rule: a bare ``https://`` URL as a link, as Obsidian shows it.
-
-    It fires at the ``:`` of ``://`` (``:`` stops markdown-it's text rule) with the
-    scheme still in the pending text, as markdown-it's own linkify rule does, and takes
-    exactly the URL the core's :func:`~wikitui.core.links.bare_url_at` finds, so the
-    links rendered are the core's tab stops.
-    """
-    pos = state.pos
-    if state.linkLevel > 0 or not state.src.startswith("://", pos):
-        return False
-    pending = state.pending
-    scheme = "https" if pending.endswith("https") else "http" if pending.endswith("http") else ""
-    if not scheme:
-        return False
-    start = pos - len(scheme)
-    url = bare_url_at(state.src, start)
-    if url is None or start + len(url) > state.posMax:
-        return False
-    if not silent:
-        state.pending = pending[: -len(scheme)]
-        token = state.push("link_open", "a", 1)
-        token.attrs = {"href": url}
-        token.markup, token.info = "linkify", "auto"
-        state.push("text", "", 0).content = url
-        token = state.push("link_close", "a", -1)
-        token.markup, token.info = "linkify", "auto"
-    state.pos = start + len(url)
-    return True
-
-
-@lru_cache(maxsize=1)
-def markdown_parser() -> MarkdownIt:
-    """The shared parser: CommonMark plus tables, strikethrough, wikilinks and bare URLs.
-
-    As in Obsidian (its "strict line breaks" off), a single newline inside a paragraph
-    is a line break: ``breaks`` is set, and :meth:`BlockBuilder.inline` honours it.
-    """
-    # CommonMark's preset stops parsing at 20 levels of nesting and silently drops the
-    # rest of the page; outliners nest lists deeper than that.
-    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "breaks": True}).enable("table").enable("strikethrough")
-    md.inline.ruler.before("link", "wikilink", _wikilink_rule)
-    md.inline.ruler.before("text", "bare_url", _bare_url_rule)
-    return md
-
-
 @dataclass(slots=True)
 class _Container:
     """An open list item or block quote: its prefixes and the roles of its content."""

@@ -20,7 +20,8 @@ from typing import Iterator
 
 from wikitui.core.links import Link, extract_links, mask_text
 from wikitui.core.page import Heading, PageInfo, parse_page, split_frontmatter
-from wikitui.ui.markdown_blocks import MAX_NESTING, BlockBuilder, markdown_parser
+from wikitui.ui.markdown_blocks import BlockBuilder
+from wikitui.ui.markdown_parser import MAX_NESTING, markdown_parser
 from wikitui.ui.markdown_links import MAX_LINE_CHARS, LinkMatcher, mark_link
 from wikitui.ui.markdown_code import highlight
 from wikitui.ui.markdown_layout import BlankBlock, Block, CodeBlock, Line, RuleBlock, Seg, TextBlock
