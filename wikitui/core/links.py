@@ -224,7 +224,8 @@ def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[
             found.append((first, m.end(), unquote(path), unquote(anchor), label, "md", embed))
         if n_wiki and len(found) > n_wiki:  # two ordered runs: merge them into reading order
             found.sort(key=lambda f: f[0])
-    if has_url:
+    # Only when some "://" lies outside the links found so far (most pages' are all in markdown links).
+    if has_url and masked.count("://", start) > sum(masked.count("://", f[0], f[1]) for f in found):
         n_found = len(found)
         found.extend(
             (a, b, url, "", "", "url", False) for a, b, url in bare_urls(text, masked, start, [f[:2] for f in found])
