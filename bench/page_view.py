@@ -3,7 +3,8 @@
 Run: ``.venv/bin/python bench/page_view.py [--runs N] [--markdown-timeout S]``. Prints JSON:
 median milliseconds from ``show()`` until every visible line of the view has been
 painted by Textual's compositor, for a generated 1,000-line mixed page, vault-small's
-1,500-line index.md (when the corpus is present) and a 5 MB page; the time until the
+1,500-line index.md (when the corpus is present), a 5 MB page and a 5 MB single
+paragraph (soft-wrapped lines, and all on one line); the time until the
 background layout stops (the whole page; a huge page only a few thousand lines ahead)
 and the longest the event loop was blocked meanwhile (how late a key press could be
 handled); and, as the reference, Textual's own ``Markdown.update()`` on the 1,000-line
@@ -66,6 +67,16 @@ def mixed_page(lines: int) -> str:
             "",
         ]
     return "\n".join(out[:lines]) + "\n"
+
+
+def one_paragraph(size: int) -> str:
+    """A page that is a single paragraph of about ``size`` characters, with a link every ~200."""
+    return "".join(
+        "The Hatter's watch ran two days slow, and tea went on at the long table;\n"
+        f"[[Page {n}|guest {n}]] came in, *sat down* and asked for butter, then\n"
+        "left before the Dormouse woke. Nobody minded: it was always six.\n"
+        for n in range(size // 200 + 1)
+    )
 
 
 class TimedPageView(PageView):
@@ -158,6 +169,10 @@ async def main() -> None:
     while len(big) < 5_000_000:
         big += page
     results["page_view"]["five_mb"] = await time_page_view(big, max(1, args.runs // 2))
+    # These were wall-clock asserts in tests/ui/test_page_view.py (no test asserts a time).
+    para = one_paragraph(5_000_000)
+    results["page_view"]["five_mb_paragraph"] = await time_page_view(para, max(1, args.runs // 2))
+    results["page_view"]["five_mb_one_line"] = await time_page_view(para.replace("\n", " "), max(1, args.runs // 2))
     results["textual_markdown_reference"] = {"mixed_1000_lines": await time_markdown(page, args.markdown_timeout)}
     print(json.dumps(results, indent=2))
 

@@ -6,7 +6,6 @@ import random
 import re
 import textwrap
 from pathlib import Path
-from time import perf_counter
 
 import pytest
 
@@ -15,7 +14,7 @@ from wikitui.core.fsutil import read_text
 from wikitui.core.links import extract_links
 from wikitui.core.page import parse_page
 from wikitui.ui import markdown_lines
-from wikitui.ui.markdown_layout import MAX_CELL_LINES, wrap_runs
+from wikitui.ui.markdown_layout import wrap_runs
 from wikitui.ui.markdown_lines import PageDocument, render_page
 
 
@@ -166,15 +165,29 @@ def test_table_is_drawn_with_box_characters_and_aligned_columns():
     assert "table-header" in roles_of(doc, "Guest")
 
 
-def test_a_table_too_wide_for_the_pane_wraps_its_cells_and_then_truncates():
-    long = "word " * 60
+def test_a_table_too_wide_for_the_pane_wraps_its_cells_and_keeps_every_word():
+    long = " ".join(f"word{n}" for n in range(60))
     doc = render_page(f"| a | b |\n|---|---|\n| [[Link]] {long} | x |\n", 40)
     lines = texts(doc)
     assert all(len(line) <= 40 for line in lines)
     body = [line for line in lines if line.startswith("│")][1:]
-    assert len(body) == MAX_CELL_LINES
-    assert "…" in body[-1]
+    assert len(body) > 6  # the cell wraps as far as it needs: nothing is cut
+    cell = " ".join(line.split("│")[1].strip() for line in body)
+    assert cell == f"Link {long}"
     assert link_text(doc, 0) == ["Link"]
+
+
+def test_a_table_with_more_columns_than_the_pane_holds_is_shown_row_by_row():
+    header = "| " + " | ".join(f"Head{c}" for c in range(12)) + " |"
+    row = "| " + " | ".join(f"[[Page {c}]]" if c == 5 else f"cell{c}" for c in range(12)) + " |"
+    doc = render_page(f"{header}\n|{'---|' * 12}\n{row}\n", 30)
+    lines = texts(doc)
+    assert all(len(line) <= 30 for line in lines)
+    assert lines[0].startswith("Head0 │ Head1 │")
+    assert "table-header" in roles_of(doc, "Head0")
+    joined = " ".join(lines)
+    assert all(f"cell{c}" in joined for c in range(12) if c != 5)
+    assert link_text(doc, 0) == ["Page 5"]
 
 
 def test_code_fences_are_highlighted_with_pygments_token_roles():
@@ -354,37 +367,22 @@ def shown_words(text: str) -> list[str]:
     return re.sub(r"\[\[[^|\]]*\|([^\]]*)\]\]", r"\1", text).replace("*", "").replace("`", "").split()
 
 
-def best_time(action, runs: int = 2) -> float:
-    """The fastest of a few runs of ``action`` (the machine is shared; noise only adds)."""
-    best = float("inf")
-    for _ in range(runs):
-        started = perf_counter()
-        action()
-        best = min(best, perf_counter() - started)
-    return best
+# How long these take is measured by bench/page_layout.py (no test asserts a time: DESIGN §8).
 
 
-def test_wrapping_one_huge_paragraph_takes_time_linear_in_its_length():
-    def runs_of(size: int) -> list:
-        unit = [("plain words that fill the line, ", "", None), ("a link label", "", 0), (" and ", "strong", None)]
-        return unit * (size // 50)
-
-    small, big = runs_of(100_000), runs_of(400_000)
-    t_small = best_time(lambda: wrap_runs(small, 80))
-    t_big = best_time(lambda: wrap_runs(big, 80))
-    # Four times the text: a linear wrap takes about 4x as long, the old quadratic one 16x.
-    assert t_big / t_small < 8, f"100 KB: {t_small:.3f} s, 400 KB: {t_big:.3f} s"
-    rows = wrap_runs(big, 80)
-    assert sum(len(text) for row in rows for text, _r, _l in row) > 0.95 * 400_000
+def test_wrapping_one_huge_paragraph_keeps_every_character_within_the_width():
+    unit = [("plain words that fill the line, ", "", None), ("a link label", "", 0), (" and ", "strong", None)]
+    runs = unit * (400_000 // 50)
+    rows = wrap_runs(runs, 80)
     assert all(sum(len(text) for text, _r, _l in row) <= 80 for row in rows)
+    shown = "".join(text for row in rows for text, _r, _l in row)
+    assert shown.replace(" ", "") == "".join(text for text, _r, _l in runs).replace(" ", "")
+    linked = [text for row in rows for text, _r, link in row if link == 0]
+    assert " ".join(linked).split() == ["a", "link", "label"] * (400_000 // 50)
 
 
-def test_a_400kb_single_paragraph_lays_out_fast_with_every_link_a_tab_stop_in_order():
-    small, big = prose_paragraph(96_000), prose_paragraph(384_000)
-    t_small = best_time(lambda: render_page(small, 100, path="wiki/para.md"))
-    t_big = best_time(lambda: render_page(big, 100, path="wiki/para.md"))
-    assert t_big < 1.5, f"a 400 KB paragraph took {t_big:.2f} s"
-    assert t_big / t_small < 8, f"100 KB: {t_small:.3f} s, 400 KB: {t_big:.3f} s"
+def test_a_400kb_single_paragraph_lays_out_with_every_link_a_tab_stop_in_order():
+    big = prose_paragraph(384_000)
     doc = render_page(big, 100, path="wiki/para.md")
     core = parse_page("wiki/para.md", big).links
     assert [(lk.start, lk.target) for lk in doc.links] == [(lk.start, lk.target) for lk in core]
@@ -398,9 +396,7 @@ def test_a_400kb_single_paragraph_lays_out_fast_with_every_link_a_tab_stop_in_or
 def test_a_huge_paragraph_is_laid_out_piece_by_piece_for_the_first_screen():
     doc = PageDocument(prose_paragraph(2_000_000), path="wiki/para.md")
     doc.set_width(100)
-    started = perf_counter()
     doc.ensure_lines(50)
-    assert perf_counter() - started < 0.5
     assert 50 <= len(doc.lines) < 1000  # not the whole paragraph (about 20,000 lines)
     assert not doc.complete
     assert texts(doc)[0].startswith("The Hatter's watch ran two days slow")
@@ -445,9 +441,9 @@ def test_only_plain_prose_paragraphs_are_cut_and_nothing_else_parses_differently
     assert rendered(cut=True) == rendered(cut=False)
     text = "> " + prose_paragraph(1_000).replace("\n", "\n> ").rstrip("> ") + "\n"
     whole, pieces = rendered(cut=False), rendered(cut=True)
-    assert len(pieces) > len(whole)  # cut: each piece wraps on its own
+    # Cut between its lines, a paragraph looks the same: each newline is a line break anyway.
+    assert pieces == whole
     assert all(line.startswith("▎ ") for line, _links in pieces)  # still one quote, no gaps
-    assert " ".join(line[2:] for line, _ in pieces).split() == " ".join(line[2:] for line, _ in whole).split()
     links = [k for _line, segs in pieces for k in segs if k is not None]
     assert sorted(set(links)) == list(range(len(parse_page("wiki/tricky.md", text).links))) == list(range(6))
 

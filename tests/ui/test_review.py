@@ -72,10 +72,11 @@ def changeset(vault_root):
 class ReviewApp(App):
     """A tiny app that opens the review and keeps what it returns."""
 
-    def __init__(self, changeset, on_apply=None, theme_file: str | None = "wikitui-dark.toml") -> None:
+    def __init__(self, changeset, on_apply=None, theme_file: str | None = "wikitui-dark.toml", vault=None) -> None:
         super().__init__()
         self.changeset = changeset
         self.on_apply = on_apply
+        self.vault = vault
         self.results: list[ReviewResult] = []
         self._theme_file = theme_file
 
@@ -87,7 +88,8 @@ class ReviewApp(App):
             theme = load_theme_file(bundled_theme_dir() / self._theme_file)
             self.register_theme(theme)
             self.theme = theme.name
-        self.push_screen(ReviewScreen(self.changeset, on_apply=self.on_apply), callback=self.results.append)
+        screen = ReviewScreen(self.changeset, on_apply=self.on_apply, vault=self.vault)
+        self.push_screen(screen, callback=self.results.append)
 
 
 def where(app: App) -> tuple[str, str]:
@@ -316,3 +318,50 @@ def test_snapshot_conflict_over_the_review(changeset, snap_compare):
         await pilot.pause()
 
     assert snap_compare(ReviewApp(changeset, on_apply=on_apply), terminal_size=(120, 40), run_before=apply)
+
+
+def shown_diff(app: App) -> list[str]:
+    """The diff pane's rows as the screen paints them now."""
+    diff = app.screen.query_one(DiffView)
+    return [diff.render_line(y).text.rstrip() for y in range(diff.scrollable_content_region.height)]
+
+
+TOPIC = {ATTENTION: "Attention sentence", TRANSFORMER: "Transformer sentence", BERT: "BERT pre-trains"}
+
+
+def assert_one_file_shown(app: App) -> None:
+    """The diff pane shows the file of the hunk under the cursor, and only that file.
+
+    Its title row (when in view) names that file, the hunk under the cursor is in view,
+    and no line of another file's hunks is painted.
+    """
+    path, hunk_id = where(app)
+    rows = shown_diff(app)
+    title = [row for row in rows if row.lstrip().startswith(("edit ", "create ", "delete ", "move "))]
+    assert all(path in row for row in title), (path, title)
+    others = [topic for other, topic in TOPIC.items() if other != path]
+    assert not [row for row in rows if any(topic in row for topic in others)], (path, rows)
+    assert any(TOPIC[path] in row for row in rows), (path, rows)
+    files = app.screen.query_one("#review-files")
+    assert path in files.entry_text(files.selected)
+
+
+async def test_the_diff_always_shows_the_file_of_the_hunk_under_the_cursor(changeset):
+    # Going back to a file laid out before, then on to one never shown, painted the
+    # new file's rows from the cache of the one shown second (a reused layout serial).
+    app = ReviewApp(changeset)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert_one_file_shown(app)
+        steps = (["n"], ["p"], ["e", *"why", "enter"], ["n", "n"], ["k"], ["j"], ["p"], ["j", "j"], ["j"],
+                 ["p", "p"], ["a"], ["a"], ["r"], ["k"], ["e", "x", "enter"], ["a"], ["p"], ["a"], ["j"], ["r"])
+        for keys in steps:
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert_one_file_shown(app)
+        assert where(app) == (BERT, "f2h0")
+        await pilot.press("a")  # the last file's hunk: wraps to the first undecided, in transformer.md
+        assert where(app) == (TRANSFORMER, "f1h1")
+        assert_one_file_shown(app)
+        await pilot.press("a")
+        assert counts(app) == "6 hunks · 5 accepted · 1 rejected · 0 undecided"
+        assert_one_file_shown(app)

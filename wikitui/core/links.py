@@ -3,14 +3,16 @@
 Forms: ``[[Target]]``, ``[[Target|label]]``, ``[[Target#Heading]]``,
 ``[[Target#^block]]``, ``[[#Heading]]``, ``[[folder/Target]]``, ``![[embed]]`` and
 ordinary markdown links ``[label](relative/path.md)`` (and external URLs, which are
-links for the reader but not part of the graph). Links inside frontmatter, code
-fences, inline code and comments (``%% %%``, ``<!-- -->``) are text, not links.
+links for the reader but not part of the graph), and bare ``https://`` URLs, which
+Obsidian shows as links too. Links inside frontmatter, code fences, inline code and
+comments (``%% %%``, ``<!-- -->``) are text, not links.
 Resolution of a target to a file lives in :mod:`wikitui.core.graph`.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -27,6 +29,10 @@ _MDLINK = re.compile(
     r"\(\s*(<[^>\n]+>|(?:[^()\s]|\([^()\s]*\))+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?\s*\)"
 )
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+#: A bare URL runs to a space, a quote, a bracket or a control character (its trailing
+#: punctuation is trimmed); U+FFFD too, which the page pane shows for a control character.
+BARE_URL = re.compile(r"https?://[^\s<>\[\]`\"'\x00-\x1f\x7f\ufffd]+")
+_URL_TRAILING = ".,:;!?*_~"
 
 
 @dataclass(slots=True)
@@ -178,7 +184,8 @@ def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[
     """
     if masked is None:
         masked = mask_text(text)
-    if masked.find("[", start) == -1:
+    has_url = masked.find("://", start) != -1
+    if masked.find("[", start) == -1 and not has_url:
         return []
     has_md = masked.find("(", start) != -1 and masked.find("](", start) != -1
     found: list[tuple[int, int, str, str, str, str, bool]] = []
@@ -217,6 +224,14 @@ def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[
             found.append((first, m.end(), unquote(path), unquote(anchor), label, "md", embed))
         if n_wiki and len(found) > n_wiki:  # two ordered runs: merge them into reading order
             found.sort(key=lambda f: f[0])
+    # Only when some "://" lies outside the links found so far (most pages' are all in markdown links).
+    if has_url and masked.count("://", start) > sum(masked.count("://", f[0], f[1]) for f in found):
+        n_found = len(found)
+        found.extend(
+            (a, b, url, "", "", "url", False) for a, b, url in bare_urls(text, masked, start, [f[:2] for f in found])
+        )
+        if n_found and len(found) > n_found:
+            found.sort(key=lambda f: f[0])
     if not found:
         return []
     links: list[Link] = []
@@ -237,3 +252,47 @@ def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[
                 context = context[:239] + "…"
         append(Link(target, anchor, label, kind, embed, line, first, end, context))
     return links
+
+
+def bare_url_at(text: str, at: int) -> str | None:
+    """The bare ``http(s)://`` URL starting at offset ``at`` of ``text``, as Obsidian links it, or None.
+
+    A URL starts after a non-alphanumeric character (or the line's start), not in an
+    HTML attribute (``href=``), and runs to a space, quote or bracket; trailing
+    ``.,:;!?*_~`` and an unbalanced ``)`` are not part of it.
+    """
+    if at > 0 and (text[at - 1].isalnum() or text[at - 1] == "=" or text[at - 2 : at] in ('="', "='")):
+        return None
+    m = BARE_URL.match(text, at)
+    if m is None:
+        return None
+    url = m.group()
+    end, unbalanced = len(url), url.count(")") - url.count("(")  # counted once: trimming stays linear
+    while url[end - 1] in _URL_TRAILING or (url[end - 1] == ")" and unbalanced > 0):
+        unbalanced -= url[end - 1] == ")"
+        end -= 1
+    url = url[:end]
+    return url if any(ch.isalnum() for ch in url[url.index("://") + 3 :]) else None
+
+
+def bare_urls(
+    text: str, masked: str, start: int = 0, taken: list[tuple[int, int]] = ()  # type: ignore[assignment]
+) -> list[tuple[int, int, str]]:
+    """``(start, end, url)`` of each bare URL (:func:`bare_url_at`) from offset ``start`` on.
+
+    URLs in code and comments (blank in ``masked``) and inside ``taken`` spans (the
+    other links, sorted by start) are skipped.
+    """
+    out: list[tuple[int, int, str]] = []
+    starts = [a for a, _ in taken]
+    for m in BARE_URL.finditer(masked, start):
+        a = m.start()
+        url = bare_url_at(masked, a)
+        if url is None:
+            continue
+        b = a + len(url)
+        k = bisect_right(starts, a) - 1  # the last link starting at or before a
+        if (k >= 0 and taken[k][1] > a) or (k + 1 < len(starts) and starts[k + 1] < b):
+            continue
+        out.append((a, b, text[a:b]))
+    return out

@@ -25,7 +25,7 @@ from wikitui.core.graph import LinkGraph
 from wikitui.core.history_nav import History
 from wikitui.core.vault import Vault
 from wikitui.ui.early_keys import EarlyKeys, KeyHandled
-from wikitui.ui.messages import IndexProgress
+from wikitui.ui.messages import IndexProgress, VaultChanged
 from wikitui.ui.screens.main import MainScreen
 from wikitui.ui.state import VaultState
 from wikitui.ui.themes import VARIABLE_DEFAULTS, load_themes, pick_theme, save_theme, saved_theme
@@ -371,6 +371,8 @@ class WikituiApp(App[None]):
         if self._stop.is_set():
             return
         self.call_from_thread(self.main.vault_changed, set(paths), prepare_pages(graph))
+        # A screen over the workspace (the review) may care too: it subscribes to VaultChanged.
+        self.call_from_thread(lambda: self.screen.post_message(VaultChanged(set(paths))))
         if self.index_state in ("pending", "building", "ready"):
             self._index_paths(paths)
 

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from urllib.parse import unquote
 
-from markdown_it import MarkdownIt
-from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from wikitui.core.links import Link, is_external, split_wikilink
 from wikitui.ui.markdown_links import LinkMatcher, place_link
+from wikitui.ui.markdown_parser import markdown_parser
 from wikitui.ui.markdown_code import highlight
 from wikitui.ui.markdown_layout import (
     BlankBlock,
@@ -29,9 +27,9 @@ from wikitui.ui.markdown_layout import (
     Prefix,
     RuleBlock,
     Seg,
-    TableBlock,
     TextBlock,
 )
+from wikitui.ui.markdown_table import TableBlock
 
 _BULLETS = ("•", "◦", "▪", "‣")
 _TASK = re.compile(r"\[([ xX])\] ")
@@ -41,46 +39,6 @@ _TAG = re.compile(r"<[^>\n]*>")
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _SIZE = re.compile(r"^\d+(x\d+)?$")
 _QUOTE_BAR: Prefix = [("▎ ", "quote-bar")]
-#: ``[[inner]]`` with an optional ``!``: the core's wikilink syntax, anchored at a position.
-_WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
-
-
-def _wikilink_rule(state: StateInline, silent: bool) -> bool:
-    """markdown-it inline rule: ``[[...]]`` and ``![[...]]`` as one ``wikilink`` token.
-
-    Parsing them before links and emphasis keeps ``*`` or ``_`` inside a target from
-    turning into emphasis, and ``[[a]](b)`` from becoming a markdown link.
-    """
-    src, pos = state.src, state.pos
-    if src[pos] == "!":
-        if not src.startswith("![[", pos):
-            return False
-    elif not src.startswith("[[", pos):
-        return False
-    m = _WIKILINK.match(src, pos)
-    if m is None:
-        return False
-    target, anchor, _label = split_wikilink(m.group(2))
-    if not target and not anchor:
-        return False
-    if not silent:
-        token = state.push("wikilink", "", 0)
-        token.content = m.group(2)
-        token.meta = {"embed": m.group(1) == "!"}
-    state.pos = m.end()
-    return True
-
-
-@lru_cache(maxsize=1)
-def markdown_parser() -> MarkdownIt:
-    """The shared parser: CommonMark plus tables, strikethrough and wikilinks."""
-    # CommonMark's preset stops parsing at 20 levels of nesting and silently drops the
-    # rest of the page; outliners nest lists deeper than that.
-    md = MarkdownIt("commonmark", {"maxNesting": 200}).enable("table").enable("strikethrough")
-    md.inline.ruler.before("link", "wikilink", _wikilink_rule)
-    return md
-
-
 @dataclass(slots=True)
 class _Container:
     """An open list item or block quote: its prefixes and the roles of its content."""
@@ -182,6 +140,7 @@ class BlockBuilder:
         link_from = 0
         href = ""
         take = self.matcher.take
+        breaks = markdown_parser().options["breaks"]
         for c in tok.children or ():
             t = c.type
             if self._comment and t != "text":
@@ -193,8 +152,8 @@ class BlockBuilder:
                     content = self._strip_comments(content)
                 if content:
                     runs.append((content.replace("\t", " "), cur, link))
-            elif t == "softbreak":
-                runs.append((" ", cur, link))
+            elif t == "softbreak":  # a line break, as in Obsidian (``breaks``), else a space
+                runs.append(("\n" if breaks else " ", cur, link))
             elif t == "hardbreak":
                 runs.append(("\n", cur, link))
             elif t == "code_inline":

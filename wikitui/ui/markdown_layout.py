@@ -25,8 +25,6 @@ Prefix = list[tuple[str, str]]
 _WORD = re.compile(r"\S+\s*|\s+")
 #: Narrowest text column a block is wrapped to, whatever its indentation.
 MIN_TEXT_WIDTH = 12
-#: Lines a table cell may wrap to before it is truncated.
-MAX_CELL_LINES = 6
 
 
 def text_width(text: str) -> int:
@@ -189,37 +187,6 @@ def wrap_runs(runs: list[Seg], width: int) -> list[list[Seg]]:
     return out
 
 
-def truncate_runs(runs: list[Seg], width: int) -> tuple[list[Seg], int]:
-    """Cut runs to at most ``width`` cells, ending with an ellipsis when cut; returns (runs, cells)."""
-    total = sum(text_width(t) for t, _, _ in runs)
-    if total <= width:
-        return runs, total
-    out: list[Seg] = []
-    used = 0
-    limit = max(0, width - 1)
-    for text, roles, link in runs:
-        w = text_width(text)
-        if used + w <= limit:
-            out.append((text, roles, link))
-            used += w
-            continue
-        keep = []
-        for ch in text:
-            cw = get_character_cell_size(ch)
-            if used + cw > limit:
-                break
-            keep.append(ch)
-            used += cw
-        if keep:
-            out.append(("".join(keep), roles, link))
-        break
-    if width >= 1:
-        last_roles, last_link = (out[-1][1], out[-1][2]) if out else ("", None)
-        out.append(("…", last_roles, last_link))
-        used += 1
-    return out, used
-
-
 def _prefix_segs(prefix: Prefix) -> list[Seg]:
     return [(t, r, None) for t, r in prefix]
 
@@ -227,6 +194,27 @@ def _prefix_segs(prefix: Prefix) -> list[Seg]:
 def prefix_width(prefix: Prefix) -> int:
     """Cells taken by a container prefix."""
     return sum(text_width(t) for t, _ in prefix)
+
+
+def fit_prefix(prefix: Prefix, room: int) -> Prefix:
+    """``prefix`` in at most ``room`` cells, cut from the left (the bullet and innermost bar stay)."""
+    excess = prefix_width(prefix) - max(room, 0)
+    if excess <= 0:
+        return prefix
+    out: Prefix = []
+    for text, roles in prefix:
+        if excess > 0:
+            w = text_width(text)
+            if w <= excess:
+                excess -= w
+                continue
+            while excess > 0 and text:
+                excess -= get_character_cell_size(text[0])
+                text = text[1:]
+            text = " " * -excess + text  # a wide character cut in half leaves its other half blank
+            excess = 0
+        out.append((text, roles))
+    return out
 
 
 @dataclass(slots=True)
@@ -244,12 +232,27 @@ class Block:
     prefix: Prefix = field(default_factory=list)
 
     def text_column(self, width: int) -> int:
-        """Cells available for content after the prefixes."""
-        return max(MIN_TEXT_WIDTH, width - max(prefix_width(self.first_prefix), prefix_width(self.prefix)))
+        """Cells available for content after the prefixes.
 
-    def _emit(self, rows: list[list[Seg]], sources: list[int] | None = None, fill: str = "") -> list[Line]:
-        first = _prefix_segs(self.first_prefix)
-        rest = _prefix_segs(self.prefix)
+        Deep nesting in a narrow pane squeezes the prefixes (see :meth:`_emit`) so the
+        text keeps :data:`MIN_TEXT_WIDTH` cells, but the innermost bullet or quote bar
+        stays when the width allows; the column is never wider than ``width``: a line
+        wider than the pane would lose its last characters to the edge.
+        """
+        width = max(1, width)
+        room = width - max(prefix_width(self.first_prefix), prefix_width(self.prefix))
+        if room >= MIN_TEXT_WIDTH:
+            return room
+        innermost = max(prefix_width(self.first_prefix[-1:]), prefix_width(self.prefix[-1:]))
+        return max(room, min(MIN_TEXT_WIDTH, width - innermost), min(width, 2))  # 2: a wide character
+
+    def _emit(
+        self, rows: list[list[Seg]], width: int, sources: list[int] | None = None, fill: str = ""
+    ) -> list[Line]:
+        """Lines of ``rows`` behind the prefixes, the prefixes cut to what the text column leaves."""
+        room = max(1, width) - self.text_column(width)
+        first = _prefix_segs(fit_prefix(self.first_prefix, room))
+        rest = _prefix_segs(fit_prefix(self.prefix, room))
         lines = []
         for i, row in enumerate(rows):
             src = sources[i] if sources else self.source_line
@@ -279,7 +282,7 @@ class TextBlock(Block):
         rows = [row for row in wrap_runs(self.runs, column) if row] or [[]]
         if self.heading == 1:  # the page title stands out from H2 by a heavy rule under it
             rows.append([("━" * column, "heading-rule", None)])
-        return self._emit(rows)
+        return self._emit(rows, width)
 
     @property
     def plain(self) -> str:
@@ -293,7 +296,7 @@ class BlankBlock(Block):
 
     def layout(self, width: int) -> list[Line]:
         """One line holding only the prefix."""
-        return self._emit([[]])
+        return self._emit([[]], width)
 
 
 @dataclass(slots=True)
@@ -304,12 +307,15 @@ class RuleBlock(Block):
 
     def layout(self, width: int) -> list[Line]:
         """A line of box-drawing dashes."""
-        return self._emit([[("─" * self.text_column(width), self.roles, None)]])
+        return self._emit([[("─" * self.text_column(width), self.roles, None)]], width)
 
 
 @dataclass(slots=True)
 class CodeBlock(Block):
-    """Highlighted code (a fenced block or a raw file), wrapped by character.
+    """Highlighted code (a fenced block or a raw file).
+
+    A fenced block wraps by character, as code does; a raw file shown as source
+    (``gutter``) is mostly prose and wraps at word boundaries.
 
     Attributes:
         rows: One list of pieces per source line.
@@ -322,26 +328,31 @@ class CodeBlock(Block):
     first_number: int = 1
 
     def layout(self, width: int) -> list[Line]:
-        """Each source row padded by one cell and wrapped at the column's edge."""
+        """Each source row behind its lead (line number or one cell of padding), wrapped at the column's edge."""
         column = self.text_column(width)
         digits = len(str(self.first_number + len(self.rows) - 1)) if self.gutter else 0
-        gutter_w = digits + 3 if self.gutter else 1
-        inner = max(4, column - gutter_w - 1)
+        lead_w = digits + 3 if self.gutter else 1
+        if column - lead_w - 1 < 1:
+            lead_w = 0  # a column too narrow for the lead: the code keeps every cell
+        # One cell is kept free at the right edge, so code never touches the scrollbar.
+        inner = max(1, column - lead_w - 1) if lead_w else column
         out: list[list[Seg]] = []
         sources: list[int] = []
         for i, row in enumerate(self.rows):
-            pieces = wrap_code_row(row, inner)
+            pieces = wrap_source_row(row, inner) if self.gutter else wrap_code_row(row, inner)
             for j, piece in enumerate(pieces):
-                if self.gutter:
+                if not lead_w:
+                    lead: list[Seg] = []
+                elif self.gutter:
                     num = str(self.first_number + i).rjust(digits) if j == 0 else " " * digits
-                    lead: list[Seg] = [(f"{num} │ ", "code-gutter", None)]
+                    lead = [(f"{num} │ ", "code-gutter", None)]
                 else:
                     lead = [(" ", "code-block", None)]
                 out.append(lead + add_roles(piece, "code-block"))
                 sources.append(self.source_line + i)
         if not out:
             out, sources = [[(" ", "code-block", None)]], [self.source_line]
-        return self._emit(out, sources, fill="code-block")
+        return self._emit(out, width, sources, fill="code-block")
 
 
 def wrap_code_row(row: list[Seg], width: int) -> list[list[Seg]]:
@@ -355,111 +366,10 @@ def wrap_code_row(row: list[Seg], width: int) -> list[list[Seg]]:
     return [slicer.slice(a, b) for a, b in zip(bounds, bounds[1:])]
 
 
-@dataclass(slots=True)
-class TableBlock(Block):
-    """A table drawn with box characters; cells that do not fit are truncated.
+def wrap_source_row(row: list[Seg], width: int) -> list[list[Seg]]:
+    """Split one row of a source file at word boundaries into pieces of at most ``width`` cells.
 
-    Attributes:
-        rows: Rows of cells, each cell a list of pieces.
-        aligns: ``"left"``, ``"right"`` or ``"center"`` per column.
-        header_rows: How many leading rows are the header.
-        row_lines: 1-based source line of each row.
+    The row's indentation is kept; a word longer than the width is split by character.
     """
-
-    rows: list[list[list[Seg]]] = field(default_factory=list)
-    aligns: list[str] = field(default_factory=list)
-    header_rows: int = 1
-    row_lines: list[int] = field(default_factory=list)
-
-    def column_widths(self, width: int) -> list[int]:
-        """Natural column widths, capped ("water-filled") so the table fits ``width``."""
-        ncols = max((len(r) for r in self.rows), default=0)
-        natural = [1] * ncols
-        for row in self.rows:
-            for c, cell in enumerate(row):
-                natural[c] = max(natural[c], sum(text_width(t) for t, _, _ in cell))
-        avail = max(ncols, width - (3 * ncols + 1))
-        if sum(natural) <= avail:
-            return natural
-        # Find the largest cap t with sum(min(n, t)) <= avail: narrow columns keep their width.
-        lo, hi = 1, max(natural)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if sum(min(n, mid) for n in natural) <= avail:
-                lo = mid
-            else:
-                hi = mid - 1
-        widths = [min(n, lo) for n in natural]
-        spare = avail - sum(widths)
-        for c in sorted(range(ncols), key=lambda c: -natural[c]):
-            if spare <= 0:
-                break
-            if widths[c] < natural[c]:
-                widths[c] += 1
-                spare -= 1
-        return widths
-
-    def layout(self, width: int) -> list[Line]:
-        """Borders, the header row(s) in bold, a separator and the body rows.
-
-        Cells wrap within their column (up to :attr:`MAX_CELL_LINES` lines, then they
-        are truncated); when a body row takes several lines, rows are separated by rules.
-        A link cut off by truncation keeps an empty marker on its row, so the link
-        cursor still scrolls there.
-        """
-        widths = self.column_widths(self.text_column(width))
-        if not widths:
-            return []
-        b = "table-border"
-
-        def border(left: str, mid: str, right: str) -> list[Seg]:
-            return [(left + mid.join("─" * (w + 2) for w in widths) + right, b, None)]
-
-        grid: list[list[list[list[Seg]]]] = []  # row -> cell -> wrapped lines
-        for r, row in enumerate(self.rows):
-            cells = []
-            for c, w in enumerate(widths):
-                cell = row[c] if c < len(row) else []
-                if r < self.header_rows:
-                    cell = add_roles(cell, "table-header")
-                wrapped = [line for line in wrap_runs(cell, w) if line] or [[]]
-                if len(wrapped) > MAX_CELL_LINES:
-                    kept = wrapped[: MAX_CELL_LINES - 1]
-                    tail = [seg for line in wrapped[MAX_CELL_LINES - 1 :] for seg in ([(" ", "", None)] + line)][1:]
-                    kept.append(truncate_runs(tail, w)[0])
-                    wrapped = kept
-                cells.append(wrapped)
-            grid.append(cells)
-        tall = any(len(cell) > 1 for cells in grid[self.header_rows :] for cell in cells)
-        rows: list[list[Seg]] = [border("┌", "┬", "┐")]
-        sources = [self.source_line]
-        for r, cells in enumerate(grid):
-            src = self.row_lines[r] if r < len(self.row_lines) else self.source_line
-            if r > self.header_rows and tall:
-                rows.append(border("├", "┼", "┤"))
-                sources.append(src)
-            height = max(len(cell) for cell in cells)
-            shown: set[int] = set()
-            for k in range(height):
-                segs: list[Seg] = [("│", b, None)]
-                for c, w in enumerate(widths):
-                    piece = cells[c][k] if k < len(cells[c]) else []
-                    used = sum(text_width(t) for t, _, _ in piece)
-                    pad = w - used
-                    align = self.aligns[c] if c < len(self.aligns) else "left"
-                    left = pad if align == "right" else pad // 2 if align == "center" else 0
-                    segs.append((" " * (left + 1), "", None))
-                    segs.extend(piece)
-                    shown.update(s[2] for s in piece if s[2] is not None)
-                    segs.append((" " * (pad - left + 1), "", None))
-                    segs.append(("│", b, None))
-                rows.append(segs)
-                sources.append(src)
-            cut = {s[2] for cell in self.rows[r] for s in cell if s[2] is not None} - shown
-            rows[-height].extend(("", "", index) for index in sorted(cut))
-            if r == self.header_rows - 1 and len(grid) > self.header_rows:
-                rows.append(border("├", "┼", "┤"))
-                sources.append(src)
-        rows.append(border("└", "┴", "┘"))
-        sources.append(sources[-1])
-        return self._emit(rows, sources)
+    pieces = [piece for piece in wrap_runs(row, width) if piece]
+    return pieces or [[]]

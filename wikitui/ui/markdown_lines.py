@@ -20,7 +20,8 @@ from typing import Iterator
 
 from wikitui.core.links import Link, extract_links, mask_text
 from wikitui.core.page import Heading, PageInfo, parse_page, split_frontmatter
-from wikitui.ui.markdown_blocks import BlockBuilder, markdown_parser
+from wikitui.ui.markdown_blocks import BlockBuilder
+from wikitui.ui.markdown_parser import MAX_NESTING, markdown_parser
 from wikitui.ui.markdown_links import MAX_LINE_CHARS, LinkMatcher, mark_link
 from wikitui.ui.markdown_code import highlight
 from wikitui.ui.markdown_layout import BlankBlock, Block, CodeBlock, Line, RuleBlock, Seg, TextBlock
@@ -88,9 +89,10 @@ def split_chunks(
 
     A paragraph of prose lines (same quote markers, none indented or starting a block)
     longer than :data:`LONG_PARAGRAPH_CHARS` is cut too, in ``joined`` ranges: parsed
-    and wrapped in one go, a megabyte-long paragraph would freeze the view. Its pieces
-    wrap separately (the line before a cut ends short; an emphasis or code span across
-    a cut shows its markers); ordinary pages have no such paragraphs.
+    and wrapped in one go, a megabyte-long paragraph would freeze the view. A cut falls
+    between two lines, where a line break is drawn anyway (a single newline is a break);
+    only an emphasis or code span across a cut shows its markers. Ordinary pages have
+    no such paragraphs.
     """
     size = size or CHUNK_LINES
     max_chars = max_chars or CHUNK_CHARS
@@ -417,6 +419,14 @@ class PageDocument:
         src = "\n".join(self._render_lines[chunk.start : chunk.end])
         tokens = markdown_parser().parse(src, self._env)
         builder = BlockBuilder(self.source, self.links, matcher, chunk.start)
+        if any(t.level >= MAX_NESTING - 1 for t in tokens):
+            # markdown-it stopped at its nesting limit and dropped the rest: show the lines as text.
+            builder.blocks = [
+                _notice(f"⚠ Nested more than {MAX_NESTING} levels deep: shown as text"),
+                BlankBlock(chunk.start + 1),
+                TextBlock(chunk.start + 1, runs=[(src, "", None)]),
+            ]
+            return builder.finish(chunk.start + 1)
         builder.build(tokens)
         return builder.finish(chunk.start + 1)
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 from wikitui.core.links import Link
-from wikitui.ui.markdown_layout import Block, CodeBlock, Seg, TableBlock, TextBlock
+from wikitui.ui.markdown_layout import Block, CodeBlock, Seg, TextBlock
+from wikitui.ui.markdown_table import TableBlock
 
 #: Lines longer than this are cut before parsing: a megabyte-long line would freeze the parse.
 MAX_LINE_CHARS = 10_000

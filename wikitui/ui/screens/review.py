@@ -24,20 +24,26 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, Label, Static
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label
 
+from wikitui.core.disk_status import DiskStatus
 from wikitui.core.errors import Conflict, WikituiError
+from wikitui.core.vault import Vault
+from wikitui.ui.messages import VaultChanged
+from wikitui.ui.screens.conflict import ConflictScreen
+from wikitui.ui.screens.review_disk import DiskMarks
 from wikitui.ui.screens.review_state import ReviewResult, ReviewState
-from wikitui.ui.widgets.changeset_files import ChangesetFileList
+from wikitui.ui.widgets.changeset_files import DISK_LABELS, ChangesetFileList
 from wikitui.ui.widgets.diff_view import Decision, DiffView
 
 __all__ = ["ConflictScreen", "ReviewResult", "ReviewScreen", "ReviewState"]
@@ -62,6 +68,10 @@ class ReviewScreen(Screen[ReviewResult]):
             awaited instead. Raising :class:`Conflict` keeps the review open and
             shows the conflict; another :class:`WikituiError` is shown as an error.
             Without it, ``enter`` dismisses at once and the caller applies.
+        vault: The vault the changeset belongs to. With it, a file that changed on
+            disk since the proposal is marked in the file list (with what ``enter``
+            would do: merge or conflict) when the review opens and as soon as the app's
+            watcher reports a change (:class:`~wikitui.ui.messages.VaultChanged`).
     """
 
     CSS_PATH = "review.tcss"
@@ -89,6 +99,7 @@ class ReviewScreen(Screen[ReviewResult]):
         changeset: Any,
         *,
         on_apply: Callable[[ReviewResult], Any] | None = None,
+        vault: Vault | None = None,
         name: str | None = None,
         id: str | None = None,
     ) -> None:
@@ -98,6 +109,8 @@ class ReviewScreen(Screen[ReviewResult]):
         self._on_apply = on_apply
         self._applying = False
         self._shown_file: int | None = None
+        self._disk = DiskMarks(vault, self.state.files) if vault is not None else None
+        self._disk_looked = False
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -132,6 +145,49 @@ class ReviewScreen(Screen[ReviewResult]):
     def on_mount(self) -> None:
         self._sync(full=True)
         self.run_worker(self.diff_view.prewarm(self.state.files), group="review-prewarm", exclusive=True)
+
+    # ---------------------------------------------------------------- files changed on disk
+    @on(VaultChanged)
+    def _vault_changed(self, message: VaultChanged) -> None:
+        if self._disk is not None:
+            self._check_disk(self._disk.indices_for(message.paths))
+
+    def on_screen_resume(self) -> None:
+        """Shown (opened, or back from a dialog): look at the disk; news are told after the first look."""
+        self._check_disk(range(len(self.state.files)), announce=self._disk_looked)
+        self._disk_looked = True
+
+    def _check_disk(self, indices: Iterable[int], *, announce: bool = True) -> None:
+        """Compare files with the disk in a thread; the file list marks those that changed."""
+        indices = list(indices)
+        if self._disk is None or not indices:
+            return
+        rejected = frozenset(self.state.result(applied=False).rejected)
+        seq = self._disk.request(indices)
+        self.run_worker(
+            partial(self._disk_worker, seq, indices, rejected, announce), thread=True, group="review-disk"
+        )
+
+    def _disk_worker(self, seq: int, indices: list[int], rejected: frozenset[str], announce: bool) -> None:
+        assert self._disk is not None
+        found = self._disk.check(indices, rejected)
+        self.app.call_from_thread(self._show_disk, seq, found, announce)
+
+    def _show_disk(self, seq: int, found: list[tuple[int, DiskStatus]], announce: bool) -> None:
+        assert self._disk is not None
+        files = self.query_one(ChangesetFileList)
+        for index, status in self._disk.accept(seq, found):
+            was = files.disk_state(index)
+            files.set_disk_state(index, status.state)
+            if announce and status.state in ("merges", "conflict") and status.state != was:
+                path = self.state.files[index].path
+                self.notify(f"{path}: {status.why}", title=DISK_LABELS[status.state][0].lstrip("⚠✗ "),
+                            severity="error" if status.state == "conflict" else "warning")
+
+    def _recheck_marked(self, indices: Iterable[int]) -> None:
+        """Decisions changed in these files: a marked one may now merge (or conflict)."""
+        files = self.query_one(ChangesetFileList)
+        self._check_disk(i for i in set(indices) if files.disk_state(i) != "same")
 
     # ---------------------------------------------------------------- keeping the view in step
     @property
@@ -190,8 +246,10 @@ class ReviewScreen(Screen[ReviewResult]):
         hunk = self.state.hunk
         if hunk is None:
             return
+        file_index = self.state.file_index
         self.state.decide(decision)
         self._sync(changed=[hunk.id])
+        self._recheck_marked([file_index])
         if self.state.counts()[3] == 0:
             self.notify("Every hunk is decided: enter applies, esc leaves it all pending.", timeout=3)
 
@@ -200,8 +258,10 @@ class ReviewScreen(Screen[ReviewResult]):
         if not self.state.files:
             return
         before = set(self.state.decisions)
+        file_index = self.state.file_index
         self.state.decide_file(decision)
         self._sync(changed=[k for k in self.state.decisions if k not in before])
+        self._recheck_marked([file_index])
 
     def action_move(self, delta: int) -> None:
         """``j`` / ``k``: move by hunk without deciding."""
@@ -303,85 +363,3 @@ class ReviewScreen(Screen[ReviewResult]):
     def _hunk_clicked(self, event: DiffView.HunkClicked) -> None:
         self.state.goto(self.state.file_index, event.index)
         self._sync()
-
-
-class ConflictScreen(ModalScreen[None]):
-    """A changeset that cannot be applied, shown plainly: which file, what blocks it, and where.
-
-    Args:
-        conflict: The :class:`Conflict` raised by ``apply_changeset`` (a
-            ``FileConflict``'s ``path``, ``reason`` and ``region`` are shown apart),
-            or a message.
-        path: The file in conflict, when ``conflict`` does not carry it.
-        region: The conflicting region(s), git-style ``<<<<<<< … >>>>>>>`` blocks, likewise.
-    """
-
-    CSS_PATH = "review.tcss"
-    BINDINGS = [Binding("escape,enter,q", "close", "close")]
-
-    def __init__(self, conflict: Conflict | str, *, path: str | None = None, region: str | None = None) -> None:
-        super().__init__()
-        #: The file in conflict (None when unknown).
-        self.file_path: str | None = path or getattr(conflict, "path", None)
-        #: The conflicting region(s), git-style.
-        self.conflict_region: str = region if region is not None else (getattr(conflict, "region", "") or "")
-        reason = getattr(conflict, "reason", None)
-        #: What blocks the apply, in one or two lines.
-        self.message: str = reason or str(conflict).split("\n<<<<<<<", 1)[0]
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="conflict-dialog"):
-            yield Static(Content.styled("Conflict · nothing was written", "bold $text-error"), id="conflict-title")
-            if self.file_path:
-                yield Static(Content.assemble(("file  ", "$text-muted"), (self.file_path, "bold")), id="conflict-path")
-            yield Static(Content.assemble(("why   ", "$text-muted"), self.message), id="conflict-message")
-            if self.conflict_region.strip():
-                with VerticalScroll(id="conflict-regions"):
-                    yield Static(_region_content(self.conflict_region), classes="conflict-region")
-            yield Static(
-                Content.styled(
-                    "The file changed on disk since the agent proposed this, and the edits overlap. "
-                    "Yours stays as it is: reject this hunk, or ask the agent to redo it from the page as it is now.",
-                    "$text-muted",
-                ),
-                id="conflict-help",
-            )
-            yield Static(Content.assemble(("esc", "bold $text-accent"), (" back to the review", "$text-muted")))
-
-    def action_close(self) -> None:
-        """Close the dialog (back to the review)."""
-        self.dismiss(None)
-
-
-def _region_content(region: str) -> Content:
-    """Conflict blocks as two labelled sides (``on disk`` / ``proposed``) instead of git markers.
-
-    Text that holds no ``<<<<<<<`` block is shown as it is.
-    """
-    blocks: list[tuple[str, list[str], str, list[str]]] = []
-    ours: list[str] = []
-    theirs: list[str] = []
-    side: list[str] | None = None
-    label = ""
-    for line in region.splitlines():
-        if line.startswith("<<<<<<<"):
-            label, ours, theirs = line[7:].strip() or "on disk", [], []
-            side = ours
-        elif line.startswith("=======") and side is ours:
-            side = theirs
-        elif line.startswith(">>>>>>>") and side is theirs:
-            blocks.append((label, ours, line[7:].strip() or "proposed", theirs))
-            side = None
-        elif side is not None:
-            side.append(line)
-    if not blocks:
-        return Content(region.rstrip("\n"))
-    parts: list[Any] = []
-    for ours_label, ours_lines, theirs_label, theirs_lines in blocks:
-        if parts:
-            parts.append("\n\n")
-        parts.append((ours_label, "bold $text-warning"))
-        parts.extend(item for line in ours_lines for item in ("\n  ", line))
-        parts.extend(["\n", (theirs_label, "bold $text-primary")])
-        parts.extend(item for line in theirs_lines for item in ("\n  ", line))
-    return Content.assemble(*parts)

@@ -38,10 +38,19 @@ def _fit_path(path: str, room: int) -> str:
     return path
 
 
-def _file_prompt(change: Any, decided: int, width: int) -> Content:
+#: What a file's state on disk means for the review (see :mod:`wikitui.core.disk_status`).
+DISK_LABELS = {
+    "changed": ("• changed on disk", "$text-muted"),
+    "merges": ("⚠ changed on disk — will merge", "$text-warning"),
+    "conflict": ("✗ changed on disk — conflict", "bold $text-error"),
+}
+
+
+def _file_prompt(change: Any, decided: int, width: int, disk: str = "same") -> Content:
     """The file list's entry: badge and path, then action, +/− and how much is decided.
 
-    A move shows where the page goes, and a third line says where it comes from.
+    A move shows where the page goes, and a third line says where it comes from. A
+    file that changed on disk since the proposal says so, and what ``enter`` would do.
     """
     letter, colour = _ACTION_BADGES.get(change.action, ("?", "$text-muted"))
     moved_to = getattr(change, "new_path", None) if change.action == "move" else None
@@ -62,6 +71,8 @@ def _file_prompt(change: Any, decided: int, width: int) -> Content:
     ]
     if moved_to:
         parts += ["\n  ", ("from ", "$text-muted"), (_fit_path(change.path, width - 7), "$text-muted")]
+    if disk in DISK_LABELS:
+        parts += ["\n  ", DISK_LABELS[disk]]
     return Content.assemble(*parts)
 
 
@@ -96,6 +107,7 @@ class ChangesetFileList(ScrollView, can_focus=False):
         super().__init__(id=id)
         self._files = list(files)
         self._decided = [0] * len(self._files)
+        self._disk = ["same"] * len(self._files)
         self._selected = 0
         self._entries: dict[tuple[int, bool], list[Strip]] = {}
         self._lines: list[tuple[int, int]] = []  # (file, line within its entry) per row
@@ -115,7 +127,7 @@ class ChangesetFileList(ScrollView, can_focus=False):
         strips = self._entries.get((index, selected))
         if strips is None:
             width = self._width
-            prompt = _file_prompt(self._files[index], self._decided[index], width - 2)
+            prompt = _file_prompt(self._files[index], self._decided[index], width - 2, self._disk[index])
             base = self.visual_style
             strips = []
             for line in prompt.split("\n"):
@@ -145,6 +157,18 @@ class ChangesetFileList(ScrollView, can_focus=False):
         if self._decided[index] != decided:
             self._decided[index] = decided
             self._redraw(index)
+
+    def disk_state(self, index: int) -> str:
+        """What file ``index``'s entry says about the file on disk (``"same"`` when nothing)."""
+        return self._disk[index]
+
+    def set_disk_state(self, index: int, state: str) -> None:
+        """Mark file ``index`` as changed on disk (``"changed"``, ``"merges"``, ``"conflict"``) or not (``"same"``)."""
+        if self._disk[index] != state:
+            self._disk[index] = state
+            if self._width:
+                self._layout()  # the entry's height may change: the rows below it move
+                self.refresh()
 
     def select(self, index: int) -> None:
         """Highlight file ``index`` and scroll it into view."""

@@ -307,7 +307,7 @@ class ChatPane(Vertical):
 
         self._reviewing = True
         try:
-            decision = await self.app.push_screen_wait(ReviewScreen(changeset, on_apply=apply))
+            decision = await self.app.push_screen_wait(ReviewScreen(changeset, on_apply=apply, vault=self.vault))
         finally:
             self._reviewing = False
         result = outcome.get("result")

@@ -15,6 +15,7 @@ absent means undecided) and a cursor on one hunk.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -162,6 +163,9 @@ class DiffView(ScrollView, can_focus=False):
         # Rendered rows by (layout serial, row, selected, decision): revisiting a file is cheap.
         self._strips: LRUCache[tuple, Strip] = LRUCache(4096)
         self._serial = 0  # identifies the current layout of rows
+        # Serials are never reused: a cached layout brings its own back, so counting on
+        # from the current one would give a new layout the serial (and painted rows) of another.
+        self._serials = itertools.count(1)
         # Highlighted lines by hunk (keyed by identity; the hunk is kept to check it).
         self._highlighted: dict[int, tuple[Any, list]] = {}
         # Laid-out rows of files already shown, for going back and forth.
@@ -385,7 +389,7 @@ class DiffView(ScrollView, can_focus=False):
             rows.append(_Row("reason", -1, Content.styled("(no content change)", "$text-muted italic")))
         self._rows = rows
         self._hunk_rows = hunk_rows
-        self._serial += 1
+        self._serial = next(self._serials)
         self._layouts[key] = (change, rows, hunk_rows, self._serial)
         self.virtual_size = Size(width, len(rows))
         self.refresh()
