@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 from wikitui.ui.widgets.page_view import PageView
 
@@ -31,10 +30,9 @@ async def test_a_five_megabyte_page_opens_without_freezing(sample_vault):
     app = workspace(sample_vault, watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
-        started = time.monotonic()
         app.main.open_path("wiki/huge.md")
         await pilot.pause()
-        assert time.monotonic() - started < 3.0
+        # Shown by the next frame (how fast is bench/page_view.py's business, not a test's).
         assert "Huge" in str(app.query_one(PageView).border_title)
         await wait_for(pilot, lambda: any("large page" in n for n in notices(app)), "the notice")
         # Keys still answer at once: end jumps to the bottom, backspace goes back.
