@@ -14,6 +14,7 @@ written into a patch that ``git apply`` accepts, without the new text beside it.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import asdict, dataclass, field
 
 #: Lines of context around each change, as ``diff -u``.
@@ -53,8 +54,11 @@ class Hunk:
 
     @property
     def display_lines(self) -> list[str]:
-        """The prefixed lines without line endings or a byte-order mark, for showing."""
-        return [ln.rstrip("\n").rstrip("\r").replace("\ufeff", "") for ln in self.lines]
+        """The prefixed lines without line endings or a byte-order mark, for showing.
+
+        A byte that is not UTF-8 (kept in the text as a lone surrogate) shows as U+FFFD.
+        """
+        return [_shown(ln.rstrip("\n").rstrip("\r").replace("\ufeff", "")) for ln in self.lines]
 
     def to_dict(self) -> dict:
         """A JSON-ready dict."""
@@ -64,6 +68,13 @@ class Hunk:
     def from_dict(cls, data: dict) -> "Hunk":
         """The inverse of :meth:`to_dict`."""
         return cls(**data)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _shown(line: str) -> str:
+    return _SURROGATE.sub("\ufffd", line)
 
 
 class HunkMismatch(ValueError):
@@ -90,7 +101,53 @@ def _range(start: int, length: int) -> tuple[int, str]:
     return beginning, text
 
 
-def compute_hunks(base_text: str, new_text: str, file_index: int, *, first: int = 0, context: int = CONTEXT) -> list[Hunk]:
+def _groups(codes: list[tuple[str, int, int, int, int]], n: int) -> list[list[tuple[str, int, int, int, int]]]:
+    """Opcodes grouped into hunks with ``n`` lines of context (difflib's ``get_grouped_opcodes``)."""
+    if not codes:
+        return []
+    codes = list(codes)
+    if codes[0][0] == "equal":
+        tag, i1, i2, j1, j2 = codes[0]
+        codes[0] = tag, max(i1, i2 - n), i2, max(j1, j2 - n), j2
+    if codes[-1][0] == "equal":
+        tag, i1, i2, j1, j2 = codes[-1]
+        codes[-1] = tag, i1, min(i2, i1 + n), j1, min(j2, j1 + n)
+    groups: list[list[tuple[str, int, int, int, int]]] = []
+    group: list[tuple[str, int, int, int, int]] = []
+    for tag, i1, i2, j1, j2 in codes:
+        if tag == "equal" and i2 - i1 > 2 * n:
+            group.append((tag, i1, min(i2, i1 + n), j1, min(j2, j1 + n)))
+            groups.append(group)
+            group = []
+            i1, j1 = max(i1, i2 - n), max(j1, j2 - n)
+        group.append((tag, i1, i2, j1, j2))
+    if group and not (len(group) == 1 and group[0][0] == "equal"):
+        groups.append(group)
+    return [g for g in groups if any(op[0] != "equal" for op in g)]
+
+
+def _part(i1: int, i2: int, j1: int, j2: int) -> list[tuple[str, int, int, int, int]]:
+    if i1 == i2 and j1 == j2:
+        return []
+    tag = "insert" if i1 == i2 else "delete" if j1 == j2 else "replace"
+    return [(tag, i1, i2, j1, j2)]
+
+
+def _groups_with_own(codes: list, n: int, own: tuple[int, int]) -> list[list]:
+    """Like :func:`_groups`, with old line ``own[0]`` → new line ``own[1]`` a hunk of its own, without context."""
+    u, v = own
+    for k, (tag, i1, i2, j1, j2) in enumerate(codes):
+        if tag == "replace" and i1 <= u < i2 and j1 <= v < j2:
+            pre = codes[:k] + _part(i1, u, j1, v)
+            post = _part(u + 1, i2, v + 1, j2) + codes[k + 1:]
+            return _groups(pre, n) + [[("replace", u, u + 1, v, v + 1)]] + _groups(post, n)
+    return _groups(codes, n)
+
+
+def compute_hunks(
+    base_text: str, new_text: str, file_index: int, *, first: int = 0, context: int = CONTEXT,
+    own_line: tuple[int, int] | None = None,
+) -> list[Hunk]:
     """The text hunks turning ``base_text`` into ``new_text``.
 
     Args:
@@ -99,15 +156,16 @@ def compute_hunks(base_text: str, new_text: str, file_index: int, *, first: int 
         file_index: The file's index in its changeset (goes into hunk ids).
         first: Number of the first hunk (a move's rename takes number 0).
         context: Lines of context.
+        own_line: (old line, new line), 0-based: a one-line change that gets a hunk of
+            its own, decided apart from its neighbours (the ``updated:`` date wikitui adds).
     """
     a, b = split_lines(base_text), split_lines(new_text)
     if a == b:
         return []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    codes = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    groups = _groups(codes, context) if own_line is None else _groups_with_own(codes, context, own_line)
     hunks: list[Hunk] = []
-    for group in matcher.get_grouped_opcodes(context):
-        if all(tag == "equal" for tag, *_ in group):
-            continue
+    for group in groups:
         i1, i2 = group[0][1], group[-1][2]
         j1, j2 = group[0][3], group[-1][4]
         old_start, old_txt = _range(i1, i2 - i1)
