@@ -248,11 +248,10 @@ def _apply(
         return result
     removed = [rel for rel, text, _ in writes if text is None]
     linked_to_removed = {b.source for rel in removed for b in graph.backlinks(rel)}
+    # The record holds the change as proposed (text read, text meant); /undo merges it with
+    # whatever else is on disk then, saves that landed during this apply included.
     history_rel = next_record_path(vault, changeset)
-
-    def history_data(done: list[tuple[str, str | None, str | None]]) -> bytes:
-        # What was really replaced and written, so /undo restores the person's saves too.
-        return record_for_apply(vault, changeset, done, applied)
+    history_data = record_for_apply(vault, changeset, writes, applied)
 
     log_fields: dict[str, Any] = {"model": changeset.model, "hunks": _hunks_note(applied, len(all_ids))}
     if not changeset.usage_logged:

@@ -296,13 +296,19 @@ class MergeResult:
         return not self.conflicts
 
 
-def merge_texts(base: str, ours: str, theirs: str, *, ours_label: str = "on disk", theirs_label: str = "proposed") -> MergeResult:
+def merge_texts(
+    base: str, ours: str, theirs: str, *, ours_label: str = "on disk", theirs_label: str = "proposed",
+    insertions_in_order: bool = False,
+) -> MergeResult:
     """Merge two descendants of ``base`` line by line with merge3.
 
     Args:
         base: The common ancestor (the text the proposal was made against).
         ours: The text on disk now (a person's edits).
         theirs: The text the change wants to write.
+        insertions_in_order: Lines both sides insert at the same place are kept, the
+            side of ``theirs`` first, instead of conflicting: for two saves of one
+            person, the earlier already in ``theirs``, the later on disk.
 
     Returns:
         The merged text (conflicts marked git-style) and each conflicting region as text.
@@ -316,6 +322,10 @@ def merge_texts(base: str, ours: str, theirs: str, *, ours_label: str = "on disk
         kind = group[0]
         if kind == "conflict":
             a_lines, b_lines = group[2], group[3]
+            if insertions_in_order and not group[1]:
+                out.extend(_ended(b_lines) if a_lines else b_lines)
+                out.extend(a_lines)
+                continue
             region = [f"<<<<<<< {ours_label}\n", *_ended(a_lines), "=======\n", *_ended(b_lines), f">>>>>>> {theirs_label}\n"]
             conflicts.append("".join(region).replace("\r", ""))
             out.extend(region)

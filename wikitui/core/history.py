@@ -88,15 +88,14 @@ def record_for_apply(
     Args:
         vault: The vault.
         changeset: The changeset being applied.
-        files: (path, text replaced or None, text written or None when deleted), as
-            written: an edit someone saved during the apply is in both.
+        files: (path, text written or None when deleted, text read there before or None).
         applied: The hunk ids applied.
     """
     seq = _next_seq(vault)
     record = {
         "seq": seq, "changeset": changeset.id, "op": changeset.op, "title": changeset.title,
         "applied_at": _dt.datetime.now().isoformat(timespec="seconds"), "hunks": applied,
-        "files": [{"path": p, "old": old, "new": new} for p, old, new in files],
+        "files": [{"path": p, "old": old, "new": new} for p, new, old in files],
         "commit": None, "undone": False,
     }
     return _encode(record)

@@ -23,7 +23,7 @@ from wikitui.core import faults
 from wikitui.core.changeset_model import sha256_bytes
 from wikitui.core.fsutil import append_bytes, atomic_write, remove_stale_temps
 from wikitui.core.lock import LOCK_NAME, VaultBusy, write_lock  # noqa: F401  (re-exported)
-from wikitui.core.replace import Merge, replace_checked
+from wikitui.core.replace import Merge, late_saves, replace_checked
 from wikitui.core.vault import Vault
 
 JOURNAL_NAME = "journal.json"
@@ -90,6 +90,7 @@ class Journal:
             "files": {}, "appends": {}, "commit": None,
         }
         self._written: dict[str, bytes | None] = {}  # what this process wrote, for an in-process rollback
+        self._watch: list = []  # files our renames replaced, still open (see settle)
 
     @property
     def path(self):
@@ -144,9 +145,18 @@ class Journal:
             entry["new_sha"] = _UNKNOWN if writing is None else _sha(writing)
             self.save()
 
-        written, replaced = replace_checked(path, data, expected, merge, noted)
+        written, replaced = replace_checked(path, data, expected, merge, noted, self._watch)
         self._written[rel] = written
         return written, replaced
+
+    def settle(self, merge_for) -> None:
+        """Merge in what someone still wrote to a file after our rename replaced it (before marking written).
+
+        Args:
+            merge_for: ``merge_for(rel)`` gives the merge for a file.
+        """
+        root = self.vault.root
+        late_saves(self._watch, lambda path: merge_for(path.relative_to(root).as_posix()))
 
     def append(self, rel: str, make_chunk) -> bytes:
         """Append to ``rel`` the bytes ``make_chunk(current bytes or None)`` gives; returns them."""
@@ -179,6 +189,9 @@ class Journal:
 
     def finish(self) -> None:
         """Remove the journal: the step is over."""
+        for item in self._watch:
+            item.close()
+        self._watch.clear()
         faults.step("unlink")
         try:
             self.path.unlink()
@@ -228,7 +241,7 @@ class Journal:
         report.restored.append(rel)
 
 
-def _refuse(base, theirs, ours):
+def _refuse(base, theirs, ours, later=False):
     raise ValueError("changed again during the rollback")
 
 

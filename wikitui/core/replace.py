@@ -18,16 +18,18 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
+import time
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
 from wikitui.core import faults
-from wikitui.core.fsutil import unlink_quietly, file_mode, sync_dir, temp_path, write_temp
+from wikitui.core.fsutil import append_bytes, file_mode, sync_dir, temp_path, unlink_quietly, write_temp
 
-#: ``merge(base, theirs, ours)``: the file was expected to hold ``base`` but holds
-#: ``theirs``; return what to write instead of ``ours`` (None: no file), or raise.
-Merge = Callable[[bytes | None, bytes | None, bytes | None], bytes | None]
+#: ``merge(base, theirs, ours, later=False)``: the file was expected to hold ``base``
+#: but holds ``theirs``; return what to write instead of ``ours`` (None: no file), or
+#: raise. ``later`` says ``base`` is our own write and ``theirs`` a later save on it.
+Merge = Callable[..., bytes | None]
 #: ``noted(found, writing)``: the file held ``found`` (someone else's bytes), and
 #: ``writing`` will be written instead (None: not known yet). Called before any write
 #: that follows, so a journal can record ``found`` as the text to restore.
@@ -39,6 +41,11 @@ _RENAME_EXCHANGE = 2
 _UNSUPPORTED = {errno.ENOSYS, errno.EINVAL, getattr(errno, "ENOTSUP", -1), getattr(errno, "EOPNOTSUPP", -1)}
 #: Merges in a row before giving up on a file that never stops changing.
 _MAX_ROUNDS = 64
+#: Longest wait for a thread of this process still holding a replaced file open.
+_WRITER_WAIT = 2.0
+#: Reads of a changing file, a millisecond apart, before taking what is there.
+_SETTLE_READS = 20
+_UNCHECKED = object()
 
 
 class KeepsChanging(OSError):
@@ -95,13 +102,76 @@ def _create_new(tmp: Path, path: Path) -> bool:
         return False
 
 
-def _swap(tmp: Path, path: Path) -> bytes | None:
-    """Put ``tmp`` at ``path`` atomically; the bytes it displaced (None: no file was there)."""
+class Displaced:
+    """A file a rename replaced, still open: a writer that opened it just before may still write to it.
+
+    Attributes:
+        fd: An open descriptor of the old file (None where it could not be kept).
+        seen: Its bytes as read.
+        path: Where it was.
+    """
+
+    def __init__(self, fd: int | None, seen: bytes, path: Path) -> None:
+        self.fd, self.seen, self.path = fd, seen, path
+
+    def now(self) -> bytes:
+        """The old file's bytes now."""
+        if self.fd is None:
+            return self.seen
+        size = os.fstat(self.fd).st_size
+        return os.pread(self.fd, size + 1, 0) if size else b""
+
+    def settle(self, expected: bytes | None) -> bytes:
+        """Read it again until it holds still, when it is not ``expected`` and looks cut short."""
+        if self.seen != expected and _maybe_partial(self.seen):
+            self.seen = _settled(self.now, self.seen) or b""
+        return self.seen
+
+    def close(self) -> None:
+        """Let the old file go."""
+        if self.fd is not None:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+            self.fd = None
+
+
+def _maybe_partial(data: bytes | None) -> bool:
+    """Whether bytes read from a file being written may be a write half done (not at a line's end)."""
+    return data is not None and not data.endswith(b"\n")
+
+
+def _settled(read: Callable[[], bytes | None], first: bytes | None) -> bytes | None:
+    """Read until two reads agree. A reader can see part of a write (one crossing a page, a save
+    that truncates, then writes); called only when a file is not what was expected."""
+    last = first
+    for _ in range(_SETTLE_READS):
+        time.sleep(0.001)
+        again = read()
+        if again == last:
+            break
+        last = again
+    return last
+
+
+def _hold(path: Path) -> Displaced:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return Displaced(None, _read(path) or b"", path)
+    item = Displaced(fd, b"", path)
+    item.seen = item.now()
+    return item
+
+
+def _swap(tmp: Path, path: Path) -> Displaced | None:
+    """Put ``tmp`` at ``path`` atomically; the file it displaced, held open (None: there was none)."""
     while True:
         faults.step("rename")
         try:
             if _rename2(tmp, path, _RENAME_EXCHANGE):
-                return _read(tmp)  # tmp now holds the file that was at path a moment ago
+                return _hold(tmp)  # tmp now holds the file that was at path a moment ago
         except FileNotFoundError:
             if _create_new(tmp, path):
                 return None
@@ -109,7 +179,7 @@ def _swap(tmp: Path, path: Path) -> bytes | None:
         return _swap_portable(tmp, path)
 
 
-def _swap_portable(tmp: Path, path: Path) -> bytes | None:
+def _swap_portable(tmp: Path, path: Path) -> Displaced | None:
     """:func:`_swap` without an exchange: a hard link keeps the old file to read after the rename."""
     keep = temp_path(path)
     try:
@@ -121,31 +191,125 @@ def _swap_portable(tmp: Path, path: Path) -> bytes | None:
     except OSError:  # no hard links on this filesystem: the last read is all we have
         before = _read(path)
         os.replace(tmp, path)
-        return before
+        return None if before is None else Displaced(None, before, path)
     try:
         os.replace(tmp, path)
-        return _read(keep)  # in-place saves made up to the rename are in it
+        return _hold(keep)  # in-place saves made up to the rename are in it
     finally:
         unlink_quietly(keep)
 
 
-def swap_in(path: Path, data: bytes) -> bytes | None:
+def _put_in(tmp: Path, path: Path, watch: list | None, expected: object) -> bytes | None:
+    """Rename the ready temp file ``tmp`` over ``path``; the bytes it displaced (see :func:`swap_in`)."""
+    old = None
+    try:
+        old = _swap(tmp, path)
+        if old is not None:
+            old.path = path
+            if expected is not _UNCHECKED:
+                old.settle(expected)  # type: ignore[arg-type]
+    finally:
+        faults.step("unlink")
+        unlink_quietly(tmp)  # after an exchange it held the displaced file
+        if old is not None and watch is None:
+            old.close()
+    sync_dir(path.parent)
+    if old is None:
+        return None
+    if watch is not None:
+        watch.append(old)
+    return old.seen
+
+
+def swap_in(path: Path, data: bytes, watch: list | None = None, expected: object = _UNCHECKED) -> bytes | None:
     """Write ``data`` to ``path`` atomically and return what the rename displaced.
 
     The new file keeps the old one's permission bits (a new file gets ``0666 & ~umask``).
+
+    Args:
+        path: The file.
+        data: Its new bytes.
+        watch: When given, the displaced file, still open, is added to it as a
+            :class:`Displaced`, so a write someone was still making to it can be
+            brought in later (see :func:`late_saves`).
+        expected: What the file was expected to hold; when it held something that
+            looks cut short, it is read until it holds still.
 
     Returns:
         The bytes the file held at the moment of the rename; None when there was no file.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = write_temp(path, data, file_mode(path))
+    return _put_in(write_temp(path, data, file_mode(path)), path, watch, expected)
+
+
+def _open_elsewhere(watch: list) -> bool:
+    """Whether a descriptor of this process, other than ours, still has one of the replaced files open."""
     try:
-        displaced = _swap(tmp, path)
+        keys = {(st.st_dev, st.st_ino) for st in (os.fstat(item.fd) for item in watch)}
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        return False
+    ours = {item.fd for item in watch}
+    for name in names:
+        try:
+            fd = int(name)
+            if fd in ours:
+                continue
+            st = os.fstat(fd)
+        except (ValueError, OSError):
+            continue
+        if (st.st_dev, st.st_ino) in keys:
+            return True
+    return False
+
+
+def _let_writers_finish(watch: list) -> None:
+    """Give a writer that opened a file just before our rename the moment it needs to finish its write.
+
+    One in another process needs microseconds; a thread of this process may be
+    waiting for the interpreter lock, and is waited for while it holds the file open
+    (at most two seconds).
+    """
+    deadline = time.monotonic() + _WRITER_WAIT
+    time.sleep(0.002)
+    while _open_elsewhere(watch) and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def late_saves(watch: list, merge_for: Callable[[Path], Merge]) -> None:
+    """Bring in what was written to replaced files after the rename handed them back.
+
+    A writer that opened a file just before wikitui renamed over it writes into the
+    old file. Each such late write is merged into the file now at the path, the
+    same way as a save found before the rename (and that write is watched in turn).
+    The descriptors are closed.
+    """
+    pending = list(watch)
+    watch.clear()
+    try:
+        for _round in range(_MAX_ROUNDS):
+            if not pending:
+                return
+            _let_writers_finish(pending)
+            more: list = []
+            for item in pending:
+                late = _settled(item.now, item.now())
+                if late == item.seen:
+                    continue
+                tail = appended(item.seen, late)
+                if tail is not None:
+                    append_bytes(item.path, tail)
+                    continue
+                current = _read(item.path)
+                merge = merge_for(item.path)
+                target = merge(item.seen, late, current, later=True)
+                replace_checked(item.path, target, current, merge, watch=more)
+            for item in pending:
+                item.close()
+            pending = more
     finally:
-        faults.step("unlink")
-        unlink_quietly(tmp)  # after an exchange it holds the displaced file
-    sync_dir(path.parent)
-    return displaced
+        for item in pending:
+            item.close()
 
 
 def _take_away(path: Path) -> tuple[bytes | None, Path | None]:
@@ -160,7 +324,8 @@ def _take_away(path: Path) -> tuple[bytes | None, Path | None]:
 
 
 def replace_checked(
-    path: Path, data: bytes | None, expected: bytes | None, merge: Merge, noted: Noted | None = None
+    path: Path, data: bytes | None, expected: bytes | None, merge: Merge, noted: Noted | None = None,
+    watch: list | None = None,
 ) -> tuple[bytes | None, bytes | None]:
     """Replace ``path``'s content with ``data`` (None: delete it), compare before replace.
 
@@ -169,54 +334,106 @@ def replace_checked(
     written instead; ``merge`` raises when they do not combine, and then the file
     keeps (or gets back) the other writer's bytes.
 
+    When a save lands in the instant between the last read and the rename, the
+    rename hands the saved file back; the file then holds our text, and the
+    person's save is merged into it next. Any further change found on top of our
+    own text is that person's too, made later: ``merge`` is then called with
+    ``later=True`` and keeps lines both sides inserted at one place in that order.
+
     Args:
         path: The file.
         data: What to write (None: remove the file).
         expected: What the file held when ``data`` was worked out.
         merge: How to combine someone else's change with ours (see :data:`Merge`).
-        noted: Told about every foreign content found, before the write that follows.
+        noted: Told about the foreign content found, before the write that follows.
+        watch: Collects the replaced files, still open (see :func:`swap_in`).
 
     Returns:
-        (what the file now holds, what it held just before: the text to restore to undo this write).
+        (what the file now holds, what it held before this write began).
 
     Raises:
         KeepsChanging: The file changed again after every one of many merges.
         Exception: Whatever ``merge`` raises.
     """
-    for _round in range(_MAX_ROUNDS):
-        current = _read(path)
-        if current != expected:
-            data = merge(expected, current, data)
-            if noted is not None:
-                noted(current, data)
-            expected = current
-            continue  # read again: it may have moved on while we merged
-        if data == current:
-            return data, current
-        if data is None:
-            displaced, aside = _take_away(path)
-            if aside is None:  # removed meanwhile, as we wanted
-                return None, None
+    replaced, wrote = expected, False
+    tmp: Path | None = None
+    tmp_data: bytes | None = None
+
+    def ready(data: bytes | None) -> None:
+        # The temp file is written and synced before the rename that uses it.
+        nonlocal tmp, tmp_data
+        if data is None or (tmp is not None and tmp_data is data):
+            return
+        if tmp is not None:
+            unlink_quietly(tmp)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp, tmp_data = write_temp(path, data, file_mode(path)), data
+
+    try:
+        for _round in range(_MAX_ROUNDS):
+            ready(data)
+            current = _read(path)
+            if current != expected and _maybe_partial(current):
+                current = _settled(lambda: _read(path), current)
+            if current != expected:
+                data = merge(expected, current, data, later=wrote)
+                if not wrote:
+                    replaced = current
+                    if noted is not None:
+                        noted(current, data)
+                expected = current
+                ready(data)  # no second read: what is saved from now on, the rename hands back
+            if data == expected:
+                return data, replaced
+            if data is None:
+                displaced, aside = _take_away(path)
+                if aside is None:  # removed meanwhile, as we wanted
+                    return None, replaced
+                if displaced == expected:
+                    faults.step("unlink")
+                    unlink_quietly(aside)
+                    sync_dir(path.parent)
+                    return None, replaced
+                _put_back(aside, path)  # changed between the read and the rename: theirs goes back, then merge
+                continue
+            assert tmp is not None
+            displaced = _put_in(tmp, path, watch, expected)
+            tmp = None
             if displaced == expected:
-                faults.step("unlink")
-                unlink_quietly(aside)
-                sync_dir(path.parent)
-                return None, displaced
-            _put_back(aside, path)  # changed between the read and the rename: theirs goes back, then merge
-            continue
-        displaced = swap_in(path, data)
-        if displaced == expected:
-            return data, expected
-        # A save landed between the read and the rename: the file holds ours, theirs came back.
-        if noted is not None:
-            noted(displaced, None)
-        try:
-            merged = merge(expected, displaced, data)
-        except BaseException:
-            _restore(path, displaced)
-            raise
-        expected, data = data, merged
+                return data, replaced
+            # A save landed between the read and the rename: the file holds ours, theirs came back.
+            if not wrote:
+                replaced = displaced
+                if noted is not None:
+                    noted(displaced, None)
+            tail = appended(expected, displaced)
+            if tail is not None and data.endswith(b"\n"):
+                # Lines added at the end: they go at the end of the file as it is now, in place,
+                # as the writer itself would put them (a writer appending every few ms never waits).
+                append_bytes(path, tail)
+                return data + tail, replaced
+            try:
+                merged = merge(expected, displaced, data, later=wrote)
+            except BaseException:
+                _restore(path, displaced)
+                raise
+            expected, data, wrote = data, merged, True
+    finally:
+        if tmp is not None:
+            unlink_quietly(tmp)
     raise KeepsChanging(errno.EAGAIN, "the file kept changing while it was being written", str(path))
+
+
+def appended(before: bytes | None, after: bytes | None) -> bytes | None:
+    """The bytes ``after`` adds at the end of ``before``, when that is all it changes (None otherwise).
+
+    ``before`` must end at a line's end (or be empty), so the bytes are whole new lines.
+    """
+    if before is None or after is None or len(after) <= len(before) or not after.startswith(before):
+        return None
+    if before and not before.endswith(b"\n"):
+        return None
+    return after[len(before):]
 
 
 def _put_back(aside: Path, path: Path) -> None:

@@ -96,9 +96,11 @@ def file_merge(rel: str, during: str) -> Merge:
 
     Text is merged three-way (merge3) over what the write expected; a creation,
     a deletion or overlapping edits cannot merge and raise :class:`FileConflict`.
+    With ``later`` (two saves of one person around wikitui's rename), lines both
+    inserted at one place are kept in the order they were saved.
     """
 
-    def merge(base: bytes | None, theirs: bytes | None, ours: bytes | None) -> bytes | None:
+    def merge(base: bytes | None, theirs: bytes | None, ours: bytes | None, later: bool = False) -> bytes | None:
         if theirs == ours or theirs == base:
             return ours
         if base is None:
@@ -107,7 +109,11 @@ def file_merge(rel: str, during: str) -> Merge:
             raise FileConflict(rel, f"was deleted on disk while {during} was being written")
         if ours is None:
             raise FileConflict(rel, f"was edited on disk while {during} was deleting it")
-        result = merge_texts(decode_exact(base), decode_exact(theirs), decode_exact(ours))
+        if theirs.startswith(base) and base.endswith(b"\n"):
+            # Lines added at the end (a log, a note typed below): they follow ours. Bytes only, so a
+            # merge keeps pace with a writer that appends every few milliseconds.
+            return ours + theirs[len(base):] if ours.endswith(b"\n") or not ours else ours + b"\n" + theirs[len(base):]
+        result = merge_texts(decode_exact(base), decode_exact(theirs), decode_exact(ours), insertions_in_order=later)
         if not result.clean:
             raise FileConflict(rel, f"was edited on disk while {during} was being written, in the same place",
                                result.conflicts)
@@ -125,9 +131,6 @@ def _encode(rel: str, text: str | None) -> bytes | None:
         raise WikituiError(f"{rel}: the new text holds characters that cannot be written as UTF-8; nothing was written") from None
 
 
-StateData = bytes | None | Callable[[list[tuple[str, str | None, str | None]]], bytes | None]
-
-
 def run_writes(
     vault: Vault,
     graph: LinkGraph,
@@ -139,7 +142,7 @@ def run_writes(
     title: str,
     log_pages: list[str],
     log_fields: dict,
-    state_writes: list[tuple[str, StateData]],
+    state_writes: list[tuple[str, bytes | None]],
     commit_subject: str,
     commit_body: str,
     search_index: Any = None,
@@ -163,8 +166,7 @@ def run_writes(
         log_pages: The pages the log entry names.
         log_fields: More log fields (model, tokens, cost, hunks).
         state_writes: wikitui's own records to write in the same step (history,
-            pending): bytes, None to remove, or a function of what the page writes
-            really did (path, text replaced, text written).
+            pending): bytes, or None to remove one.
         commit_subject: The git commit's first line.
         commit_body: The git commit's body.
         search_index: A search index to update (anything with ``update_paths(paths)``).
@@ -236,7 +238,8 @@ def run_writes(
         outcome.log_entry = entry
         progress()
         for rel, data in state_writes:
-            journal.write(rel, data(done_writes) if callable(data) else data)
+            journal.write(rel, data)
+        journal.settle(lambda rel: file_merge(rel, during))
         outcome.done_writes = done_writes
         commit_list = sorted({*touched, log_rel, *([index_rel] if outcome.index_updated else [])})
         commit = None
