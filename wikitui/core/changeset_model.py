@@ -110,7 +110,12 @@ class FileChange:
 
     def to_patch(self) -> str:
         """This file's part of a git-style unified patch."""
-        return format_file_patch(self.action, self.path, self.new_path, self.hunks)
+        hunks = self.hunks
+        if self.own_line is not None:
+            # A hunk of its own may lack the context `git apply` wants; the patch is the whole
+            # change anyway, so it is cut the usual way.
+            hunks = [h for h in hunks if h.kind != "text"] + compute_hunks(self.base_text, self.new_text, 0)
+        return format_file_patch(self.action, self.path, self.new_path, hunks)
 
     def to_dict(self) -> dict:
         """A JSON-ready dict."""

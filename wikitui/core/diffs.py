@@ -134,14 +134,36 @@ def _part(i1: int, i2: int, j1: int, j2: int) -> list[tuple[str, int, int, int, 
 
 
 def _groups_with_own(codes: list, n: int, own: tuple[int, int]) -> list[list]:
-    """Like :func:`_groups`, with old line ``own[0]`` → new line ``own[1]`` a hunk of its own, without context."""
+    """Like :func:`_groups`, with old line ``own[0]`` → new line ``own[1]`` a hunk of its own.
+
+    Its context is the unchanged lines around it (up to ``n``); its neighbours'
+    context stops where it starts, so no two hunks cover the same old line.
+    """
     u, v = own
     for k, (tag, i1, i2, j1, j2) in enumerate(codes):
         if tag == "replace" and i1 <= u < i2 and j1 <= v < j2:
-            pre = codes[:k] + _part(i1, u, j1, v)
-            post = _part(u + 1, i2, v + 1, j2) + codes[k + 1:]
-            return _groups(pre, n) + [[("replace", u, u + 1, v, v + 1)]] + _groups(post, n)
-    return _groups(codes, n)
+            break
+    else:
+        return _groups(codes, n)
+    codes = codes[:k] + _part(i1, u, j1, v) + [("replace", u, u + 1, v, v + 1)] + _part(u + 1, i2, v + 1, j2) + codes[k + 1:]
+    k = next(x for x, op in enumerate(codes) if op[1] == u and op[3] == v and op[0] == "replace" and op[2] == u + 1)
+    before = codes[k - 1] if k and codes[k - 1][0] == "equal" else None
+    after = codes[k + 1] if k + 1 < len(codes) and codes[k + 1][0] == "equal" else None
+    lead = min(n, (before[2] - before[1]) // 2 if k >= 2 else before[2] - before[1]) if before else 0
+    trail = min(n, (after[2] - after[1]) // 2 if k + 2 < len(codes) else after[2] - after[1]) if after else 0
+    lo, hi = u - lead, u + 1 + trail
+    own_group = [op for op in ([("equal", lo, u, v - lead, v)] if lead else [])]
+    own_group.append(("replace", u, u + 1, v, v + 1))
+    if trail:
+        own_group.append(("equal", u + 1, hi, v + 1, v + 1 + trail))
+    pre, post = codes[:k], codes[k + 1:]
+    if lead:  # the equal lines just before it are its context now
+        t, a1, _a2, b1, _b2 = pre[-1]
+        pre = pre[:-1] + ([(t, a1, lo, b1, b1 + lo - a1)] if a1 < lo else [])
+    if trail:
+        t, _a1, a2, _b1, b2 = post[0]
+        post = ([(t, hi, a2, b2 - (a2 - hi), b2)] if hi < a2 else []) + post[1:]
+    return _groups(pre, n) + [own_group] + _groups(post, n)
 
 
 def compute_hunks(
