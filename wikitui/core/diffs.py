@@ -133,20 +133,42 @@ def _part(i1: int, i2: int, j1: int, j2: int) -> list[tuple[str, int, int, int, 
     return [(tag, i1, i2, j1, j2)]
 
 
-def _groups_with_own(codes: list, n: int, own: tuple[int, int]) -> list[list]:
-    """Like :func:`_groups`, with old line ``own[0]`` → new line ``own[1]`` a hunk of its own.
+def _own_codes(a: list[str], b: list[str], own: tuple[int, int]) -> tuple[list, int] | None:
+    """Opcodes of ``a`` → ``b`` in which new line ``own[1]`` replaces one old line on its own.
+
+    ``b`` without that change is ``b`` with the old line ``own[0]`` back: diffing
+    that aligns the line with itself, so splitting it out cannot fail on how
+    difflib happens to pair equal lines. Returns (opcodes, index of the own
+    replacement), or None when the line is not one the rest of the change left alone.
+    """
+    u, v = own
+    if not (0 <= u < len(a) and 0 <= v < len(b)) or a[u] == b[v]:
+        return None
+    before = b[:v] + [a[u]] + b[v + 1:]
+    codes = difflib.SequenceMatcher(None, a, before, autojunk=False).get_opcodes()
+    for k, (tag, i1, i2, j1, j2) in enumerate(codes):
+        if tag == "equal" and j1 <= v < j2:
+            x = i1 + v - j1  # the old line it aligns with (an equal twin of own[0], or itself)
+            split = [("equal", i1, x, j1, v)] if x > i1 else []
+            at = k + len(split)
+            split.append(("replace", x, x + 1, v, v + 1))
+            if x + 1 < i2:
+                split.append(("equal", x + 1, i2, v + 1, j2))
+            return codes[:k] + split + codes[k + 1:], at
+    return None
+
+
+def _groups_with_own(a: list[str], b: list[str], n: int, own: tuple[int, int]) -> list[list] | None:
+    """Like :func:`_groups`, with new line ``own[1]`` (replacing old line ``own[0]``) a hunk of its own.
 
     Its context is the unchanged lines around it (up to ``n``); its neighbours'
     context stops where it starts, so no two hunks cover the same old line.
     """
-    u, v = own
-    for k, (tag, i1, i2, j1, j2) in enumerate(codes):
-        if tag == "replace" and i1 <= u < i2 and j1 <= v < j2:
-            break
-    else:
-        return _groups(codes, n)
-    codes = codes[:k] + _part(i1, u, j1, v) + [("replace", u, u + 1, v, v + 1)] + _part(u + 1, i2, v + 1, j2) + codes[k + 1:]
-    k = next(x for x, op in enumerate(codes) if op[1] == u and op[3] == v and op[0] == "replace" and op[2] == u + 1)
+    found = _own_codes(a, b, own)
+    if found is None:
+        return None
+    codes, k = found
+    _tag, u, _u1, v, _v1 = codes[k]
     before = codes[k - 1] if k and codes[k - 1][0] == "equal" else None
     after = codes[k + 1] if k + 1 < len(codes) and codes[k + 1][0] == "equal" else None
     lead = min(n, (before[2] - before[1]) // 2 if k >= 2 else before[2] - before[1]) if before else 0
@@ -184,8 +206,9 @@ def compute_hunks(
     a, b = split_lines(base_text), split_lines(new_text)
     if a == b:
         return []
-    codes = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
-    groups = _groups(codes, context) if own_line is None else _groups_with_own(codes, context, own_line)
+    groups = None if own_line is None else _groups_with_own(a, b, context, own_line)
+    if groups is None:
+        groups = _groups(difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes(), context)
     hunks: list[Hunk] = []
     for group in groups:
         i1, i2 = group[0][1], group[-1][2]
