@@ -299,13 +299,13 @@ CRASH_SCRIPT = textwrap.dedent("""
     cs = PendingStore(vault).load(cs_id)
     if when == "mid-write":
         from wikitui.core import replace
-        real, count = replace._put_in, [0]
+        real, count = replace.put_in, [0]
         def crashing(*args):
             count[0] += 1
             if count[0] == 3:
                 os._exit(9)  # the power goes out after two files
             return real(*args)
-        replace._put_in = crashing
+        replace.put_in = crashing
     else:
         real_mark = journal.Journal.mark_written
         def crash_after(self, commit):

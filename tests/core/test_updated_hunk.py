@@ -19,6 +19,7 @@ from tests.core.changes_util import git, git_init, make_vault, open_vault, page,
 from wikitui.core.apply import apply_changeset
 from wikitui.core.changeset import ChangesetBuilder
 from wikitui.core.diffs import apply_hunks, compute_hunks
+from wikitui.core.hunk_groups import groups
 from wikitui.core.pending import PendingStore
 
 TODAY = _dt.date.today().isoformat()
@@ -158,3 +159,12 @@ def test_property_the_own_hunk_is_alone_and_every_choice_applies(data):
     changed = [i for i, (x, y) in enumerate(zip(lines, only)) if x != y]
     assert len(only) == len(lines) and len(changed) == 1 and only[changed[0]] == "updated: today\n"
     assert lines[changed[0]] == lines[match[0]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["a\n", "b\n", "c\n", "\n"]), max_size=30),
+       st.lists(st.sampled_from(["a\n", "b\n", "c\n", "\n", "d\n"]), max_size=30))
+def test_property_hunk_grouping_is_difflibs_own(a, b):
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    expected = [g for g in sm.get_grouped_opcodes(3) if any(op[0] != "equal" for op in g)] if a != b else []
+    assert groups(sm.get_opcodes(), 3) == expected

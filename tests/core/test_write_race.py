@@ -15,7 +15,7 @@ import time
 import pytest
 
 from tests.core.changes_util import make_vault, open_vault, page, read
-from wikitui.core import replace
+from wikitui.core import exchange, replace  # noqa: F401
 from wikitui.core.apply import apply_changeset
 from wikitui.core.changeset import ChangesetBuilder, FileConflict
 from wikitui.core.history import undo_last
@@ -80,7 +80,7 @@ def test_a_save_made_after_the_apply_read_the_page_is_merged_in(root, monkeypatc
 @pytest.mark.parametrize("saver", [append_in_place, save_by_rename], ids=["in place", "by rename"])
 def test_a_save_landing_between_the_last_read_and_the_rename_is_merged_in(root, monkeypatch, saver):
     vault, graph, cs = edit_line(root, 5, "Line five of the notes.")
-    real_swap, hit = replace._swap, []
+    real_swap, hit = exchange._swap, []
 
     def human_first(tmp, path):
         if path.name == "notes.md" and not hit:  # the last read said "unchanged"; the person saves now
@@ -88,19 +88,19 @@ def test_a_save_landing_between_the_last_read_and_the_rename_is_merged_in(root, 
             saver(path, "Saved in the last microsecond.\n")
         return real_swap(tmp, path)
 
-    monkeypatch.setattr(replace, "_swap", human_first)
+    monkeypatch.setattr(exchange, "_swap", human_first)
     result = apply_changeset(vault, graph, cs)
     assert hit
     assert read(root, PAGE) == NOTES.replace("Line 5 of", "Line five of") + "Saved in the last microsecond.\n"
     assert PAGE in result.merged
-    monkeypatch.setattr(replace, "_swap", real_swap)
+    monkeypatch.setattr(exchange, "_swap", real_swap)
     undo_last(vault, graph)
     assert read(root, PAGE) == NOTES + "Saved in the last microsecond.\n"
 
 
 def test_without_an_atomic_exchange_a_hard_link_still_catches_an_in_place_save(root, monkeypatch):
     vault, graph, cs = edit_line(root, 5, "Line five of the notes.")
-    monkeypatch.setattr(replace, "_rename2", lambda src, dst, flags: False)  # no renameat2 here
+    monkeypatch.setattr(exchange, "_rename2", lambda src, dst, flags: False)  # no renameat2 here
     real_link, hit = os.link, []
 
     def link_then_save(src, dst, *args, **kwargs):
@@ -119,7 +119,7 @@ def test_a_save_that_overlaps_the_change_stops_the_apply_and_keeps_the_persons_t
     vault, graph, cs = edit_line(root, 40, "Line forty of the notes.")
     other_before = read(root, "wiki/other.md")
     log_before = (root / "wiki/log.md").read_bytes()
-    real_swap, hit = replace._swap, []
+    real_swap, hit = exchange._swap, []
     mine = NOTES.replace("Line 40 of the notes.", "Line 40, mine.")
 
     def human_first(tmp, path):
@@ -128,7 +128,7 @@ def test_a_save_that_overlaps_the_change_stops_the_apply_and_keeps_the_persons_t
             (root / PAGE).write_text(mine, encoding="utf-8")
         return real_swap(tmp, path)
 
-    monkeypatch.setattr(replace, "_swap", human_first)
+    monkeypatch.setattr(exchange, "_swap", human_first)
     with pytest.raises(FileConflict) as err:
         apply_changeset(vault, graph, cs)
     assert err.value.path == PAGE and "Line 40, mine." in err.value.region
@@ -160,7 +160,7 @@ def test_a_page_edited_while_it_is_being_deleted_is_not_deleted(root, monkeypatc
 def test_an_undo_merges_a_save_landing_while_it_writes(root, monkeypatch):
     vault, graph, cs = edit_line(root, 5, "Line five of the notes.")
     apply_changeset(vault, graph, cs)
-    real_swap, hit = replace._swap, []
+    real_swap, hit = exchange._swap, []
 
     def human_first(tmp, path):
         if path.name == "notes.md" and not hit:
@@ -168,7 +168,7 @@ def test_an_undo_merges_a_save_landing_while_it_writes(root, monkeypatch):
             append_in_place(path, "Typed during the undo.\n")
         return real_swap(tmp, path)
 
-    monkeypatch.setattr(replace, "_swap", human_first)
+    monkeypatch.setattr(exchange, "_swap", human_first)
     result = undo_last(vault, graph)
     assert hit and read(root, PAGE) == NOTES + "Typed during the undo.\n"
     assert PAGE in result.merged

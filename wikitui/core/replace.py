@@ -15,15 +15,14 @@ how most editors save.
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
 import time
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 
 from wikitui.core import faults
+from wikitui.core.exchange import create_new, maybe_partial, put_in, read_or_none, settled, swap_in
 from wikitui.core.fsutil import append_bytes, file_mode, sync_dir, temp_path, unlink_quietly, write_temp
 
 #: ``merge(base, theirs, ours, later=False)``: the file was expected to hold ``base``
@@ -35,211 +34,14 @@ Merge = Callable[..., bytes | None]
 #: that follows, so a journal can record ``found`` as the text to restore.
 Noted = Callable[[bytes | None, bytes | None], None]
 
-_AT_FDCWD = -100
-_RENAME_NOREPLACE = 1
-_RENAME_EXCHANGE = 2
-_UNSUPPORTED = {errno.ENOSYS, errno.EINVAL, getattr(errno, "ENOTSUP", -1), getattr(errno, "EOPNOTSUPP", -1)}
 #: Merges in a row before giving up on a file that never stops changing.
 _MAX_ROUNDS = 64
 #: Longest wait for a thread of this process still holding a replaced file open.
 _WRITER_WAIT = 2.0
-#: Reads of a changing file, a millisecond apart, before taking what is there.
-_SETTLE_READS = 20
-_UNCHECKED = object()
 
 
 class KeepsChanging(OSError):
     """The file changed again after every merge: someone is writing it continuously."""
-
-
-@lru_cache(maxsize=1)
-def _renameat2():
-    """libc's ``renameat2``, or None where there is none."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        fn = libc.renameat2
-    except (OSError, AttributeError):
-        return None
-    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    fn.restype = ctypes.c_int
-    return fn
-
-
-def _rename2(src: Path, dst: Path, flags: int) -> bool:
-    """``renameat2(src, dst, flags)``; False when this system or filesystem cannot do it.
-
-    Raises:
-        FileNotFoundError: For an exchange, ``dst`` does not exist.
-        FileExistsError: For a no-replace rename, ``dst`` exists.
-    """
-    fn = _renameat2()
-    if fn is None:
-        return False
-    if fn(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), flags) == 0:
-        return True
-    err = ctypes.get_errno()
-    if err in _UNSUPPORTED:
-        return False
-    raise OSError(err, os.strerror(err), str(dst))
-
-
-def _read(path: Path) -> bytes | None:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return None
-
-
-def _create_new(tmp: Path, path: Path) -> bool:
-    """Rename ``tmp`` to ``path`` unless ``path`` exists (then False)."""
-    try:
-        if _rename2(tmp, path, _RENAME_NOREPLACE):
-            return True
-        os.link(tmp, path)  # fails when path exists: the portable no-replace rename
-        return True
-    except FileExistsError:
-        return False
-
-
-class Displaced:
-    """A file a rename replaced, still open: a writer that opened it just before may still write to it.
-
-    Attributes:
-        fd: An open descriptor of the old file (None where it could not be kept).
-        seen: Its bytes as read.
-        path: Where it was.
-    """
-
-    def __init__(self, fd: int | None, seen: bytes, path: Path) -> None:
-        self.fd, self.seen, self.path = fd, seen, path
-
-    def now(self) -> bytes:
-        """The old file's bytes now."""
-        if self.fd is None:
-            return self.seen
-        size = os.fstat(self.fd).st_size
-        return os.pread(self.fd, size + 1, 0) if size else b""
-
-    def settle(self, expected: bytes | None) -> bytes:
-        """Read it again until it holds still, when it is not ``expected`` and looks cut short."""
-        if self.seen != expected and _maybe_partial(self.seen):
-            self.seen = _settled(self.now, self.seen) or b""
-        return self.seen
-
-    def close(self) -> None:
-        """Let the old file go."""
-        if self.fd is not None:
-            try:
-                os.close(self.fd)
-            except OSError:
-                pass
-            self.fd = None
-
-
-def _maybe_partial(data: bytes | None) -> bool:
-    """Whether bytes read from a file being written may be a write half done (not at a line's end)."""
-    return data is not None and not data.endswith(b"\n")
-
-
-def _settled(read: Callable[[], bytes | None], first: bytes | None) -> bytes | None:
-    """Read until two reads agree. A reader can see part of a write (one crossing a page, a save
-    that truncates, then writes); called only when a file is not what was expected."""
-    last = first
-    for _ in range(_SETTLE_READS):
-        time.sleep(0.001)
-        again = read()
-        if again == last:
-            break
-        last = again
-    return last
-
-
-def _hold(path: Path) -> Displaced:
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return Displaced(None, _read(path) or b"", path)
-    item = Displaced(fd, b"", path)
-    item.seen = item.now()
-    return item
-
-
-def _swap(tmp: Path, path: Path) -> Displaced | None:
-    """Put ``tmp`` at ``path`` atomically; the file it displaced, held open (None: there was none)."""
-    while True:
-        faults.step("rename")
-        try:
-            if _rename2(tmp, path, _RENAME_EXCHANGE):
-                return _hold(tmp)  # tmp now holds the file that was at path a moment ago
-        except FileNotFoundError:
-            if _create_new(tmp, path):
-                return None
-            continue  # created meanwhile: exchange with it
-        return _swap_portable(tmp, path)
-
-
-def _swap_portable(tmp: Path, path: Path) -> Displaced | None:
-    """:func:`_swap` without an exchange: a hard link keeps the old file to read after the rename."""
-    keep = temp_path(path)
-    try:
-        os.link(path, keep)
-    except FileNotFoundError:
-        if _create_new(tmp, path):
-            return None
-        return _swap_portable(tmp, path)
-    except OSError:  # no hard links on this filesystem: the last read is all we have
-        before = _read(path)
-        os.replace(tmp, path)
-        return None if before is None else Displaced(None, before, path)
-    try:
-        os.replace(tmp, path)
-        return _hold(keep)  # in-place saves made up to the rename are in it
-    finally:
-        unlink_quietly(keep)
-
-
-def _put_in(tmp: Path, path: Path, watch: list | None, expected: object) -> bytes | None:
-    """Rename the ready temp file ``tmp`` over ``path``; the bytes it displaced (see :func:`swap_in`)."""
-    old = None
-    try:
-        old = _swap(tmp, path)
-        if old is not None:
-            old.path = path
-            if expected is not _UNCHECKED:
-                old.settle(expected)  # type: ignore[arg-type]
-    finally:
-        faults.step("unlink")
-        unlink_quietly(tmp)  # after an exchange it held the displaced file
-        if old is not None and watch is None:
-            old.close()
-    sync_dir(path.parent)
-    if old is None:
-        return None
-    if watch is not None:
-        watch.append(old)
-    return old.seen
-
-
-def swap_in(path: Path, data: bytes, watch: list | None = None, expected: object = _UNCHECKED) -> bytes | None:
-    """Write ``data`` to ``path`` atomically and return what the rename displaced.
-
-    The new file keeps the old one's permission bits (a new file gets ``0666 & ~umask``).
-
-    Args:
-        path: The file.
-        data: Its new bytes.
-        watch: When given, the displaced file, still open, is added to it as a
-            :class:`Displaced`, so a write someone was still making to it can be
-            brought in later (see :func:`late_saves`).
-        expected: What the file was expected to hold; when it held something that
-            looks cut short, it is read until it holds still.
-
-    Returns:
-        The bytes the file held at the moment of the rename; None when there was no file.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return _put_in(write_temp(path, data, file_mode(path)), path, watch, expected)
 
 
 def _open_elsewhere(watch: list) -> bool:
@@ -293,14 +95,14 @@ def late_saves(watch: list, merge_for: Callable[[Path], Merge]) -> None:
             _let_writers_finish(pending)
             more: list = []
             for item in pending:
-                late = _settled(item.now, item.now())
+                late = settled(item.now, item.now())
                 if late == item.seen:
                     continue
                 tail = appended(item.seen, late)
                 if tail is not None:
                     append_bytes(item.path, tail)
                     continue
-                current = _read(item.path)
+                current = read_or_none(item.path)
                 merge = merge_for(item.path)
                 target = merge(item.seen, late, current, later=True)
                 replace_checked(item.path, target, current, merge, watch=more)
@@ -320,7 +122,7 @@ def _take_away(path: Path) -> tuple[bytes | None, Path | None]:
         os.rename(path, aside)
     except FileNotFoundError:
         return None, None
-    return _read(aside), aside
+    return read_or_none(aside), aside
 
 
 def replace_checked(
@@ -372,9 +174,9 @@ def replace_checked(
     try:
         for _round in range(_MAX_ROUNDS):
             ready(data)
-            current = _read(path)
-            if current != expected and _maybe_partial(current):
-                current = _settled(lambda: _read(path), current)
+            current = read_or_none(path)
+            if current != expected and maybe_partial(current):
+                current = settled(lambda: read_or_none(path), current)
             if current != expected:
                 data = merge(expected, current, data, later=wrote)
                 if not wrote:
@@ -397,7 +199,7 @@ def replace_checked(
                 _put_back(aside, path)  # changed between the read and the rename: theirs goes back, then merge
                 continue
             assert tmp is not None
-            displaced = _put_in(tmp, path, watch, expected)
+            displaced = put_in(tmp, path, watch, expected)
             tmp = None
             if displaced == expected:
                 return data, replaced
@@ -439,7 +241,7 @@ def appended(before: bytes | None, after: bytes | None) -> bytes | None:
 def _put_back(aside: Path, path: Path) -> None:
     """Return a file renamed aside to its place (a file saved there meanwhile is newer and stays)."""
     faults.step("rename")
-    _create_new(aside, path)
+    create_new(aside, path)
     unlink_quietly(aside)
 
 
