@@ -16,14 +16,20 @@ from wikitui.core.diffs import split_lines
 from wikitui.core.yamledit import FrontmatterEditError, frontmatter_value, set_frontmatter_keys
 
 
+def now() -> _dt.datetime:
+    """The local time the date is taken from (tests set it, so screens do not change with the day)."""
+    return _dt.datetime.now()
+
+
 def _today_like(old: Any) -> Any:
     """Today, written the way ``old`` was (None: a format we do not know how to continue)."""
+    moment = now().replace(microsecond=0)
     if isinstance(old, _dt.datetime):
-        return _dt.datetime.now().replace(microsecond=0)
+        return moment
     if isinstance(old, _dt.date):
-        return _dt.date.today()
+        return moment.date()
     if isinstance(old, str) and len(old) == 10 and old[4] == "-" and old[7] == "-" and old.replace("-", "").isdigit():
-        return _dt.date.today().isoformat()
+        return moment.date().isoformat()
     return None
 
 
