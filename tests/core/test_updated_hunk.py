@@ -22,7 +22,12 @@ from wikitui.core.diffs import apply_hunks, compute_hunks
 from wikitui.core.hunk_groups import groups
 from wikitui.core.pending import PendingStore
 
-TODAY = _dt.date.today().isoformat()
+TODAY = "2026-12-01"
+
+
+@pytest.fixture(autouse=True)
+def fixed_day(monkeypatch):
+    monkeypatch.setattr("wikitui.core.updated.now", lambda: _dt.datetime(2026, 12, 1, 9, 30))
 BODY = "".join(f"Paragraph {i}.\n\n" for i in range(1, 12))
 
 
