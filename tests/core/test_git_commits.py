@@ -128,3 +128,27 @@ def _one_edit(vault, graph):
     b = ChangesetBuilder(vault, graph)
     b.edit("notes.md", [{"old": "Line 6 of", "new": "Line six of"}], "")
     return b.build("edit", "Six")
+
+
+def test_an_edit_saved_while_the_apply_runs_goes_in_the_persons_commit(root, monkeypatch):
+    from wikitui.core.journal import Journal
+
+    vault, graph = open_vault(root)
+    b = ChangesetBuilder(vault, graph)
+    b.edit("notes.md", [{"old": "Line 5 of", "new": "Line five of"}], "")
+    cs = b.build("edit", "Tidy")
+    real_save, done = Journal.save, []
+
+    def save_then_type(self):
+        real_save(self)
+        if not done:
+            done.append(1)
+            with open(root / "wiki/notes.md", "a", encoding="utf-8") as fh:
+                fh.write("Typed during the apply.\n")
+
+    monkeypatch.setattr(Journal, "save", save_then_type)
+    result = apply_changeset(vault, graph, cs)
+    assert result.your_commit
+    assert git(root, "show", "HEAD~1:wiki/notes.md") == NOTES + "Typed during the apply.\n"
+    diff = git(root, "show", "--format=", "HEAD", "--", "wiki/notes.md")
+    assert "+Line five of the notes." in diff and "Typed during" not in diff

@@ -91,6 +91,10 @@ class Journal:
         }
         self._written: dict[str, bytes | None] = {}  # what this process wrote, for an in-process rollback
         self._watch: list = []  # files our renames replaced, still open (see settle)
+        #: Whether this journal was left by a crash (loaded from disk): what was written is known by hash only.
+        self.from_crash = False
+        #: Files someone saved while this step was writing them (their saves are merged in).
+        self.saved_by_others: set[str] = set()
 
     @property
     def path(self):
@@ -141,6 +145,7 @@ class Journal:
 
         def noted(found: bytes | None, writing: bytes | None) -> None:
             # Someone saved the file since: rolling back must give them their bytes, not older ones.
+            self.saved_by_others.add(rel)
             entry["old"] = _b64(found)
             entry["new_sha"] = _UNKNOWN if writing is None else _sha(writing)
             self.save()
@@ -222,16 +227,24 @@ class Journal:
             return
         new_sha = entry.get("new_sha")
         written = self._written.get(rel, _UNKNOWN)
-        if new_sha == _UNKNOWN or _sha(current) == new_sha or current == written:
-            target = old
-        elif written is not _UNKNOWN and merge_for is not None:
-            try:  # keep what they did after our write, take back what we did
-                target = merge_for(rel)(written, current, old)
-            except Exception:
+        if written is _UNKNOWN and not self.from_crash:
+            return  # never written by this process: what is there is someone else's
+        if written is not _UNKNOWN:  # this process wrote it: take back exactly that
+            if current == written:
+                target = old
+            elif merge_for is not None:
+                try:  # keep what they did after our write, take back what we did
+                    target = merge_for(rel)(written, current, old)
+                except Exception:
+                    report.skipped.append(rel)
+                    return
+            else:
                 report.skipped.append(rel)
                 return
+        elif new_sha == _UNKNOWN or _sha(current) == new_sha:  # after a crash: ours, by its hash
+            target = old
         else:
-            report.skipped.append(rel)
+            report.skipped.append(rel)  # someone else's since the crash
             return
         try:
             replace_checked(path, target, current, merge_for(rel) if merge_for else _refuse)
@@ -339,6 +352,7 @@ def recover_locked(vault: Vault) -> RecoveryReport | None:
         sweep_temps(vault)
         return None
     journal = Journal(vault, "?", "?")
+    journal.from_crash = True
     try:
         journal.data = json.loads(raw)
     except ValueError:

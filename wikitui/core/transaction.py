@@ -244,8 +244,10 @@ def run_writes(
         commit_list = sorted({*touched, log_rel, *([index_rel] if outcome.index_updated else [])})
         commit = None
         if use_git:
+            # Edits saved during the apply are the person's too: they go in their commit, not ours.
+            before = sorted((set(dirty) | journal.saved_by_others) & set(commit_list))
             commit = {"paths": commit_list, "subject": commit_subject, "body": commit_body, "id": changeset_id,
-                      "before": [p for p in dirty if p in commit_list]}
+                      "before": before}
         journal.mark_written(commit)
     except BaseException:
         journal.rollback(merge_for=lambda rel: file_merge(rel, "the rollback"))
