@@ -1,11 +1,13 @@
 """Applying a changeset: the accepted hunks, merged with what changed on disk, all or nothing.
 
 For each file the text to write is the proposal's base with only the accepted
-hunks applied. When the file changed on disk since the proposal, the change is
-merged three-way (merge3) with the person's edits; when it does not merge, the
-apply stops with a :class:`~wikitui.core.changeset.FileConflict` before anything is
-written. Writing goes through :func:`wikitui.core.transaction.run_writes`
-(journal, index.md, log.md, history record, pending record, git commit).
+hunks applied, exactly: wikitui adds nothing of its own (the ``updated:`` date is a
+hunk of the proposal, :mod:`wikitui.core.updated`). When the file changed on disk
+since the proposal, the change is merged three-way (merge3) with the person's
+edits; when it does not merge, the apply stops with a
+:class:`~wikitui.core.changeset.FileConflict` before anything is written. Writing
+goes through :func:`wikitui.core.transaction.run_writes` (journal, compare before
+replace, index.md, log.md, history record, pending record, git commits).
 
 Undecided hunks stay pending as a smaller changeset with the same id, rebased on
 what the apply left on disk so they still apply later.

@@ -6,7 +6,8 @@ not yet undone and puts the old texts back: directly when a file is still what t
 changeset wrote, merged three-way when someone edited it since, and not at all
 (a :class:`~wikitui.core.changeset.FileConflict`) when that edit overlaps. An undo
 writes its own log entry and, in a git vault, its own commit (history is never
-rewritten). Undoing again undoes the apply before.
+rewritten). Undoing again undoes the apply before. Like an apply, an undo compares
+each file right before replacing it, so a save landing meanwhile is merged, not lost.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def list_records(vault: Vault) -> list[tuple[str, dict]]:
 
 
 def _encode(record: dict) -> bytes:
-    return json_bytes(record)  # kept invalid bytes of a page travel as \\udcXX escapes
+    return json_bytes(record)  # kept invalid bytes of a page travel as \udcXX escapes
 
 
 def _next_seq(vault: Vault) -> int:

@@ -54,7 +54,7 @@ class PendingStore:
     @staticmethod
     def encode(changeset: Changeset) -> bytes:
         """A changeset as the bytes of its JSON file."""
-        return json_bytes(changeset.to_dict())  # a page's kept invalid bytes travel as \\udcXX escapes
+        return json_bytes(changeset.to_dict())  # a page's kept invalid bytes travel as \udcXX escapes
 
     def write_raw(self, changeset_id: str, data: bytes | None) -> None:
         """Write a changeset file's bytes (None: remove it)."""
