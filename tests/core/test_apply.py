@@ -298,13 +298,14 @@ CRASH_SCRIPT = textwrap.dedent("""
     graph = LinkGraph.load(vault, use_cache=False, save_cache=False)
     cs = PendingStore(vault).load(cs_id)
     if when == "mid-write":
-        real, count = journal._write_file, [0]
-        def crashing(path, data):
+        from wikitui.core import replace
+        real, count = replace.put_in, [0]
+        def crashing(*args):
             count[0] += 1
             if count[0] == 3:
                 os._exit(9)  # the power goes out after two files
-            real(path, data)
-        journal._write_file = crashing
+            return real(*args)
+        replace.put_in = crashing
     else:
         real_mark = journal.Journal.mark_written
         def crash_after(self, commit):

@@ -11,7 +11,9 @@ import pytest
 
 from tests.core.changes_util import INDEX_HEAD, git, make_vault, open_vault, page, read, tree_hashes
 from wikitui.core.changeset import Changeset, ChangesetBuilder, ProposalError
+from wikitui.core.apply import apply_changeset
 from wikitui.core.diffs import apply_hunks
+from wikitui.core.pending import PendingStore
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")
 
@@ -108,14 +110,18 @@ def test_hostile_paths_are_refused_and_nothing_is_written_anywhere(small, tmp_pa
     assert tree_hashes(small) == before and tree_hashes(outside) == outside_before
 
 
-def test_pages_that_are_not_utf8_text_are_not_rewritten(small):
-    (small / "wiki" / "latin.md").write_bytes("caf\xe9 au lait\n".encode("latin-1"))
+def test_a_page_with_bytes_that_are_not_utf8_keeps_them_outside_the_edit(small):
+    # DESIGN §8 "Bytes are kept": invalid bytes outside the changed region survive; the review shows U+FFFD.
+    (small / "wiki" / "latin.md").write_bytes("caf\xe9 au lait\nsecond line\n".encode("latin-1"))
     vault, graph = open_vault(small)
     b = ChangesetBuilder(vault, graph)
-    with pytest.raises(ProposalError, match="not valid UTF-8"):
-        b.edit("latin.md", [{"old": "au lait", "new": "noir"}], "")
-    with pytest.raises(ProposalError, match="not valid UTF-8"):
-        b.new_page("latin.md", "# Coffee\n", "")
+    b.edit("latin.md", [{"old": "second line", "new": "2nd line"}], "")
+    cs = b.build("edit", "t")
+    assert cs.files[0].hunks[0].display_lines[0] == " caf\ufffd au lait"
+    again = Changeset.from_dict(json.loads(PendingStore(vault).encode(cs)))
+    assert again == cs
+    apply_changeset(vault, graph, again)
+    assert (small / "wiki" / "latin.md").read_bytes() == "caf\xe9 au lait\n2nd line\n".encode("latin-1")
 
 
 def test_the_schema_is_writable_but_not_deletable(small):

@@ -24,7 +24,7 @@ def test_init_creates_the_layout_and_the_result_is_a_clean_vault(tmp_path):
     root = tmp_path / "notes"
     created = init_vault(root)
     assert [p.relative_to(root).as_posix() if p != root else "." for p in created] == [
-        ".", "raw", "wiki", "wiki/index.md", "wiki/log.md", "WIKI.md", ".wikitui", ".gitignore",
+        ".", "raw", "wiki", "wiki/index.md", "wiki/log.md", "WIKI.md", ".wikitui", ".wikitui/.gitignore", ".gitignore",
     ]
     index = (root / "wiki/index.md").read_text(encoding="utf-8")
     assert index.startswith("# Index\n") and index.rstrip().endswith(INDEX_MARKER)
@@ -55,7 +55,7 @@ def test_init_never_overwrites_and_running_twice_changes_nothing(tmp_path):
 
     created = init_vault(tmp_path)
     assert sorted(p.relative_to(tmp_path).as_posix() for p in created) == [
-        ".gitignore", ".wikitui", "raw", "wiki/log.md",
+        ".gitignore", ".wikitui", ".wikitui/.gitignore", "raw", "wiki/log.md",
     ]
     assert (tmp_path / "wiki/index.md").read_text(encoding="utf-8") == "# My own index\n"
     assert (tmp_path / "WIKI.md").read_text(encoding="utf-8") == "my schema\n"

@@ -144,15 +144,17 @@ def test_ingest_in_a_real_terminal(fake, sample_vault, isolated_home):
         screen = term.wait_for("ctrl+r review")
         assert "3 files changed" in screen
         term.keys("C-r")
-        term.wait_for("3 hunks")
+        term.wait_for("5 hunks")  # each edited page also proposes its `updated:` date, a hunk of its own
         term.keys("a")
         term.wait_for("1 accepted")
         term.keys("a")
         term.wait_for("2 accepted")
-        term.keys("r")
-        term.wait_for("1 rejected")
+        term.keys("a")
+        term.wait_for("3 accepted")
+        term.keys("R")  # the rest of Alice's page: her date and her age
+        term.wait_for("2 rejected")
         term.keys("Enter")
-        screen = term.wait_for("Applied 2 hunks")
+        screen = term.wait_for("Applied 3 hunks")
         assert "/undo" in screen
 
         assert RABBIT_NEW in (sample_vault / RABBIT).read_text(encoding="utf-8")

@@ -418,7 +418,10 @@ def test_snapshot_chat_mid_stream(sample_vault, model_named, snap_compare):
     assert snap_compare(ChatHost(sample_vault, theme=True), terminal_size=(64, 30), run_before=stream)
 
 
-def test_snapshot_changeset_card_in_the_chat(sample_vault, model_named, snap_compare):
+def test_snapshot_changeset_card_in_the_chat(sample_vault, model_named, snap_compare, monkeypatch):
+    # The rabbit's page proposes its `updated:` date too (issue 10, point 6): the same day, every day.
+    monkeypatch.setattr("wikitui.core.updated.now", lambda: __import__("datetime").datetime(2026, 12, 1, 12, 0))
+
     async def propose(pilot: Pilot) -> None:
         app = pilot.app
         pane = app.query_one(ChatPane)

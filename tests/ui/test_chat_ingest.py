@@ -6,8 +6,10 @@ sample vault; the model is the real litellm client against the fake server.
 
 from __future__ import annotations
 
+import datetime as _dt
 import time
 
+import pytest
 from textual.pilot import Pilot
 
 from tests.fakeserver import text, tool_call, tool_calls
@@ -31,6 +33,16 @@ ALICE_NEW = "The seven-year-old heroine of the book"
 CURIOSITY_PAGE = ("---\ntitle: Curiosity\ntype: theme\nsummary: What sends Alice down the hole, and on.\n"
                   "sources: [raw/chapter-01.md]\n---\n# Curiosity\n\n\"Burning with curiosity\", [[Alice]] follows "
                   "the [[White Rabbit]] down the hole.\n")
+#: The sample's pages have `updated:`; each edit proposes today's date as a hunk of its own (issue 10, point 6).
+DAY = _dt.datetime(2026, 12, 1, 12, 0)
+
+
+@pytest.fixture(autouse=True)
+def fixed_day(monkeypatch):
+    """The proposed `updated:` date, the same every day (snapshots show it)."""
+    monkeypatch.setattr("wikitui.core.updated.now", lambda: DAY)
+
+
 PLAN = ("## Plan\n\n- Chapter 1 is already summarised; I will sharpen [[White Rabbit]] and [[Alice]].\n"
         "- A new theme page, [[Curiosity]].\n")
 
@@ -106,10 +118,11 @@ async def test_ingest_plan_go_review_apply_and_undo(fake_llm, sample_vault):
 
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
-        # Accept the rabbit's edit and the new page; reject Alice's age, telling the agent why.
-        await pilot.press("a", "a", "e", *"she is seven only in Through the Looking-Glass", "enter", "r", "enter")
+        # Accept the rabbit's date and edit and the new page; reject Alice's date and age, telling the agent why.
+        await pilot.press("a", "a", "a", "r", "e", *"she is seven only in Through the Looking-Glass", "enter", "r",
+                          "enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, ReviewScreen), "the apply")
-        await wait_for(pilot, lambda: any("Applied 2 hunks" in n for n in notices(app)), "the notice")
+        await wait_for(pilot, lambda: any("Applied 3 hunks" in n for n in notices(app)), "the notice")
 
         # The disk: accepted text present, rejected absent, the log and the catalog written.
         assert RABBIT_NEW in read(sample_vault, RABBIT)
@@ -123,7 +136,7 @@ async def test_ingest_plan_go_review_apply_and_undo(fake_llm, sample_vault):
         await pilot.pause()
         assert "forever late" in screen_text(app)
         assert chat.chat_log.cards[next(iter(chat.chat_log.cards))].status == "applied"
-        assert any("Applied 2 hunks" in n.plain and "/undo reverts it" in n.plain
+        assert any("Applied 3 hunks" in n.plain and "/undo reverts it" in n.plain
                    for n in chat.chat_log.query(NoteLine))
         assert CURIOSITY in app.graph.pages
 
@@ -156,7 +169,7 @@ async def test_an_edit_on_disk_that_overlaps_is_shown_as_a_conflict(fake_llm, sa
 
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
-        await pilot.press("a", "enter")
+        await pilot.press("a", "a", "enter")  # the rabbit's date, then the edit of the line the person changed
         await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen), "the conflict")
         shown = screen_text(app)
         assert "Conflict" in shown and RABBIT in shown and "red eyes" in shown
@@ -186,7 +199,7 @@ async def test_a_link_left_unresolved_by_a_partial_apply_is_reported(fake_llm, s
         await wait_for(pilot, lambda: not chat.busy and chat.chat_log.cards, "the card")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
-        await pilot.press("a", "r", "enter")  # the link, but not the page it points to
+        await pilot.press("a", "a", "r", "enter")  # the date and the link, but not the page it points to
         await wait_for(pilot, lambda: any("left unresolved" in n.plain for n in chat.chat_log.query(NoteLine)),
                        "the report")
         note = next(n.plain for n in chat.chat_log.query(NoteLine) if "left unresolved" in n.plain)

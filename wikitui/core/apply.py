@@ -1,11 +1,13 @@
 """Applying a changeset: the accepted hunks, merged with what changed on disk, all or nothing.
 
 For each file the text to write is the proposal's base with only the accepted
-hunks applied. When the file changed on disk since the proposal, the change is
-merged three-way (merge3) with the person's edits; when it does not merge, the
-apply stops with a :class:`~wikitui.core.changeset.FileConflict` before anything is
-written. Writing goes through :func:`wikitui.core.transaction.run_writes`
-(journal, index.md, log.md, history record, pending record, git commit).
+hunks applied, exactly: wikitui adds nothing of its own (the ``updated:`` date is a
+hunk of the proposal, :mod:`wikitui.core.updated`). When the file changed on disk
+since the proposal, the change is merged three-way (merge3) with the person's
+edits; when it does not merge, the apply stops with a
+:class:`~wikitui.core.changeset.FileConflict` before anything is written. Writing
+goes through :func:`wikitui.core.transaction.run_writes` (journal, compare before
+replace, index.md, log.md, history record, pending record, git commits).
 
 Undecided hunks stay pending as a smaller changeset with the same id, rebased on
 what the apply left on disk so they still apply later.
@@ -13,7 +15,6 @@ what the apply left on disk so they still apply later.
 
 from __future__ import annotations
 
-import datetime as _dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,13 +26,13 @@ from wikitui.core.changeset_model import (
     make_file_change,
     sha256_bytes,
 )
-from wikitui.core.diffs import HunkMismatch, apply_hunks, merge_texts
+from wikitui.core.diffs import HunkMismatch, apply_hunks, merge_texts, split_lines
 from wikitui.core.errors import UnsafePath, WikituiError
+from wikitui.core.fsutil import encode_exact
 from wikitui.core.graph import LinkGraph
 from wikitui.core.journal import recover_locked, write_lock
 from wikitui.core.transaction import ApplyResult, run_writes, text_of, unresolved_in
 from wikitui.core.vault import Vault
-from wikitui.core.yamledit import FrontmatterEditError, frontmatter_value, set_frontmatter_keys
 
 __all__ = ["ApplyResult", "apply_changeset", "apply_hunks"]
 
@@ -58,43 +59,15 @@ def _check_path(vault: Vault, rel: str) -> None:
         raise UnsafePath(f"{rel}: not a page wikitui may write")
 
 
-def _disk_text(vault: Vault, rel: str) -> str | None:
-    try:
-        return text_of(vault, rel)
-    except UnicodeDecodeError:
-        raise FileConflict(rel, "is no longer valid UTF-8 text on disk") from None
-
-
-def _bump_updated(base_text: str, intended: str, final: str) -> str:
-    """Set ``updated:`` to today on a page the change rewrote, when it has that key and the agent left it."""
-    if intended == base_text:
-        return final
-    old = frontmatter_value(base_text, "updated")
-    if old is None or frontmatter_value(intended, "updated") != old:
-        return final
-    if isinstance(old, _dt.datetime):
-        value: Any = _dt.datetime.now().replace(microsecond=0)
-    elif isinstance(old, _dt.date):
-        value = _dt.date.today()
-    elif isinstance(old, str) and len(old) == 10 and old[4] == "-" and old[7] == "-":
-        value = _dt.date.today().isoformat()
-    else:
-        return final  # a format we do not know how to continue
-    try:
-        return set_frontmatter_keys(final, {"updated": value})
-    except FrontmatterEditError:
-        return final
-
-
 def _content(vault: Vault, fc: FileChange, taken: set[str], plan: _Plan) -> str:
     """The text to write for an edit or move: accepted hunks, merged with the disk when it changed."""
     intended = apply_hunks(fc.base_text, fc.hunks, taken)
     plan.intended = intended
-    disk = _disk_text(vault, fc.path)
+    disk = text_of(vault, fc.path)
     if disk is None:
         raise FileConflict(fc.path, "was deleted on disk since the change was proposed")
     plan.before[fc.path] = disk
-    if sha256_bytes(disk.encode("utf-8")) == fc.base_hash:
+    if sha256_bytes(encode_exact(disk)) == fc.base_hash:
         final = intended
     else:
         merge = merge_texts(fc.base_text, disk, intended)
@@ -103,7 +76,7 @@ def _content(vault: Vault, fc: FileChange, taken: set[str], plan: _Plan) -> str:
                                merge.conflicts)
         final = merge.text
         plan.merged = final != intended
-    return _bump_updated(fc.base_text, intended, final)
+    return final
 
 
 def _plan_file(vault: Vault, fc: FileChange, accepted: set[str], undecided: set[str]) -> _Plan:
@@ -119,7 +92,7 @@ def _plan_file(vault: Vault, fc: FileChange, accepted: set[str], undecided: set[
     _check_path(vault, fc.path)
     if fc.action == "create":
         text = apply_hunks("", fc.hunks, taken)
-        disk = _disk_text(vault, fc.path)
+        disk = text_of(vault, fc.path)
         plan.before[fc.path] = disk
         if disk is not None and disk != text:
             raise FileConflict(fc.path, "was created on disk since the proposal, with other content")
@@ -127,10 +100,10 @@ def _plan_file(vault: Vault, fc: FileChange, accepted: set[str], undecided: set[
         if disk is None:
             plan.writes.append((fc.path, text))
     elif fc.action == "delete":
-        disk = _disk_text(vault, fc.path)
+        disk = text_of(vault, fc.path)
         plan.before[fc.path] = disk
         if disk is not None:
-            if sha256_bytes(disk.encode("utf-8")) != fc.base_hash:
+            if sha256_bytes(encode_exact(disk)) != fc.base_hash:
                 raise FileConflict(fc.path, "changed on disk since it was proposed for deletion")
             plan.writes.append((fc.path, None))
         plan.at = None
@@ -157,7 +130,8 @@ def _remaining_file(plan: _Plan) -> FileChange | None:
     if not plan.undecided:
         return None
     if not plan.taken:  # untouched: the proposal stands as it was
-        return make_file_change(0, fc.path, fc.action, fc.base_hash, fc.base_text, fc.new_text, fc.new_path, fc.reason)
+        return make_file_change(0, fc.path, fc.action, fc.base_hash, fc.base_text, fc.new_text, fc.new_path, fc.reason,
+                                own_line=fc.own_line)
     keep = plan.taken | set(plan.undecided)
     wanted = apply_hunks(fc.base_text, fc.hunks, keep)
     intended, on_disk = plan.intended or "", plan.on_disk or ""
@@ -167,12 +141,28 @@ def _remaining_file(plan: _Plan) -> FileChange | None:
     else:  # keep the remainder against the text without the person's edits; a later apply merges or flags it
         base, new = intended, wanted
     rename_open = fc.action == "move" and fc.hunks[0].id in plan.undecided
+    own = _own_line_in(fc, base, new)
     if rename_open:
-        return make_file_change(0, fc.path, "move", sha256_bytes(base.encode("utf-8")), base, new, fc.new_path, fc.reason)
+        return make_file_change(0, fc.path, "move", sha256_bytes(encode_exact(base)), base, new, fc.new_path, fc.reason,
+                                own_line=own)
     if new == base:
         return None
     assert plan.at is not None
-    return make_file_change(0, plan.at, "edit", sha256_bytes(base.encode("utf-8")), base, new, reason=fc.reason)
+    return make_file_change(0, plan.at, "edit", sha256_bytes(encode_exact(base)), base, new, reason=fc.reason, own_line=own)
+
+
+def _own_line_in(fc: FileChange, base: str, new: str) -> tuple[int, int] | None:
+    """Where a file's own-hunk line (the ``updated:`` date) is in a rebased remainder, when still undecided."""
+    if fc.own_line is None:
+        return None
+    u, v = fc.own_line
+    old_lines, new_lines = split_lines(fc.base_text), split_lines(fc.new_text)
+    if u >= len(old_lines) or v >= len(new_lines):
+        return None
+    b, n = split_lines(base), split_lines(new)
+    at_old = [i for i, ln in enumerate(b) if ln == old_lines[u]]
+    at_new = [i for i, ln in enumerate(n) if ln == new_lines[v]]
+    return (at_old[0], at_new[0]) if len(at_old) == 1 and len(at_new) == 1 and old_lines[u] != new_lines[v] else None
 
 
 def _hunks_note(applied: list[str], total: int) -> str:
@@ -222,7 +212,7 @@ def _apply(
     vault: Vault, graph: LinkGraph, changeset: Changeset, accepted: set[str] | None, rejected: set[str] | None,
     search_index: Any, on_progress: Callable[[int, int], None] | None,
 ) -> ApplyResult:
-    from wikitui.core.history import record_for_apply
+    from wikitui.core.history import next_record_path, record_for_apply
     from wikitui.core.pending import PendingStore
 
     all_ids = changeset.hunk_ids()
@@ -233,17 +223,18 @@ def _apply(
         plans = [_plan_file(vault, fc, acc, undecided) for fc in changeset.files]
     except HunkMismatch as exc:
         raise WikituiError(f"changeset {changeset.id} is corrupt: {exc}") from None
-    writes: list[tuple[str, str | None]] = []
+    writes: list[tuple[str, str | None, str | None]] = []
     seen: set[str] = set()
     for plan in plans:
         for rel, text in plan.writes:
             if rel in seen:
                 raise FileConflict(rel, f"changeset {changeset.id} writes it twice")
             seen.add(rel)
-            writes.append((rel, text))
+            writes.append((rel, text, plan.before.get(rel)))
     rest = [f for p in plans if (f := _remaining_file(p)) is not None]
     for i, f in enumerate(rest):  # number files and hunks afresh
-        rest[i] = make_file_change(i, f.path, f.action, f.base_hash, f.base_text, f.new_text, f.new_path, f.reason)
+        rest[i] = make_file_change(i, f.path, f.action, f.base_hash, f.base_text, f.new_text, f.new_path, f.reason,
+                                   own_line=f.own_line)
     applied = [h for p in plans for h in (x.id for x in p.fc.hunks) if h in p.taken]
     remaining = None
     if rest:
@@ -257,16 +248,19 @@ def _apply(
     if not writes:
         store.write_raw(changeset.id, pending_data)
         return result
-    removed = [rel for rel, text in writes if text is None]
+    removed = [rel for rel, text, _ in writes if text is None]
     linked_to_removed = {b.source for rel in removed for b in graph.backlinks(rel)}
-    before = {rel: t for p in plans for rel, t in p.before.items()}
-    history_rel, history_data = record_for_apply(vault, changeset, [(rel, before.get(rel), text) for rel, text in writes], applied)
+    # The record holds the change as proposed (text read, text meant); /undo merges it with
+    # whatever else is on disk then, saves that landed during this apply included.
+    history_rel = next_record_path(vault, changeset)
+    history_data = record_for_apply(vault, changeset, writes, applied)
+
     log_fields: dict[str, Any] = {"model": changeset.model, "hunks": _hunks_note(applied, len(all_ids))}
     if not changeset.usage_logged:
         log_fields.update(tokens=changeset.tokens, cost=changeset.cost)
     outcome = run_writes(
         vault, graph, writes, kind="apply", changeset_id=changeset.id, op=changeset.op, title=changeset.title,
-        log_pages=[rel for rel, _ in writes], log_fields=log_fields,
+        log_pages=[rel for rel, _, _ in writes], log_fields=log_fields,
         state_writes=[(history_rel, history_data), (pending_rel, pending_data)],
         commit_subject=f"wikitui: {changeset.op} | {changeset.title}", commit_body=f"changeset: {changeset.id}",
         search_index=search_index, on_progress=on_progress,
@@ -275,10 +269,12 @@ def _apply(
         from wikitui.core.history import set_record_commit
 
         set_record_commit(vault, history_rel, outcome.commit)
-    result.written = [rel for rel, text in writes if text is not None]
+    result.written = [rel for rel, text, _ in writes if text is not None]
     result.deleted = removed
-    result.merged = [p.fc.path for p in plans if p.merged]
-    result.commit, result.log_entry = outcome.commit, outcome.log_entry
+    planned = {rel: text for rel, text, _ in writes}
+    late = {rel for rel, _old, new in outcome.done_writes if new != planned.get(rel)}  # merged while writing
+    result.merged = [p.fc.path for p in plans if p.merged or p.fc.path in late or (p.at in late)]
+    result.commit, result.your_commit, result.log_entry = outcome.commit, outcome.your_commit, outcome.log_entry
     result.index_updated, result.warnings = outcome.index_updated, outcome.warnings
     result.unresolved_links = unresolved_in(graph, [*result.written, *(linked_to_removed - set(removed))])
     return result

@@ -12,6 +12,7 @@ written to disk until :func:`wikitui.core.apply.apply_changeset`.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -29,9 +30,11 @@ from wikitui.core.changeset_model import (  # noqa: F401  (re-exported: the publ
 )
 from wikitui.core.diffs import Hunk, compute_hunks
 from wikitui.core.errors import UnsafePath
+from wikitui.core.fsutil import decode_exact
 from wikitui.core.graph import LinkGraph
 from wikitui.core.relink import rewrite_links_for_move
 from wikitui.core.textedit import EditError, apply_edits, newline_style, to_style
+from wikitui.core.updated import bump_updated
 from wikitui.core.vault import SCHEMA_FILE, Vault
 
 __all__ = [
@@ -40,6 +43,7 @@ __all__ = [
 ]
 
 _BOM = "\ufeff"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: The operations a changeset may come from (log.md's operations, less ``undo``).
 OPS = ("ingest", "query", "lint", "edit")
 
@@ -55,10 +59,21 @@ class _Entry:
     text: str | None  # proposed text; None: delete
     dest: str | None = None  # a move's destination
     reasons: list[str] = field(default_factory=list)
+    edited: bool = False  # the agent changed its content (not only links a move rewrote)
 
     @property
     def current(self) -> str:
         return self.dest or self.orig
+
+
+def _check_text(value: object, what: str) -> None:
+    """Text the agent wants written must be UTF-8 text: no NUL byte, no lone surrogate."""
+    if not isinstance(value, str):
+        return
+    if "\x00" in value:
+        raise ProposalError(f"{what} contains a NUL character; pages are text: remove it")
+    if _SURROGATE.search(value):
+        raise ProposalError(f"{what} contains a lone surrogate (not valid Unicode text); write the character itself")
 
 
 def _line_delta(before: str, after: str) -> str:
@@ -142,10 +157,7 @@ class ChangesetBuilder:
             raise ProposalError(f"{rel}: cannot be read ({exc.strerror or exc})") from None
         if b"\x00" in data[:8192]:
             raise ProposalError(f"{rel} is a binary file; wikitui will not rewrite it")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProposalError(f"{rel} is not valid UTF-8 text; wikitui will not rewrite it") from None
+        text = decode_exact(data)  # bytes that are not UTF-8 are kept as they are, outside the edit
         return _Entry(rel, True, sha256_bytes(data), text, text)
 
     def _register(self, entry: _Entry, reason: object) -> None:
@@ -187,6 +199,9 @@ class ChangesetBuilder:
                 ambiguous. No edit of the call is recorded then.
         """
         rel = self._resolve(path)
+        for edit in edits if isinstance(edits, list) else []:
+            if isinstance(edit, dict):
+                _check_text(edit.get("new"), f'"new" of an edit to {rel}')
         entry = self._lookup(rel, must_exist=True)
         assert entry is not None and entry.text is not None
         try:
@@ -196,6 +211,7 @@ class ChangesetBuilder:
         self._check_index(rel, entry.text, new)
         delta = _line_delta(entry.text, new)
         entry.text = new
+        entry.edited = True
         self._register(entry, reason)
         n = len(edits)
         return f"recorded {n} edit{'s' if n != 1 else ''} to {rel} ({delta})"
@@ -211,6 +227,7 @@ class ChangesetBuilder:
         rel = self._resolve(path)
         if not isinstance(content, str):
             raise ProposalError("content must be the page's full markdown text")
+        _check_text(content, f"the content of {rel}")
         if content and not content.endswith("\n"):
             content += "\n"
         entry = self._lookup(rel, must_exist=False)
@@ -225,6 +242,7 @@ class ChangesetBuilder:
         self._check_index(rel, before, new)
         delta = _line_delta(before, new)
         entry.text = new
+        entry.edited = True
         self._register(entry, reason)
         what = "new page" if not entry.exists else "rewrite of"
         return f"recorded {what} {rel} ({delta})"
@@ -361,12 +379,16 @@ class ChangesetBuilder:
                     files.append(make_file_change(i, entry.orig, "create", None, "", entry.text, reason=reason))
             elif entry.text is None:
                 files.append(make_file_change(i, entry.orig, "delete", entry.base_hash, entry.base_text, "", reason=reason))
-            elif entry.dest:
-                files.append(make_file_change(
-                    i, entry.orig, "move", entry.base_hash, entry.base_text, entry.text, entry.dest, reason
-                ))
-            elif entry.text != entry.base_text:
-                files.append(make_file_change(i, entry.orig, "edit", entry.base_hash, entry.base_text, entry.text, reason=reason))
+            else:
+                # An edit keeps the page's `updated:` current, as a hunk of its own the user decides.
+                text, own = bump_updated(entry.base_text, entry.text) if entry.edited else (entry.text, None)
+                if entry.dest:
+                    files.append(make_file_change(
+                        i, entry.orig, "move", entry.base_hash, entry.base_text, text, entry.dest, reason, own_line=own
+                    ))
+                elif text != entry.base_text:
+                    files.append(make_file_change(i, entry.orig, "edit", entry.base_hash, entry.base_text, text,
+                                                  reason=reason, own_line=own))
         if not files:
             return None
         now = _dt.datetime.now()

@@ -84,6 +84,8 @@ class FileChange:
         new_path: A move's destination.
         reason: Why, in the agent's words.
         hunks: The reviewable pieces; a move's first hunk is its rename (kind ``rename``).
+        own_line: (old line, new line), 0-based, of a one-line change with a hunk of its
+            own: the ``updated:`` date wikitui proposes with an edit (None when none).
     """
 
     path: str
@@ -94,6 +96,7 @@ class FileChange:
     new_path: str | None = None
     reason: str = ""
     hunks: list[Hunk] = field(default_factory=list)
+    own_line: tuple[int, int] | None = None
 
     @property
     def display_path(self) -> str:
@@ -107,7 +110,12 @@ class FileChange:
 
     def to_patch(self) -> str:
         """This file's part of a git-style unified patch."""
-        return format_file_patch(self.action, self.path, self.new_path, self.hunks)
+        hunks = self.hunks
+        if self.own_line is not None:
+            # A hunk of its own may lack the context `git apply` wants; the patch is the whole
+            # change anyway, so it is cut the usual way.
+            hunks = [h for h in hunks if h.kind != "text"] + compute_hunks(self.base_text, self.new_text, 0)
+        return format_file_patch(self.action, self.path, self.new_path, hunks)
 
     def to_dict(self) -> dict:
         """A JSON-ready dict."""
@@ -120,6 +128,7 @@ class FileChange:
             "new_path": self.new_path,
             "reason": self.reason,
             "hunks": [h.to_dict() for h in self.hunks],
+            "own_line": list(self.own_line) if self.own_line else None,
         }
 
     @classmethod
@@ -129,20 +138,23 @@ class FileChange:
         fields = {k: data[k] for k in ("path", "action", "base_hash", "base_text", "new_text")}
         if fields["action"] not in ACTIONS:
             raise ValueError(f"unknown file action {fields['action']!r}")
-        return cls(**fields, new_path=data.get("new_path"), reason=data.get("reason", ""), hunks=hunks)
+        own = data.get("own_line")
+        own_line = (int(own[0]), int(own[1])) if isinstance(own, list) and len(own) == 2 else None
+        return cls(**fields, new_path=data.get("new_path"), reason=data.get("reason", ""), hunks=hunks,
+                   own_line=own_line)
 
 
 def make_file_change(
     index: int, path: str, action: str, base_hash: str | None, base_text: str, new_text: str,
-    new_path: str | None = None, reason: str = "",
+    new_path: str | None = None, reason: str = "", own_line: tuple[int, int] | None = None,
 ) -> FileChange:
     """A :class:`FileChange` with its hunks computed.
 
     A creation or deletion is one decision: one hunk holding every line (kind
     ``file`` and no lines when the file is empty). A move starts with a ``rename``
-    hunk, then its content hunks.
+    hunk, then its content hunks. ``own_line`` (old line, new line) gets a hunk of its own.
     """
-    fc = FileChange(path, action, base_hash, base_text, new_text, new_path, reason)
+    fc = FileChange(path, action, base_hash, base_text, new_text, new_path, reason, own_line=own_line)
     if action in ("create", "delete"):
         hunks = compute_hunks(base_text, new_text, index, context=0)
         if not hunks:
@@ -150,9 +162,9 @@ def make_file_change(
             hunks = [Hunk(f"f{index}h0", index, f"{what} {path}", kind="file")]
     elif action == "move":
         rename = Hunk(f"f{index}h0", index, f"rename {path} → {new_path}", kind="rename")
-        hunks = [rename, *compute_hunks(base_text, new_text, index, first=1)]
+        hunks = [rename, *compute_hunks(base_text, new_text, index, first=1, own_line=own_line)]
     else:
-        hunks = compute_hunks(base_text, new_text, index)
+        hunks = compute_hunks(base_text, new_text, index, own_line=own_line)
     fc.hunks = hunks
     return fc
 

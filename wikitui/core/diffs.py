@@ -14,7 +14,10 @@ written into a patch that ``git apply`` accepts, without the new text beside it.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import asdict, dataclass, field
+
+from wikitui.core.hunk_groups import groups, groups_with_own
 
 #: Lines of context around each change, as ``diff -u``.
 CONTEXT = 3
@@ -53,8 +56,11 @@ class Hunk:
 
     @property
     def display_lines(self) -> list[str]:
-        """The prefixed lines without line endings or a byte-order mark, for showing."""
-        return [ln.rstrip("\n").rstrip("\r").replace("\ufeff", "") for ln in self.lines]
+        """The prefixed lines without line endings or a byte-order mark, for showing.
+
+        A byte that is not UTF-8 (kept in the text as a lone surrogate) shows as U+FFFD.
+        """
+        return [_shown(ln.rstrip("\n").rstrip("\r").replace("\ufeff", "")) for ln in self.lines]
 
     def to_dict(self) -> dict:
         """A JSON-ready dict."""
@@ -64,6 +70,13 @@ class Hunk:
     def from_dict(cls, data: dict) -> "Hunk":
         """The inverse of :meth:`to_dict`."""
         return cls(**data)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _shown(line: str) -> str:
+    return _SURROGATE.sub("\ufffd", line)
 
 
 class HunkMismatch(ValueError):
@@ -90,7 +103,10 @@ def _range(start: int, length: int) -> tuple[int, str]:
     return beginning, text
 
 
-def compute_hunks(base_text: str, new_text: str, file_index: int, *, first: int = 0, context: int = CONTEXT) -> list[Hunk]:
+def compute_hunks(
+    base_text: str, new_text: str, file_index: int, *, first: int = 0, context: int = CONTEXT,
+    own_line: tuple[int, int] | None = None,
+) -> list[Hunk]:
     """The text hunks turning ``base_text`` into ``new_text``.
 
     Args:
@@ -99,15 +115,17 @@ def compute_hunks(base_text: str, new_text: str, file_index: int, *, first: int 
         file_index: The file's index in its changeset (goes into hunk ids).
         first: Number of the first hunk (a move's rename takes number 0).
         context: Lines of context.
+        own_line: (old line, new line), 0-based: a one-line change that gets a hunk of
+            its own, decided apart from its neighbours (the ``updated:`` date wikitui adds).
     """
     a, b = split_lines(base_text), split_lines(new_text)
     if a == b:
         return []
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    grouped = None if own_line is None else groups_with_own(a, b, context, own_line)
+    if grouped is None:
+        grouped = groups(difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes(), context)
     hunks: list[Hunk] = []
-    for group in matcher.get_grouped_opcodes(context):
-        if all(tag == "equal" for tag, *_ in group):
-            continue
+    for group in grouped:
         i1, i2 = group[0][1], group[-1][2]
         j1, j2 = group[0][3], group[-1][4]
         old_start, old_txt = _range(i1, i2 - i1)
@@ -238,13 +256,19 @@ class MergeResult:
         return not self.conflicts
 
 
-def merge_texts(base: str, ours: str, theirs: str, *, ours_label: str = "on disk", theirs_label: str = "proposed") -> MergeResult:
+def merge_texts(
+    base: str, ours: str, theirs: str, *, ours_label: str = "on disk", theirs_label: str = "proposed",
+    insertions_in_order: bool = False,
+) -> MergeResult:
     """Merge two descendants of ``base`` line by line with merge3.
 
     Args:
         base: The common ancestor (the text the proposal was made against).
         ours: The text on disk now (a person's edits).
         theirs: The text the change wants to write.
+        insertions_in_order: Lines both sides insert at the same place are kept, the
+            side of ``theirs`` first, instead of conflicting: for two saves of one
+            person, the earlier already in ``theirs``, the later on disk.
 
     Returns:
         The merged text (conflicts marked git-style) and each conflicting region as text.
@@ -258,6 +282,10 @@ def merge_texts(base: str, ours: str, theirs: str, *, ours_label: str = "on disk
         kind = group[0]
         if kind == "conflict":
             a_lines, b_lines = group[2], group[3]
+            if insertions_in_order and not group[1]:
+                out.extend(_ended(b_lines) if a_lines else b_lines)
+                out.extend(a_lines)
+                continue
             region = [f"<<<<<<< {ours_label}\n", *_ended(a_lines), "=======\n", *_ended(b_lines), f">>>>>>> {theirs_label}\n"]
             conflicts.append("".join(region).replace("\r", ""))
             out.extend(region)

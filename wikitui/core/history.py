@@ -6,7 +6,8 @@ not yet undone and puts the old texts back: directly when a file is still what t
 changeset wrote, merged three-way when someone edited it since, and not at all
 (a :class:`~wikitui.core.changeset.FileConflict`) when that edit overlaps. An undo
 writes its own log entry and, in a git vault, its own commit (history is never
-rewritten). Undoing again undoes the apply before.
+rewritten). Undoing again undoes the apply before. Like an apply, an undo compares
+each file right before replacing it, so a save landing meanwhile is merged, not lost.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from wikitui.core.catalog import INDEX_MARKER
 from wikitui.core.changeset_model import Changeset, FileConflict
 from wikitui.core.diffs import merge_texts
 from wikitui.core.errors import WikituiError
-from wikitui.core.fsutil import atomic_write
+from wikitui.core.fsutil import atomic_write, json_bytes
 from wikitui.core.graph import LinkGraph
 from wikitui.core.journal import recover_locked, write_lock
 from wikitui.core.transaction import ApplyResult, run_writes, text_of, unresolved_in
@@ -67,30 +68,38 @@ def list_records(vault: Vault) -> list[tuple[str, dict]]:
 
 
 def _encode(record: dict) -> bytes:
-    return (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    return json_bytes(record)  # kept invalid bytes of a page travel as \udcXX escapes
+
+
+def _next_seq(vault: Vault) -> int:
+    records = list_records(vault)
+    return max((int(_RECORD.match(rel.rsplit("/", 1)[-1]).group(1)) for rel, _ in records), default=0) + 1  # type: ignore[union-attr]
+
+
+def next_record_path(vault: Vault, changeset: Changeset) -> str:
+    """The vault-relative path the history record of applying ``changeset`` now gets."""
+    return _rel(vault, f"{_next_seq(vault):06d}-{changeset.id}.json")
 
 
 def record_for_apply(
     vault: Vault, changeset: Changeset, files: list[tuple[str, str | None, str | None]], applied: list[str]
-) -> tuple[str, bytes]:
-    """The history record of an apply, as (vault-relative path, bytes) to write with it.
+) -> bytes:
+    """The bytes of the history record of an apply (its path: :func:`next_record_path`).
 
     Args:
         vault: The vault.
         changeset: The changeset being applied.
-        files: (path, text before or None, text written or None when deleted).
+        files: (path, text written or None when deleted, text read there before or None).
         applied: The hunk ids applied.
     """
-    records = list_records(vault)
-    last = max((int(_RECORD.match(rel.rsplit("/", 1)[-1]).group(1)) for rel, _ in records), default=0)  # type: ignore[union-attr]
-    seq = last + 1
+    seq = _next_seq(vault)
     record = {
         "seq": seq, "changeset": changeset.id, "op": changeset.op, "title": changeset.title,
         "applied_at": _dt.datetime.now().isoformat(timespec="seconds"), "hunks": applied,
-        "files": [{"path": p, "old": old, "new": new} for p, old, new in files],
+        "files": [{"path": p, "old": old, "new": new} for p, new, old in files],
         "commit": None, "undone": False,
     }
-    return _rel(vault, f"{seq:06d}-{changeset.id}.json"), _encode(record)
+    return _encode(record)
 
 
 def set_record_commit(vault: Vault, rel: str, commit: str) -> None:
@@ -179,20 +188,17 @@ def _undo(vault: Vault, graph: LinkGraph, search_index: Any, on_progress: Callab
     if not records:
         raise NothingToUndo("nothing to undo: no applied changeset is left in this vault's history")
     rel, record = records[-1]
-    writes: list[tuple[str, str | None]] = []
+    writes: list[tuple[str, str | None, str | None]] = []
     merged: list[str] = []
     for item in record["files"]:
         path = str(item["path"])
         vault.writable_path(path)  # a tampered record must not write outside the wiki
-        try:
-            disk = text_of(vault, path)
-        except UnicodeDecodeError:
-            raise FileConflict(path, "is no longer valid UTF-8 text on disk") from None
+        disk = text_of(vault, path)
         target, was_merged = _undo_text(vault, path, item.get("old"), item.get("new"), disk)
         if was_merged:
             merged.append(path)
         if target != disk:
-            writes.append((path, target))
+            writes.append((path, target, disk))
     changeset_id = str(record.get("changeset", "?"))
     title = str(record.get("title", ""))
     result = ApplyResult(changeset_id)
@@ -200,18 +206,19 @@ def _undo(vault: Vault, graph: LinkGraph, search_index: Any, on_progress: Callab
     if not writes:  # already back as it was (by hand): just mark it
         atomic_write(vault.root / rel, _encode(record))
         return result
-    removed = [p for p, t in writes if t is None]
+    removed = [p for p, t, _ in writes if t is None]
     linked_to_removed = {b.source for p in removed for b in graph.backlinks(p)}
     outcome = run_writes(
         vault, graph, writes, kind="undo", changeset_id=changeset_id, op="undo", title=title,
-        log_pages=[p for p, _ in writes], log_fields={}, state_writes=[(rel, _encode(record))],
+        log_pages=[p for p, _, _ in writes], log_fields={}, state_writes=[(rel, _encode(record))],
         commit_subject=f"wikitui: undo | {title}", commit_body=f"undo of changeset: {changeset_id}",
         search_index=search_index, on_progress=on_progress,
     )
-    result.written = [p for p, t in writes if t is not None]
+    result.written = [p for p, t, _ in writes if t is not None]
     result.deleted = removed
-    result.merged = merged
-    result.commit, result.log_entry = outcome.commit, outcome.log_entry
+    planned = {p: t for p, t, _ in writes}
+    result.merged = merged + [p for p, _old, new in outcome.done_writes if new != planned.get(p) and p not in merged]
+    result.commit, result.your_commit, result.log_entry = outcome.commit, outcome.your_commit, outcome.log_entry
     result.index_updated, result.warnings = outcome.index_updated, outcome.warnings
     result.unresolved_links = unresolved_in(graph, [*result.written, *(linked_to_removed - set(removed))])
     return result

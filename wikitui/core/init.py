@@ -1,8 +1,9 @@
 """``wikitui init``: lay out a new vault (DESIGN §2) without touching anything that exists.
 
 Creates ``raw/``, ``wiki/`` with an ``index.md`` (carrying the catalog marker) and a
-``log.md``, the default ``WIKI.md`` schema, ``.wikitui/`` and a ``.gitignore`` line for
-it. An existing Obsidian vault with no ``wiki/`` folder keeps its notes where they are:
+``log.md``, the default ``WIKI.md`` schema, ``.wikitui/`` (with a ``.gitignore`` of its
+own holding ``*``) and a ``.gitignore`` line for it. New files get the usual
+``0666 & ~umask`` permissions. An existing Obsidian vault with no ``wiki/`` folder keeps its notes where they are:
 its index.md and log.md go at its root, since that is where its wiki is.
 """
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from wikitui.core.catalog import INDEX_MARKER
 from wikitui.core.fsutil import atomic_write, decode_text
 from wikitui.core.log import LOG_HEADING
+from wikitui.core.statedir import GITIGNORE as STATE_GITIGNORE
 from wikitui.core.vault import SCHEMA_FILE, STATE_DIR, Vault
 
 GITIGNORE_LINE = f"{STATE_DIR}/"
@@ -82,6 +84,7 @@ def init_vault(path: Path | str) -> list[Path]:
     make_file(wiki / "log.md", LOG_HEADING + "\n")
     make_file(root / SCHEMA_FILE, default_schema())
     make_dir(root / STATE_DIR)
+    make_file(root / STATE_DIR / ".gitignore", STATE_GITIGNORE)  # .wikitui/ stays out of git status
 
     gitignore = root / ".gitignore"
     if gitignore.is_symlink():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterable
 
-from wikitui.core.fsutil import atomic_write, decode_text
+from wikitui.core.fsutil import append_bytes, read_bytes
 from wikitui.core.vault import Vault
 
 #: The operations a log entry may record.
@@ -102,20 +102,44 @@ def format_log_entry(
     return "\n".join(lines) + "\n"
 
 
-def append_log(vault: Vault, entry: str) -> None:
-    """Append ``entry`` to the vault's log.md atomically, creating it with ``# Log`` if missing.
+def newline_of(data: bytes) -> bytes:
+    """A file's dominant line ending, as bytes: CRLF when most lines end with it."""
+    crlf = data.count(b"\r\n")
+    return b"\r\n" if crlf and crlf * 2 >= data.count(b"\n") else b"\n"
 
-    The existing text is kept byte for byte; one blank line separates entries.
+
+def log_chunk(current: bytes | None, entry: str) -> bytes:
+    """The bytes to append to log.md to add ``entry``, given its bytes now (None: no file yet).
+
+    The old bytes stay as they are (BOM, line endings, even invalid UTF-8): the
+    chunk only adds what separates the new entry from them (a line end, a blank
+    line) and the entry in the file's own line endings. A missing log.md starts
+    with ``# Log``.
+    """
+    nl = newline_of(current or b"")
+    chunk = b""
+    if current is None:
+        chunk = LOG_HEADING.encode("ascii") + nl
+    tail = (current or b"")[-4:] + chunk
+    if tail and not tail.endswith(b"\n"):
+        chunk += nl
+        tail += nl
+    if (current or b"").strip() or chunk.strip():
+        if not (tail.endswith(b"\n\n") or tail.endswith(b"\n\r\n")):
+            chunk += nl
+    body = entry if entry.endswith("\n") else entry + "\n"
+    return chunk + body.replace("\r\n", "\n").replace("\n", nl.decode("ascii")).encode("utf-8", "replace")
+
+
+def append_log(vault: Vault, entry: str) -> None:
+    """Append ``entry`` to the vault's log.md, creating it with ``# Log`` if missing.
+
+    The existing bytes are kept as they are; one blank line separates entries.
+    (An apply appends through its journal instead, so a crash can take the entry back.)
     """
     path = vault.root / vault.log_path
     try:
-        current, _ok = decode_text(path.read_bytes())
+        current: bytes | None = read_bytes(path)
     except FileNotFoundError:
-        current = LOG_HEADING + "\n"
-    if current and not current.endswith("\n"):
-        current += "\n"
-    if current.strip() and not current.endswith("\n\n"):
-        current += "\n"
-    if not entry.endswith("\n"):
-        entry += "\n"
-    atomic_write(path, current + entry)
+        current = None
+    append_bytes(path, log_chunk(current, entry))

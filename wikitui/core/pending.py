@@ -13,7 +13,8 @@ from pathlib import Path
 
 from wikitui.core.changeset_model import Changeset
 from wikitui.core.errors import WikituiError
-from wikitui.core.fsutil import atomic_write
+from wikitui.core.fsutil import atomic_write, json_bytes
+from wikitui.core.statedir import ensure_state_dir
 from wikitui.core.vault import Vault
 
 PENDING_DIR = "pending"
@@ -53,7 +54,7 @@ class PendingStore:
     @staticmethod
     def encode(changeset: Changeset) -> bytes:
         """A changeset as the bytes of its JSON file."""
-        return (json.dumps(changeset.to_dict(), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+        return json_bytes(changeset.to_dict())  # a page's kept invalid bytes travel as \udcXX escapes
 
     def write_raw(self, changeset_id: str, data: bytes | None) -> None:
         """Write a changeset file's bytes (None: remove it)."""
@@ -61,6 +62,7 @@ class PendingStore:
         if data is None:
             path.unlink(missing_ok=True)
         else:
+            ensure_state_dir(self.vault)
             atomic_write(path, data)
 
     def save(self, changeset: Changeset) -> None:

@@ -75,7 +75,11 @@ class Vault:
             raise NotAVault(f"no such folder: {p}")
         if not cls.is_vault(p):
             raise NotAVault(f"{p} is not a wikitui vault (no wiki/, WIKI.md, .wikitui/ or .obsidian/); run `wikitui init {p}`")
-        return cls(p)
+        vault = cls(p)
+        from wikitui.core.statedir import ensure_state_dir  # keeps an existing .wikitui/ out of `git status`
+
+        ensure_state_dir(vault, create=False)
+        return vault
 
     def read_vault_config(self) -> dict:
         """The vault's ``.wikitui/config.toml`` as a dict ({} when absent or unreadable)."""

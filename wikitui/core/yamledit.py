@@ -22,6 +22,8 @@ from wikitui.core.page import split_frontmatter
 _BOM = "\ufeff"
 _SEQ_ITEM = re.compile(r"^( *)- ", re.MULTILINE)
 _TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:", re.MULTILINE)
+#: Deepest bracket nesting a frontmatter edit accepts.
+_MAX_DEPTH = 100
 
 
 class FrontmatterEditError(ValueError):
@@ -61,13 +63,31 @@ def _split(text: str) -> tuple[str, str, str, str, str] | None:
     return bom, opening, fm.replace("\r\n", "\n"), rest, newline
 
 
+def _too_deep(fm: str) -> bool:
+    """Whether brackets nest deeper than :data:`_MAX_DEPTH` (ruamel recurses once per level)."""
+    if fm.count("[") + fm.count("{") <= _MAX_DEPTH:
+        return False
+    depth = 0
+    for ch in fm:
+        if ch in "[{":
+            depth += 1
+            if depth > _MAX_DEPTH:
+                return True
+        elif ch in "]}" and depth:
+            depth -= 1
+    return False
+
+
 def _load(yaml, fm: str):
     from ruamel.yaml.error import YAMLError
 
+    if _too_deep(fm):  # hostile input is data: no recursion error, no seconds spent
+        raise FrontmatterEditError(f"frontmatter nests deeper than {_MAX_DEPTH} levels; it is not edited")
     try:
         data = yaml.load(fm) if fm.strip() else None
-    except YAMLError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else "YAML error"
+    except (YAMLError, RecursionError, ValueError) as exc:
+        text = str(exc).strip()
+        first = text.splitlines()[0] if text else "YAML error"
         raise FrontmatterEditError(f"frontmatter does not parse: {first}") from exc
     if data is None:
         from ruamel.yaml.comments import CommentedMap
@@ -87,9 +107,10 @@ def _dump(yaml, data) -> str:
 def roundtrip_frontmatter(text: str) -> str:
     """Load and dump a page's frontmatter with ruamel.yaml, changing nothing.
 
-    The page text outside the block is kept as is. This is the primitive
-    :func:`set_frontmatter_keys` relies on; for well-formed frontmatter it returns
-    ``text`` unchanged.
+    The page text outside the block is kept as is. It shows what ruamel.yaml
+    makes of a block: real pages almost always come back unchanged, but not all
+    (``key: null`` comes back as ``key:``, odd indentation is redone), which is why
+    :func:`set_frontmatter_keys` edits lines itself when the round trip is not exact.
 
     Raises:
         FrontmatterEditError: The frontmatter does not parse or is not a mapping.
@@ -103,8 +124,20 @@ def roundtrip_frontmatter(text: str) -> str:
     return bom + opening + dumped.replace("\n", newline) + rest
 
 
-def _format_scalar(value: Any) -> str:
-    """A YAML scalar for the line-level fallback."""
+_PLAIN_SAFE = re.compile(r"[\w][\w .,/()'-]*")
+#: Plain scalars YAML reads as something other than a string: dates, booleans, null, numbers.
+_NOT_A_STRING = re.compile(
+    r"\d{4}-\d\d-\d\d.*|true|false|yes|no|on|off|y|n|null|~"
+    r"|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f_]+|0o[0-7_]+|[-+]?\.inf|\.nan",
+    re.IGNORECASE,
+)
+_LINE = re.compile(r"^(?P<head>[^:]+:[ \t]*)(?P<value>\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'|.*?)(?P<tail>[ \t]+#.*)?$")
+
+
+def _format_scalar(value: Any, quote: str = "") -> str:
+    """A YAML scalar for the line-level fallback, in the quoting style ``quote`` (``'``, ``"`` or none) if given."""
+    import json
+
     if isinstance(value, (_dt.date, _dt.datetime)):
         return value.isoformat()
     if isinstance(value, bool):
@@ -112,13 +145,18 @@ def _format_scalar(value: Any) -> str:
     if isinstance(value, (int, float)):
         return str(value)
     s = str(value)
-    if re.fullmatch(r"[\w][\w .,/()'-]*", s) and not re.fullmatch(r"\d{4}-\d\d-\d\d.*|true|false|yes|no|null|~", s, re.I):
+    if quote == "'" and "\n" not in s:
+        return "'" + s.replace("'", "''") + "'"
+    if quote != '"' and _PLAIN_SAFE.fullmatch(s) and not _NOT_A_STRING.fullmatch(s) and not s.endswith(" "):
         return s
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return json.dumps(s, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
 
 
 def _line_edit(fm: str, updates: dict[str, Any]) -> str | None:
-    """Replace or append top-level one-line ``key: value`` entries; None when a key spans lines."""
+    """Replace or append top-level one-line ``key: value`` entries; None when a key spans lines.
+
+    The line keeps its spacing, its value's quoting style and its trailing comment.
+    """
     lines = fm.split("\n")
     trailing = lines[-1] == ""
     if trailing:
@@ -126,16 +164,20 @@ def _line_edit(fm: str, updates: dict[str, Any]) -> str | None:
     for key, value in updates.items():
         if not isinstance(value, (str, int, float, bool, _dt.date, _dt.datetime)):
             return None
-        new_line = f"{key}: {_format_scalar(value)}"
         hits = [i for i, ln in enumerate(lines) if (m := _TOP_KEY.match(ln)) and m.group(1) == key]
         if not hits:
-            lines.append(new_line)
+            lines.append(f"{key}: {_format_scalar(value)}")
             continue
         i = hits[0]
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
         if nxt[:1] in (" ", "\t", "-") or lines[i].rstrip().endswith((":", "|", ">", "|-", ">-")):
             return None  # a block value over several lines: leave it to ruamel
-        lines[i] = new_line
+        m = _LINE.match(lines[i])
+        if m is None or m.group("value").startswith(("[", "{", "|", ">", "&", "*", "!")):
+            return None
+        old = m.group("value")
+        quote = old[0] if old[:1] in ("'", '"') else ""
+        lines[i] = m.group("head") + _format_scalar(value, quote) + (m.group("tail") or "")
     return "\n".join(lines) + ("\n" if trailing else "")
 
 
@@ -146,6 +188,20 @@ def _keep_style(old: Any, new: Any) -> Any:
     if isinstance(old, ScalarString) and isinstance(new, str) and not isinstance(new, ScalarString):
         return type(old)(new)
     return new
+
+
+_MISSING = object()
+
+
+def _same(old: Any, new: Any) -> bool:
+    """Whether a key already holds ``new`` (``01234`` holds 1234; ``true`` does not hold 1)."""
+    if old is _MISSING:
+        return False
+    try:
+        return bool(old == new) and isinstance(old, bool) == isinstance(new, bool) and \
+            isinstance(old, str) == isinstance(new, str)
+    except Exception:
+        return False
 
 
 def set_frontmatter_keys(text: str, updates: dict[str, Any]) -> str:
@@ -165,10 +221,10 @@ def set_frontmatter_keys(text: str, updates: dict[str, Any]) -> str:
     Raises:
         FrontmatterEditError: The frontmatter does not parse or is not a mapping.
     """
+    if not updates:
+        return text  # a no-op edit keeps every byte, whatever the block holds
     parts = _split(text)
     if parts is None:
-        if not updates:
-            return text
         bom = _BOM if text.startswith(_BOM) else ""
         newline = "\r\n" if "\r\n" in text else "\n"
         from ruamel.yaml import YAML
@@ -180,6 +236,9 @@ def set_frontmatter_keys(text: str, updates: dict[str, Any]) -> str:
     bom, opening, fm, rest, newline = parts
     yaml = _yaml(fm)
     data = _load(yaml, fm)
+    updates = {k: v for k, v in updates.items() if not _same(data.get(k, _MISSING), v)}
+    if not updates:
+        return text  # every key already holds its value: nothing to write, however it is written
     faithful = (_dump(yaml, data) if fm.strip() else fm) == fm
     if not faithful:
         edited = _line_edit(fm, updates)
