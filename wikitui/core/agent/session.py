@@ -406,7 +406,11 @@ class AgentSession(TurnEndings):
     async def _window_info(self) -> ContextWindow:
         """The model's context window, found once per model (may ask the server: off the event loop)."""
         if self._window is None:
-            self._window = await asyncio.to_thread(self.client.context_window_info)
+            configured = self.settings.context_tokens
+            if configured and configured > 0:  # the session's settings win over an injected client's
+                self._window = ContextWindow(configured, "context_tokens in the config")
+            else:
+                self._window = await asyncio.to_thread(self.client.context_window_info)
         return self._window
 
     def _count_tools(self, tools: list[dict]) -> int:

@@ -73,12 +73,21 @@ class TurnEndings:
         return done
 
     def _abandon(self, turn: Turn) -> None:
-        """The worker running the turn was cancelled (the app quits): keep its proposals, record it."""
+        """The task running the turn was cancelled (the app quits, ctrl+c): keep its proposals, record it.
+
+        Nothing can be awaited any more; a synchronous ``on_event`` (the headless printer)
+        still hears where the proposals went.
+        """
         turn.state = "cancelled"
         changeset = self._save_changeset(turn, turn.builder)
         if changeset is not None:
-            self.transcript.append({"type": "event", "turn": turn.number, "kind": "pending",
-                                    "text": _pending_line(changeset, "cancel")})
+            line = _pending_line(changeset, "cancel")
+            self.transcript.append({"type": "event", "turn": turn.number, "kind": "pending", "text": line})
+            turn.notes.append((len(turn.entries), "pending", line))
+            if self.on_event is not None:
+                result = self.on_event(Notice(line, "pending"))
+                if inspect.iscoroutine(result):
+                    result.close()
         self._record_turn(turn)
 
     async def _fail_early(self, op: str, prompt: str, exc: BaseException) -> TurnFinished:
