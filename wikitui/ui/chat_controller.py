@@ -118,7 +118,9 @@ def error_hint(message: str) -> str:
     if "cannot reach" in low or "did not answer" in low:
         return "Nothing was changed. Check the network or the server; up recalls your message to send it again."
     if "context window" in low:
-        return "/clear starts a new conversation with an empty context."
+        return "" if "context_tokens" in low or "/clear" in low else "/clear starts a new conversation."
+    if "not a chat completion" in low:
+        return "Nothing was changed. Check api_base / WIKITUI_API_BASE."
     if "unknown model" in low:
         return "/model NAME switches to another model for this session."
     if "busy" in low:
@@ -191,8 +193,12 @@ class ChatController:
                 self.pane.chat_input.sent.append(text)
             elif kind == "assistant":
                 self.log.start_answer(text, streaming=False)
-            else:
+            elif kind == "tool":
                 self.log.add_tool(text)
+            elif kind == "error":
+                self._show_error(text)
+            else:  # the notes a turn left: cancelled, cut, pending, tools
+                self._show_notice(Notice(text, kind))
         for changeset in PendingStore(self.pane.vault).list():
             self.log.add_card(changeset)
         if entries:
@@ -388,10 +394,13 @@ class ChatController:
         self.pane.set_busy(True, "cancelling…")
         return True
 
-    def send_feedback(self, text: str) -> None:
-        """Send the review's reasons to the agent as the next message."""
-        self.log.add_user(text)
-        self._model_turn("feedback", lambda s: s.send(text))
+    def queue_feedback(self, text: str) -> None:
+        """Keep the review's reasons for the user's next message: no model call the user did not start."""
+        if self.session is None or not text.strip():
+            return
+        self.session.queue_feedback(text)
+        self.log.add_note(Content.assemble(("Your reasons will go to the agent with your next message", "bold"),
+                                           (" (nothing is sent until you send something).", "$text-muted")), "plan")
 
     # ------------------------------------------------------------------ events
     def on_event(self, event: Any) -> None:
@@ -411,9 +420,11 @@ class ChatController:
                 line.finish(event.summary, event.ok)
         elif isinstance(event, TurnStarted):
             self._answer = None
+            self._last_usage = None  # the footer's turn line follows the new turn (its first TurnUsage)
             self.pane.set_busy(True, "writing the changes…" if event.op == "ingest-write" else "thinking…")
         elif isinstance(event, Notice):
-            log.add_note(event.text)
+            self._end_answer()
+            self._show_notice(event)
         elif isinstance(event, LintReady):
             self._show_lint(event.report)
         elif isinstance(event, ChangesetReady):
@@ -433,14 +444,30 @@ class ChatController:
             self._answer.finish()
             self._answer = None
 
+    def _show_notice(self, notice: Notice) -> None:
+        """A session's note: progress quietly; a cut answer, a model without tools, kept proposals marked."""
+        if notice.kind == "cancelled":
+            if not self.running:  # live, the turn's end says more (_finish_turn); restored, this is all there is
+                self.log.add_note("Cancelled.", "error")
+        elif notice.kind == "cut":
+            self.log.add_note(Content.assemble(("✂ ", "bold $text-warning"), notice.text), "error")
+        elif notice.kind == "tools":
+            self.log.add_note(Content.assemble(("⚠ ", "bold $text-warning"), notice.text), "error")
+        elif notice.kind == "pending":
+            self.log.add_note(Content.assemble(("Kept: ", "bold"), notice.text), "plan")
+        else:
+            self.log.add_note(notice.text)
+
     def _finish_turn(self, event: TurnFinished) -> None:
         self._end_answer()
-        if event.cancelled:
+        if event.cancelled and event.changeset is not None:
+            self.log.add_note("Cancelled. What was proposed before is pending: ctrl+r reviews it.", "error")
+        elif event.cancelled:
             self.log.add_note("Cancelled. Nothing was proposed; send again or ask something else.", "error")
         elif event.awaiting_go:
             self.log.add_note(Content.assemble(("Plan ready. ", "bold"), "/go carries it out; "
                                                "or reply to steer it."), "plan")
-        elif event.changeset is not None:
+        elif event.changeset is not None and not event.failed:
             files = len(event.changeset.files)
             self.pane.notify(f"{files} file{'s' if files != 1 else ''} changed · ctrl+r to review",
                              title="Changes proposed")
