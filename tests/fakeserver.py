@@ -330,7 +330,10 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         fake = self.server_fake
         path = self.path.split("?", 1)[0].rstrip("/")
-        if path.endswith("/models"):
+        if path == "/_control/state":  # for a server run in its own process (the benchmark)
+            with fake._lock:
+                self._json(200, {"timeline": fake.timeline, "requests": fake.requests, "remaining": len(fake._script)})
+        elif path.endswith("/models"):
             fake.models_requests += 1
             entry = {"id": "fake-model", "object": "model", "owned_by": "fake", **fake.model_entry}
             self._json(200, {"object": "list", "data": [entry]})
@@ -343,6 +346,12 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.server_fake
         length = int(self.headers.get("Content-Length", "0") or 0)
         raw = self.rfile.read(length)
+        if self.path == "/_control/script":  # replies pickled by RemoteFakeLLM (a local test server only)
+            import pickle
+
+            fake.script(*pickle.loads(raw))
+            self._json(200, {"remaining": fake.remaining})
+            return
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._error(404, f"no route {self.path}")
             return
@@ -493,6 +502,61 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
 
+class RemoteFakeLLM:
+    """A :class:`FakeLLM` in a process of its own, as a real server is (for the benchmark).
+
+    In the same process the server's thread competes with the client for the GIL, which
+    inflates the time between rounds; measured from another process, the gap is what a
+    local model server would see. Scripts go over a control route (pickled replies;
+    :class:`Dynamic` cannot be sent), the timeline and requests come back as JSON.
+    ``time.perf_counter`` is the system's monotonic clock on Linux, so the child's
+    timestamps compare with the parent's.
+    """
+
+    def __init__(self) -> None:
+        import subprocess
+        import sys
+
+        self._proc = subprocess.Popen([sys.executable, "-m", "tests.fakeserver"], stdout=subprocess.PIPE,
+                                      text=True, cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+        line = self._proc.stdout.readline() if self._proc.stdout else ""
+        self.port = int(line.strip())
+        self.api_base = f"http://127.0.0.1:{self.port}/v1"
+
+    def _call(self, method: str, path: str, body: bytes | None = None) -> Any:
+        import urllib.request
+
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=body, method=method)
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    def script(self, *replies: Reply) -> "RemoteFakeLLM":
+        """Append replies to the child's script."""
+        import pickle
+
+        self._call("POST", "/_control/script", pickle.dumps(list(replies)))
+        return self
+
+    def state(self) -> dict:
+        """``{"timeline": [...], "requests": [...], "remaining": n}`` from the child."""
+        return self._call("GET", "/_control/state")
+
+    def stop(self) -> None:
+        """End the child process."""
+        self._proc.terminate()
+        self._proc.wait(timeout=10)
+
+
+def _serve_main() -> None:
+    """``python -m tests.fakeserver``: serve until killed; the first line of stdout is the port."""
+    fake = FakeLLM().start()
+    print(fake.port, flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        fake.stop()
+
+
 # ---------------------------------------------------------------------------- fixture
 @pytest.fixture
 def fake_llm(monkeypatch):
@@ -506,3 +570,10 @@ def fake_llm(monkeypatch):
         yield fake
     finally:
         fake.stop()
+
+
+if __name__ == "__main__":
+    # Through the importable module, so the replies pickled by RemoteFakeLLM are its classes, not __main__'s.
+    from tests.fakeserver import _serve_main as main
+
+    main()

@@ -24,6 +24,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 
 from wikitui.core.agent.argcheck import encodable
 from wikitui.core.agent.events import Done, Retrying, TextDelta, ToolCall, ToolCallDelta, Usage
+from wikitui.core.agent.fast_stream import chunk_source
 from wikitui.core.agent.llm_errors import classify, key_var, model_error, not_a_completion, provider_of
 from wikitui.core.agent.window import DEFAULT_CONTEXT_TOKENS, PROBE_TIMEOUT, ContextWindow, probe_server, resolve_window
 from wikitui.core.config import Settings
@@ -57,6 +58,8 @@ def load_litellm() -> Any:
             litellm.suppress_debug_info = True
             litellm.telemetry = False
             litellm.drop_params = True  # a provider that lacks stream_options should not fail the call
+            # No per-chunk logging work for callbacks wikitui does not register (DEPENDENCIES.md).
+            litellm.disable_streaming_logging = True
             _litellm = litellm
     return _litellm
 
@@ -72,6 +75,9 @@ class LLMClient:
         sleep: The coroutine used to wait between attempts (tests inject a fast one).
 
     Attributes:
+        fast_stream: Read the chunks of OpenAI-compatible providers straight from the
+            OpenAI SDK's stream that litellm opened (see :mod:`.fast_stream`); False reads
+            them through litellm's wrapper, as for every other provider.
         timeline: Per request (the last 1,000), ``time.perf_counter`` marks: ``called``
             (``stream`` entered), ``responded`` (the answer's headers arrived) and ``ended``
             (its last chunk was read) — the benchmark splits the round trip with them.
@@ -92,6 +98,7 @@ class LLMClient:
         self.max_retry_after = max_retry_after
         self._sleep = sleep
         self.timeline: deque[dict[str, float]] = deque(maxlen=1000)
+        self.fast_stream = True
 
     # ------------------------------------------------------------------ facts
     @property
@@ -206,11 +213,12 @@ class LLMClient:
                     yield self._usage(None, messages, tools, "", [])
                     yield Done("", [], None, cancelled=True)
                     return
-                iterator = response.__aiter__()
+                source = chunk_source(response) if self.fast_stream else response
+                iterator = source.__aiter__()
                 while True:
                     chunk = await _race(iterator.__anext__(), cancel_event)
                     if chunk is _CANCELLED:
-                        await _close(response)
+                        await _close(source)
                         text, done_calls = "".join(text_parts), _assemble(calls)
                         yield self._usage(None, messages, tools, text, done_calls)
                         yield Done(text, done_calls, finish, cancelled=True)
@@ -247,6 +255,8 @@ class LLMClient:
                         if choice.finish_reason:
                             finish = choice.finish_reason
                 marks["ended"] = time.perf_counter()
+                if source is not response:
+                    await _close(source)  # litellm's wrapper was bypassed: release the connection ourselves
                 if not received:  # litellm invents a "stop" chunk for a body with no stream in it
                     raise not_a_completion(self.settings, _content_type(response))
             except ModelError:

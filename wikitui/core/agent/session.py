@@ -104,6 +104,7 @@ class AgentSession(TurnEndings):
         self._feedback: str | None = None
         self._window: ContextWindow | None = None
         self._tools_tokens: int | None = None
+        self._sync: asyncio.Future | None = None
         if session_id and self.transcript.path.exists():
             self._restore()
 
@@ -328,7 +329,10 @@ class AgentSession(TurnEndings):
                     outcome = await self._tool(toolbox, call)
                     self._add(turn, {"role": "tool", "tool_call_id": call.id, "name": call.name,
                                      "content": outcome.text}, description=outcome.description)
-                self.transcript.sync()  # the round is durable before the next request: one fsync per round
+                # The round is made durable while the model works on the next request (one fsync
+                # per round, in a thread): off the round trip, and never more than one behind.
+                await self._synced()
+                self._sync = asyncio.ensure_future(asyncio.to_thread(self.transcript.sync))
                 self.round_overheads.append(time.perf_counter() - t0)
             cut = finish == "length"
             if cut:
@@ -403,6 +407,12 @@ class AgentSession(TurnEndings):
         return chat_log(self.turns)
 
     # --------------------------------------------------------------- helpers
+    async def _synced(self) -> None:
+        """Wait for the transcript's last round to be on disk."""
+        if self._sync is not None:
+            task, self._sync = self._sync, None
+            await task
+
     async def _window_info(self) -> ContextWindow:
         """The model's context window, found once per model (may ask the server: off the event loop)."""
         if self._window is None:

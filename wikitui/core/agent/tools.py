@@ -76,7 +76,7 @@ class ToolBox:
         self.builder = builder
         self.phase = phase
         self.max_result_chars = max_result_chars
-        self._schemas = {name: function_schema(getattr(self, name)) for name in READ_TOOLS + PROPOSE_TOOLS}
+        self._schemas = _schemas_of(type(self))
 
     # ---------------------------------------------------------------- schemas
     def schemas(self) -> list[dict]:
@@ -330,6 +330,16 @@ class ToolBox:
         titles = {info.title.lower(): path for path, info in self.graph.pages.items()}
         close = difflib.get_close_matches(name.lower(), list(titles), n=3, cutoff=0.6)
         return [titles[c] for c in close]
+
+
+_SCHEMAS: dict[type, dict[str, dict]] = {}
+
+
+def _schemas_of(cls: type) -> dict[str, dict]:
+    """The tools' schemas, built once per class (a ToolBox is made for every turn phase)."""
+    if cls not in _SCHEMAS:
+        _SCHEMAS[cls] = {name: function_schema(getattr(cls, name)) for name in READ_TOOLS + PROPOSE_TOOLS}
+    return _SCHEMAS[cls]
 
 
 def describe_call(name: str, args: dict[str, Any]) -> str:
