@@ -43,15 +43,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench._common import loadavg, median, percentile  # noqa: E402
 
-from tests.fakeserver import (  # noqa: E402
-    FAKE_API_KEY,
-    FAKE_MODEL,
-    RemoteFakeLLM,
-    Reply,
-    text,
-    tool_call,
-    tool_calls,
-)
+from tests.fakeserver import FAKE_API_KEY, FAKE_MODEL, Reply, text, tool_call, tool_calls  # noqa: E402
+from tests.fakeserver_process import RemoteFakeLLM  # noqa: E402
 
 CORPUS = Path(os.environ.get("WIKITUI_CORPUS", ROOT.parent / "shared" / "corpus"))
 

@@ -21,7 +21,9 @@ JSON completion where a stream was asked for, an answer ended by the output limi
 (``finish="length"``), a hang past the client's timeout, and a context window it
 enforces as llama.cpp does (``context_limit``, advertised in ``GET /v1/models``).
 Each request's arrival and the moment its answer's last byte left are timestamped
-(``timeline``) so a benchmark can measure the gap between rounds at the server.
+(``timeline``) so a benchmark can measure the gap between rounds at the server
+(``tests/fakeserver_process.py`` runs this server in a process of its own for that).
+The replies are defined in ``tests/fakereplies.py`` and importable from here.
 """
 
 from __future__ import annotations
@@ -31,9 +33,8 @@ import json
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -43,167 +44,28 @@ FAKE_API_KEY = "sk-test-SECRET123"
 FAKE_MODEL = "openai/fake-model"
 
 
-# ---------------------------------------------------------------------------- replies
-@dataclass
-class Reply:
-    """Base of a scripted reply."""
-
-
-@dataclass
-class Text(Reply):
-    """A streamed (or plain) assistant text answer.
-
-    Attributes:
-        text: The answer.
-        chunk: Characters per SSE chunk.
-        usage: (prompt_tokens, completion_tokens); None estimates them from the request.
-        delay: Seconds to wait between chunks (to test cancellation).
-        finish: The finish reason sent at the end ("length": cut by the output limit).
-        cut_after: Drop the connection after this many content chunks (no end, no [DONE]).
-        stall: Seconds to go silent after ``cut_after`` chunks instead of dropping (a hang).
-    """
-
-    text: str
-    chunk: int = 7
-    usage: tuple[int, int] | None = None
-    delay: float = 0.0
-    finish: str = "stop"
-    cut_after: int | None = None
-    stall: float = 0.0
-
-
-@dataclass
-class ToolCalls(Reply):
-    """Streamed tool calls, arguments split across chunks as OpenAI streams them.
-
-    Attributes:
-        calls: (name, arguments) pairs; a dict is JSON-encoded, a str is sent verbatim
-            (so a test can send malformed JSON).
-        text: Assistant text streamed before the calls.
-        chunk: Characters of arguments per chunk.
-        usage: As for :class:`Text`.
-    """
-
-    calls: list[tuple[str, dict | str]]
-    text: str = ""
-    chunk: int = 5
-    usage: tuple[int, int] | None = None
-    delay: float = 0.0
-    finish: str = "tool_calls"
-    cut_after: int | None = None
-    stall: float = 0.0
-
-
-@dataclass
-class HTTPError(Reply):
-    """An HTTP error answer (429, 500, 401, ...)."""
-
-    status: int
-    message: str = "error"
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class Hang(Reply):
-    """Sleep before answering (longer than the client's timeout), then answer ``then``."""
-
-    seconds: float
-    then: Reply | None = None
-
-
-@dataclass
-class Raw(Reply):
-    """A 200 (or other) answer with an arbitrary body: not a chat completion at all."""
-
-    body: bytes
-    content_type: str = "application/json"
-    status: int = 200
-
-
-@dataclass
-class PlainJSON(Reply):
-    """A non-streamed JSON completion of ``reply``, sent even when a stream was asked for."""
-
-    reply: Reply
-
-
-@dataclass
-class Dynamic(Reply):
-    """A reply computed from the request body (for benchmarks that follow tool results)."""
-
-    fn: Callable[[dict], Reply]
-
-
-def text(content: str, **kw: Any) -> Text:
-    """A streamed text answer."""
-    return Text(content, **kw)
-
-
-def tool_call(name: str, /, *, usage: tuple[int, int] | None = None, **arguments: Any) -> ToolCalls:
-    """One streamed tool call with keyword arguments (``usage`` is the reply's, not the tool's)."""
-    return ToolCalls([(name, arguments)], usage=usage)
-
-
-def tool_calls(*calls: tuple[str, dict | str], text: str = "", **kw: Any) -> ToolCalls:
-    """Several streamed tool calls in one assistant message."""
-    return ToolCalls(list(calls), text=text, **kw)
-
-
-def malformed_tool_call(name: str = "search", raw: str = '{"query": "alice", "limit": ') -> ToolCalls:
-    """A tool call whose arguments are not valid JSON."""
-    return ToolCalls([(name, raw)])
-
-
-def error(status: int, message: str = "", *, retry_after: float | None = None) -> HTTPError:
-    """An HTTP error; ``retry_after`` adds a Retry-After header."""
-    headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
-    return HTTPError(status, message or f"fake error {status}", headers)
-
-
-def hang(seconds: float, then: Reply | None = None) -> Hang:
-    """Hold the request for ``seconds`` (a client timeout), optionally answering afterwards."""
-    return Hang(seconds, then)
-
-
-def cut(reply: Text | ToolCalls, after: int = 2) -> Text | ToolCalls:
-    """``reply`` streamed for ``after`` chunks, then the connection dropped mid-stream."""
-    reply.cut_after = after
-    return reply
-
-
-def stall(reply: Text | ToolCalls, after: int, seconds: float) -> Text | ToolCalls:
-    """``reply`` streamed for ``after`` chunks, then silence for ``seconds`` (past a client timeout)."""
-    reply.cut_after, reply.stall = after, seconds
-    return reply
-
-
-def empty_ok() -> Raw:
-    """HTTP 200 with an empty body."""
-    return Raw(b"", "application/json")
-
-
-def html_page() -> Raw:
-    """HTTP 200 with an HTML page (a proxy's login or error page)."""
-    return Raw(b"<!DOCTYPE html><html><head><title>Sign in</title></head><body><h1>Please sign in</h1>"
-               b"</body></html>", "text/html; charset=utf-8")
-
-
-def json_for_stream(reply: Reply | None = None) -> PlainJSON:
-    """A whole JSON completion where a stream was asked for (a server that ignores ``stream``)."""
-    return PlainJSON(reply or Text("A whole answer, not a stream."))
-
-
-def hostile_calls() -> ToolCalls:
-    """Proposals that must all be refused: escape the vault, write raw/, rewrite log.md."""
-    return ToolCalls(
-        [
-            ("propose_page", {"path": "../../etc/x", "content": "pwned", "reason": "escape"}),
-            ("propose_page", {"path": "raw/chapter-01.md", "content": "rewritten", "reason": "edit a source"}),
-            ("propose_page", {"path": "wiki/log.md", "content": "history rewritten", "reason": "rewrite log"}),
-            ("propose_delete", {"path": "/etc/passwd", "reason": "absolute"}),
-            ("propose_move", {"path": "wiki/index.md", "new_path": "raw/index.md", "reason": "into raw"}),
-        ]
-    )
+from tests.fakereplies import (  # noqa: F401 - the replies are part of this module's API
+    Reply,
+    Text,
+    ToolCalls,
+    HTTPError,
+    Hang,
+    Raw,
+    PlainJSON,
+    Dynamic,
+    text,
+    tool_call,
+    tool_calls,
+    malformed_tool_call,
+    error,
+    hang,
+    cut,
+    stall,
+    empty_ok,
+    html_page,
+    json_for_stream,
+    hostile_calls,
+)
 
 
 # ----------------------------------------------------------------------------- server
@@ -502,61 +364,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
 
-class RemoteFakeLLM:
-    """A :class:`FakeLLM` in a process of its own, as a real server is (for the benchmark).
-
-    In the same process the server's thread competes with the client for the GIL, which
-    inflates the time between rounds; measured from another process, the gap is what a
-    local model server would see. Scripts go over a control route (pickled replies;
-    :class:`Dynamic` cannot be sent), the timeline and requests come back as JSON.
-    ``time.perf_counter`` is the system's monotonic clock on Linux, so the child's
-    timestamps compare with the parent's.
-    """
-
-    def __init__(self) -> None:
-        import subprocess
-        import sys
-
-        self._proc = subprocess.Popen([sys.executable, "-m", "tests.fakeserver"], stdout=subprocess.PIPE,
-                                      text=True, cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
-        line = self._proc.stdout.readline() if self._proc.stdout else ""
-        self.port = int(line.strip())
-        self.api_base = f"http://127.0.0.1:{self.port}/v1"
-
-    def _call(self, method: str, path: str, body: bytes | None = None) -> Any:
-        import urllib.request
-
-        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", data=body, method=method)
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return json.loads(response.read())
-
-    def script(self, *replies: Reply) -> "RemoteFakeLLM":
-        """Append replies to the child's script."""
-        import pickle
-
-        self._call("POST", "/_control/script", pickle.dumps(list(replies)))
-        return self
-
-    def state(self) -> dict:
-        """``{"timeline": [...], "requests": [...], "remaining": n}`` from the child."""
-        return self._call("GET", "/_control/state")
-
-    def stop(self) -> None:
-        """End the child process."""
-        self._proc.terminate()
-        self._proc.wait(timeout=10)
-
-
-def _serve_main() -> None:
-    """``python -m tests.fakeserver``: serve until killed; the first line of stdout is the port."""
-    fake = FakeLLM().start()
-    print(fake.port, flush=True)
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        fake.stop()
-
-
 # ---------------------------------------------------------------------------- fixture
 @pytest.fixture
 def fake_llm(monkeypatch):
@@ -571,9 +378,3 @@ def fake_llm(monkeypatch):
     finally:
         fake.stop()
 
-
-if __name__ == "__main__":
-    # Through the importable module, so the replies pickled by RemoteFakeLLM are its classes, not __main__'s.
-    from tests.fakeserver import _serve_main as main
-
-    main()

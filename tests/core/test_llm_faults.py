@@ -124,3 +124,23 @@ async def test_the_client_marks_each_request_for_the_benchmark(fake_llm):
         assert marks["called"] <= marks["responded"] <= marks["ended"]
     assert len(fake_llm.timeline) == 2 and len(fake_llm.gaps()) == 1
     assert fake_llm.timeline[0]["arrived"] <= fake_llm.timeline[0]["finished"] <= fake_llm.timeline[1]["arrived"]
+
+
+async def test_the_fake_server_in_its_own_process_timestamps_rounds_for_the_benchmark(monkeypatch):
+    from tests.fakeserver_process import RemoteFakeLLM
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-remote")
+    remote = RemoteFakeLLM()
+    try:
+        remote.script(tool_call("search", query="grin"), text("The Cat grins."))
+        c, _ = client(api_base=remote.api_base, model="openai/fake-model")
+        await collect(c)
+        await collect(c)
+        state = remote.state()
+        assert state["remaining"] == 0 and len(state["requests"]) == 2
+        first, second = state["timeline"]
+        # The child's clock is the parent's (the system's monotonic clock): the marks interleave.
+        assert c.timeline[0]["called"] < first["arrived"] < first["finished"] < c.timeline[1]["called"]
+        assert second["arrived"] > c.timeline[1]["called"]
+    finally:
+        remote.stop()
