@@ -205,12 +205,11 @@ class LLMClient:
             calls: dict[int, dict] = {}
             usage = None
             finish = None
-            response = None
+            response = source = None
             try:
                 response = await _race(litellm.acompletion(**kwargs), cancel_event)
                 marks["responded"] = time.perf_counter()
-                if response is _CANCELLED:
-                    yield self._usage(None, messages, tools, "", [])
+                if response is _CANCELLED:  # before any answer: nothing to count
                     yield Done("", [], None, cancelled=True)
                     return
                 source = chunk_source(response) if self.fast_stream else response
@@ -262,6 +261,8 @@ class LLMClient:
             except ModelError:
                 raise
             except Exception as exc:  # every provider failure passes through here to be named
+                if source is not None and source is not response:
+                    await _close(source)  # the bypassed wrapper would have closed it
                 retry, reason, wait = classify(litellm, exc, self.max_retry_after)
                 if retry and not started and attempt < self.max_attempts and wait is not None:
                     delay = wait if wait >= 0 else self.base_delay * (2 ** (attempt - 1)) * (1 + random.random() / 4)
