@@ -225,3 +225,16 @@ def test_edits_with_any_text_are_refused_or_clean(vault, old, new):
     b.call("propose_edit", json.dumps({"path": "wiki/characters/alice.md", "reason": "r",
                                        "edits": [{"old": "The heroine of the book", "new": new}]}))
     _accepted_text_is_clean(b)
+
+
+def test_a_tool_name_and_id_with_lone_surrogates_do_not_break_the_next_request(fake_llm, sample_vault):
+    raw = ToolCalls([("se\ud800arch", {"query": "grin"}), ("read", {"path": "wiki/index.md"})])
+    fake_llm.script(raw, text("Done."))
+    out, err = io.StringIO(), io.StringIO()
+    from wikitui.core.agent.headless import run_ask
+
+    code = run_ask(sample_vault, "Who grins?", out=out, err=err, client=fast_client())
+    assert code == 0 and out.getvalue().startswith("Done."), err.getvalue()[-500:]
+    results = [m for m in fake_llm.requests[1]["messages"] if m["role"] == "tool"]
+    assert results[0]["content"].startswith("error: there is no tool 'se\ufffdarch'")
+    assert results[1]["content"].startswith("wiki/index.md")

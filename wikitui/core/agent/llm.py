@@ -355,5 +355,8 @@ def _assemble(calls: dict[int, dict]) -> list[ToolCall]:
     out = []
     for index in sorted(calls):
         slot = calls[index]
-        out.append(ToolCall(slot["id"] or f"call_{uuid.uuid4().hex[:12]}", slot["name"], slot["arguments"]))
+        # The id and name go back to the server in the next request: no lone surrogate may make
+        # that request unencodable. The arguments stay as sent, for the tool to refuse with a reason.
+        call_id = encodable(slot["id"] or "")[:200] or f"call_{uuid.uuid4().hex[:12]}"
+        out.append(ToolCall(call_id, encodable(slot["name"])[:200], slot["arguments"]))
     return out
