@@ -238,3 +238,16 @@ def test_a_tool_name_and_id_with_lone_surrogates_do_not_break_the_next_request(f
     results = [m for m in fake_llm.requests[1]["messages"] if m["role"] == "tool"]
     assert results[0]["content"].startswith("error: there is no tool 'se\ufffdarch'")
     assert results[1]["content"].startswith("wiki/index.md")
+
+
+async def test_an_ingest_path_with_a_nul_is_one_clear_error(fake_llm, sample_vault):
+    from wikitui.core.agent.events import AgentError
+    from wikitui.core.agent.session import AgentSession
+
+    v = Vault.open(sample_vault)
+    events: list = []
+    session = AgentSession(v, LinkGraph.load(v), None, load_settings(v), on_event=events.append)
+    done = await session.ingest("raw/chapter-01\x00.md")
+    assert done.failed and fake_llm.requests == []
+    (err,) = [e for e in events if isinstance(e, AgentError)]
+    assert err.exit_code == 2 and "\x00" not in err.message and "null byte" in err.message

@@ -24,6 +24,7 @@ import time
 from typing import Any, Awaitable, Callable
 
 from wikitui.core.agent import prompts
+from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals, build_request, safe_arguments
 from wikitui.core.agent.events import (
     Done,
@@ -188,8 +189,8 @@ class AgentSession(TurnEndings):
             rel, absolute = resolve_readable(self.vault, self.graph, raw_path)
             if is_binary(absolute.read_bytes()[:8192]):
                 raise WikituiError(f"{rel} is a binary file; only text sources can be ingested")
-        except (WikituiError, OSError) as exc:
-            return await self._fail_early("ingest", raw_path, exc)
+        except (WikituiError, OSError, ValueError) as exc:  # ValueError: a NUL in the path
+            return await self._fail_early("ingest", display(raw_path), exc)
         turn = self._new_turn("ingest", rel)
         turn.source = rel
         message = f"Ingest {rel}."
