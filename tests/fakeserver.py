@@ -14,6 +14,16 @@ Every request body is recorded (``fake_llm.requests``) so a test can assert what
 sent. When the script runs out, the server answers HTTP 400 with a message saying so,
 which the client reports as a model error at once (no retries): a test that forgot a
 reply fails fast and clearly.
+
+The server also plays the faults a real one shows (DESIGN §8): a stream cut off midway
+(``cut_after``), a stream that stalls (``stall``), an empty 200, an HTML page, a plain
+JSON completion where a stream was asked for, an answer ended by the output limit
+(``finish="length"``), a hang past the client's timeout, and a context window it
+enforces as llama.cpp does (``context_limit``, advertised in ``GET /v1/models``).
+Each request's arrival and the moment its answer's last byte left are timestamped
+(``timeline``) so a benchmark can measure the gap between rounds at the server
+(``tests/fakeserver_process.py`` runs this server in a process of its own for that).
+The replies are defined in ``tests/fakereplies.py`` and importable from here.
 """
 
 from __future__ import annotations
@@ -23,9 +33,8 @@ import json
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -35,113 +44,28 @@ FAKE_API_KEY = "sk-test-SECRET123"
 FAKE_MODEL = "openai/fake-model"
 
 
-# ---------------------------------------------------------------------------- replies
-@dataclass
-class Reply:
-    """Base of a scripted reply."""
-
-
-@dataclass
-class Text(Reply):
-    """A streamed (or plain) assistant text answer.
-
-    Attributes:
-        text: The answer.
-        chunk: Characters per SSE chunk.
-        usage: (prompt_tokens, completion_tokens); None estimates them from the request.
-        delay: Seconds to wait between chunks (to test cancellation).
-    """
-
-    text: str
-    chunk: int = 7
-    usage: tuple[int, int] | None = None
-    delay: float = 0.0
-
-
-@dataclass
-class ToolCalls(Reply):
-    """Streamed tool calls, arguments split across chunks as OpenAI streams them.
-
-    Attributes:
-        calls: (name, arguments) pairs; a dict is JSON-encoded, a str is sent verbatim
-            (so a test can send malformed JSON).
-        text: Assistant text streamed before the calls.
-        chunk: Characters of arguments per chunk.
-        usage: As for :class:`Text`.
-    """
-
-    calls: list[tuple[str, dict | str]]
-    text: str = ""
-    chunk: int = 5
-    usage: tuple[int, int] | None = None
-
-
-@dataclass
-class HTTPError(Reply):
-    """An HTTP error answer (429, 500, 401, ...)."""
-
-    status: int
-    message: str = "error"
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class Hang(Reply):
-    """Sleep before answering (longer than the client's timeout), then answer ``then``."""
-
-    seconds: float
-    then: Reply | None = None
-
-
-@dataclass
-class Dynamic(Reply):
-    """A reply computed from the request body (for benchmarks that follow tool results)."""
-
-    fn: Callable[[dict], Reply]
-
-
-def text(content: str, **kw: Any) -> Text:
-    """A streamed text answer."""
-    return Text(content, **kw)
-
-
-def tool_call(name: str, /, *, usage: tuple[int, int] | None = None, **arguments: Any) -> ToolCalls:
-    """One streamed tool call with keyword arguments (``usage`` is the reply's, not the tool's)."""
-    return ToolCalls([(name, arguments)], usage=usage)
-
-
-def tool_calls(*calls: tuple[str, dict | str], text: str = "", **kw: Any) -> ToolCalls:
-    """Several streamed tool calls in one assistant message."""
-    return ToolCalls(list(calls), text=text, **kw)
-
-
-def malformed_tool_call(name: str = "search", raw: str = '{"query": "alice", "limit": ') -> ToolCalls:
-    """A tool call whose arguments are not valid JSON."""
-    return ToolCalls([(name, raw)])
-
-
-def error(status: int, message: str = "", *, retry_after: float | None = None) -> HTTPError:
-    """An HTTP error; ``retry_after`` adds a Retry-After header."""
-    headers = {} if retry_after is None else {"Retry-After": str(retry_after)}
-    return HTTPError(status, message or f"fake error {status}", headers)
-
-
-def hang(seconds: float, then: Reply | None = None) -> Hang:
-    """Hold the request for ``seconds`` (a client timeout), optionally answering afterwards."""
-    return Hang(seconds, then)
-
-
-def hostile_calls() -> ToolCalls:
-    """Proposals that must all be refused: escape the vault, write raw/, rewrite log.md."""
-    return ToolCalls(
-        [
-            ("propose_page", {"path": "../../etc/x", "content": "pwned", "reason": "escape"}),
-            ("propose_page", {"path": "raw/chapter-01.md", "content": "rewritten", "reason": "edit a source"}),
-            ("propose_page", {"path": "wiki/log.md", "content": "history rewritten", "reason": "rewrite log"}),
-            ("propose_delete", {"path": "/etc/passwd", "reason": "absolute"}),
-            ("propose_move", {"path": "wiki/index.md", "new_path": "raw/index.md", "reason": "into raw"}),
-        ]
-    )
+from tests.fakereplies import (  # noqa: F401 - the replies are part of this module's API
+    Reply,
+    Text,
+    ToolCalls,
+    HTTPError,
+    Hang,
+    Raw,
+    PlainJSON,
+    Dynamic,
+    text,
+    tool_call,
+    tool_calls,
+    malformed_tool_call,
+    error,
+    hang,
+    cut,
+    stall,
+    empty_ok,
+    html_page,
+    json_for_stream,
+    hostile_calls,
+)
 
 
 # ----------------------------------------------------------------------------- server
@@ -151,12 +75,24 @@ class FakeLLM:
     Attributes:
         requests: Every chat request body received, parsed, in order.
         headers: The headers of each request, names lower-cased (same order).
+        timeline: Per request, ``{"arrived": t, "finished": t}`` in ``time.perf_counter``
+            seconds: when its body was read, and when the last byte of the answer left.
+        model_entry: Extra fields of the model's entry in ``GET /v1/models``
+            (``{"meta": {"n_ctx_train": 4096}}`` as llama.cpp, ``{"max_model_len": 8192}`` as vLLM).
+        props: The body of ``GET /props`` (llama.cpp's server settings), or None for a 404.
+        context_limit: Tokens of context the server accepts; a longer request gets llama.cpp's
+            400 "exceeds the available context size" (None: no limit).
     """
 
     def __init__(self) -> None:
         self._script: deque[Reply] = deque()
         self.requests: list[dict] = []
         self.headers: list[dict[str, str]] = []
+        self.timeline: list[dict[str, float]] = []
+        self.model_entry: dict[str, Any] = {}
+        self.props: dict[str, Any] | None = None
+        self.context_limit: int | None = None
+        self.models_requests = 0
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._ids = itertools.count(1)
@@ -213,6 +149,19 @@ class FakeLLM:
             self._server.shutdown()
             self._server.server_close()
 
+    def count_tokens(self, body: dict) -> int:
+        """The request's prompt tokens as the server counts them (litellm's counter, as the client's)."""
+        from wikitui.core.agent.llm import load_litellm
+
+        return int(load_litellm().token_counter(model=FAKE_MODEL, messages=body.get("messages", []),
+                                                 tools=body.get("tools")))
+
+    def gaps(self) -> list[float]:
+        """Seconds from the end of each answer to the arrival of the next request."""
+        t = self.timeline
+        return [t[i + 1]["arrived"] - t[i]["finished"] for i in range(len(t) - 1)
+                if t[i].get("finished") and t[i + 1].get("arrived")]
+
     def prompt_texts(self) -> list[str]:
         """Each request's messages as one JSON string (for 'was X sent?' assertions)."""
         return [json.dumps(r.get("messages", []), ensure_ascii=False) for r in self.requests]
@@ -241,8 +190,17 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(status, {"error": {"message": message, "type": kind, "code": kind}}, headers)
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-        if self.path.rstrip("/").endswith("/models"):
-            self._json(200, {"object": "list", "data": [{"id": "fake-model", "object": "model", "owned_by": "fake"}]})
+        fake = self.server_fake
+        path = self.path.split("?", 1)[0].rstrip("/")
+        if path == "/_control/state":  # for a server run in its own process (the benchmark)
+            with fake._lock:
+                self._json(200, {"timeline": fake.timeline, "requests": fake.requests, "remaining": len(fake._script)})
+        elif path.endswith("/models"):
+            fake.models_requests += 1
+            entry = {"id": "fake-model", "object": "model", "owned_by": "fake", **fake.model_entry}
+            self._json(200, {"object": "list", "data": [entry]})
+        elif path.endswith("/props") and fake.props is not None:
+            self._json(200, fake.props)
         else:
             self._error(404, f"no route {self.path}")
 
@@ -250,6 +208,12 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.server_fake
         length = int(self.headers.get("Content-Length", "0") or 0)
         raw = self.rfile.read(length)
+        if self.path == "/_control/script":  # replies pickled by RemoteFakeLLM (a local test server only)
+            import pickle
+
+            fake.script(*pickle.loads(raw))
+            self._json(200, {"remaining": fake.remaining})
+            return
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._error(404, f"no route {self.path}")
             return
@@ -258,14 +222,26 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             self._error(400, "request body is not JSON")
             return
+        arrived = time.perf_counter()
         with fake._lock:
             fake.requests.append(body)
             fake.headers.append({k.lower(): v for k, v in self.headers.items()})
+            slot = {"arrived": arrived}
+            fake.timeline.append(slot)
+        if fake.context_limit is not None:
+            n = fake.count_tokens(body)
+            if n > fake.context_limit:  # llama.cpp's answer, word for word
+                self._json(400, {"error": {"code": 400, "message": "the request exceeds the available context "
+                                           "size, try increasing it", "type": "exceed_context_size_error",
+                                           "n_prompt_tokens": n, "n_ctx": fake.context_limit}})
+                slot["finished"] = time.perf_counter()
+                return
         reply = fake._next()
         try:
             self._serve(reply, body)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up (a timeout or a cancelled turn)
+        slot["finished"] = time.perf_counter()
 
     def _serve(self, reply: Reply | None, body: dict) -> None:
         fake = self.server_fake
@@ -282,6 +258,16 @@ class _Handler(BaseHTTPRequestHandler):
             reply = reply.then
         if isinstance(reply, HTTPError):
             self._error(reply.status, reply.message, reply.headers)
+            return
+        if isinstance(reply, Raw):
+            self.send_response(reply.status)
+            self.send_header("Content-Type", reply.content_type)
+            self.send_header("Content-Length", str(len(reply.body)))
+            self.end_headers()
+            self.wfile.write(reply.body)
+            return
+        if isinstance(reply, PlainJSON):
+            self._complete(reply.reply, body)
             return
         assert isinstance(reply, (Text, ToolCalls)), reply
         if body.get("stream"):
@@ -303,9 +289,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _complete(self, reply: Text | ToolCalls, body: dict) -> None:
         n = next(self.server_fake._ids)
         message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
-        finish = "stop"
+        finish = reply.finish
         if isinstance(reply, ToolCalls):
-            finish = "tool_calls"
             message["tool_calls"] = [
                 {"id": f"call_{n}_{i}", "type": "function",
                  "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
@@ -336,27 +321,42 @@ class _Handler(BaseHTTPRequestHandler):
                 payload["usage"] = usage
             self._send(f"data: {json.dumps(payload)}\n\n")
 
-        chunk({"role": "assistant", "content": ""})
-        delay = reply.delay if isinstance(reply, Text) else 0.0
-        for i in range(0, len(reply.text), reply.chunk):
-            if delay and fake._stop.wait(delay):
-                return
-            chunk({"content": reply.text[i : i + reply.chunk]})
-        finish = "stop"
+        deltas: list[dict] = [{"content": reply.text[i : i + reply.chunk]}
+                              for i in range(0, len(reply.text), reply.chunk)]
         if isinstance(reply, ToolCalls):
-            finish = "tool_calls"
             for idx, (name, args) in enumerate(reply.calls):
                 arg_text = args if isinstance(args, str) else json.dumps(args)
-                chunk({"tool_calls": [{"index": idx, "id": f"call_{n}_{idx}", "type": "function",
-                                       "function": {"name": name, "arguments": ""}}]})
-                for i in range(0, len(arg_text), reply.chunk):
-                    chunk({"tool_calls": [{"index": idx, "function": {"arguments": arg_text[i : i + reply.chunk]}}]})
-        chunk({}, finish)
+                deltas.append({"tool_calls": [{"index": idx, "id": f"call_{n}_{idx}", "type": "function",
+                                               "function": {"name": name, "arguments": ""}}]})
+                deltas += [{"tool_calls": [{"index": idx, "function": {"arguments": arg_text[i : i + reply.chunk]}}]}
+                           for i in range(0, len(arg_text), reply.chunk)]
+        chunk({"role": "assistant", "content": ""})
+        for sent, delta in enumerate(deltas):
+            if reply.cut_after is not None and sent >= reply.cut_after:
+                if reply.stall:
+                    fake._stop.wait(reply.stall)
+                self._drop()
+                return
+            if reply.delay and fake._stop.wait(reply.delay):
+                return
+            chunk(delta)
+        chunk({}, reply.finish)
         if (body.get("stream_options") or {}).get("include_usage"):
             chunk(None, usage=self._usage(reply, body))
         self._send("data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
+
+    def _drop(self) -> None:
+        """Close the connection in the middle of a chunked body, as a crashed server or proxy does."""
+        import socket
+
+        self.close_connection = True
+        try:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     def _send(self, text_: str) -> None:
         data = text_.encode()
@@ -377,3 +377,4 @@ def fake_llm(monkeypatch):
         yield fake
     finally:
         fake.stop()
+

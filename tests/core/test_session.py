@@ -17,6 +17,7 @@ from wikitui.core.agent.events import (
 )
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.session import AgentSession
+from wikitui.core.agent.window import ContextWindow
 from wikitui.core.config import load_settings
 from wikitui.core.graph import LinkGraph
 from wikitui.core.pending import PendingStore
@@ -87,7 +88,7 @@ async def test_tokens_and_cost_per_turn_and_per_session(fake_llm, sample_vault):
     chat = Chat(sample_vault)
     await chat.session.ask("Did the Knave steal the tarts?")
     await chat.session.ask("Was he punished?")
-    first, second = chat.of(TurnUsage)
+    first, second = [u for u in chat.of(TurnUsage) if u.final]
     assert (first.prompt_tokens, first.completion_tokens, first.requests) == (2200, 15, 2)
     assert (second.prompt_tokens, second.completion_tokens) == (700, 3)
     assert (second.session_prompt_tokens, second.session_completion_tokens) == (2900, 18)
@@ -180,7 +181,7 @@ async def test_ingest_plans_then_writes_one_changeset(fake_llm, sample_vault):
     assert any("raw/chapter-03.md (raw source" in m["content"] for m in write_req if m["role"] == "tool")
     cs = done.changeset
     assert sorted(f.path for f in cs.files) == ["wiki/characters/dodo.md", "wiki/themes/caucus-race.md"]
-    assert cs.op == "ingest" and cs.title == "Ingest raw/chapter-03.md"
+    assert cs.op == "ingest" and cs.title == "CHAPTER III. A Caucus-Race and a Long Tale"  # the source's H1
     assert cs.tokens["in"] > 0 and cs.model == "openai/fake-model"
     assert [c.id for c in PendingStore(chat.vault).list()] == [cs.id]
     assert approved == [cs] and chat.of(ChangesetReady)[0].changeset is cs
@@ -315,7 +316,7 @@ async def test_no_model_configured_says_how(sample_vault, monkeypatch):
 async def test_old_tool_results_are_condensed_when_the_window_is_small(fake_llm, sample_vault):
     fake_llm.script(*[tool_call("read", path=f"raw/chapter-0{n}.md") for n in (1, 2, 3)], text("Done."))
     chat = Chat(sample_vault, initial_context_tokens=1000)
-    chat.session._window = 6000  # a small local model
+    chat.session._window = ContextWindow(6000, "a test")  # a small local model
     done = await chat.session.ask("Summarise the first three chapters.")
     assert done.text == "Done."
     last = sent(fake_llm, 3)

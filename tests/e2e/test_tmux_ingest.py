@@ -161,7 +161,7 @@ def test_ingest_in_a_real_terminal(fake, sample_vault, isolated_home):
         assert (sample_vault / CURIOSITY).read_text(encoding="utf-8") == CURIOSITY_PAGE
         assert (sample_vault / ALICE).read_text(encoding="utf-8") == alice_before
         log = (sample_vault / "wiki" / "log.md").read_text(encoding="utf-8")
-        assert "ingest | Ingest raw/chapter-01.md" in log.split("\n## ")[-1]
+        assert "ingest | CHAPTER I. Down the Rabbit-Hole\n" in log.split("\n## ")[-1]  # the source's title
         assert "[[Curiosity]]" in (sample_vault / "wiki" / "index.md").read_text(encoding="utf-8")
         # Nothing of the key reached the vault (transcripts and pending state included).
         for path in sample_vault.rglob("*"):

@@ -129,7 +129,7 @@ async def test_ingest_plan_go_review_apply_and_undo(fake_llm, sample_vault):
         assert read(sample_vault, CURIOSITY) == CURIOSITY_PAGE
         assert read(sample_vault, ALICE) == alice_before and ALICE_NEW not in read(sample_vault, ALICE)
         log = read(sample_vault, "wiki/log.md")
-        assert "ingest | Ingest raw/chapter-01.md" in log.split("\n## ")[-1]
+        assert "ingest | CHAPTER I. Down the Rabbit-Hole\n" in log.split("\n## ")[-1]  # the source's title
         assert "[[Curiosity]]" in read(sample_vault, "wiki/index.md")
         assert PendingStore(Vault.open(sample_vault)).latest() is None  # the rejected hunk is dropped
         # The screen: the page pane shows the new text, the card says applied, the chat offers /undo.
@@ -140,10 +140,16 @@ async def test_ingest_plan_go_review_apply_and_undo(fake_llm, sample_vault):
                    for n in chat.chat_log.query(NoteLine))
         assert CURIOSITY in app.graph.pages
 
-        # The reason went back to the agent as the next message.
-        await wait_for(pilot, lambda: not chat.busy and len(fake_llm.requests) == 5, "the feedback turn")
+        # The reason waits for the user's next message: applying starts no model call (a paid call).
+        await wait_for(pilot, lambda: any("Your reasons will go to the agent with your next message" in n.plain
+                                          for n in chat.chat_log.query(NoteLine)), "the note about the reasons")
+        await pilot.pause(0.5)
+        assert len(fake_llm.requests) == 4 and not chat.busy
+        await type_in_chat(pilot, "Thanks. What else could the wiki say about her?")
+        await wait_for(pilot, lambda: not chat.busy and len(fake_llm.requests) == 5, "the next turn")
         last_user = [m for m in fake_llm.requests[-1]["messages"] if m["role"] == "user"][-1]["content"]
         assert "she is seven only in Through the Looking-Glass" in last_user and ALICE in last_user
+        assert last_user.endswith("Thanks. What else could the wiki say about her?")
         assert chat.chat_log.answers[-1].text == "Understood: I will leave her age out."
 
         # /undo puts everything back, and the page pane follows.
@@ -154,7 +160,7 @@ async def test_ingest_plan_go_review_apply_and_undo(fake_llm, sample_vault):
         assert not (sample_vault / CURIOSITY).exists()
         await pilot.pause()
         assert "forever late" not in screen_text(app)
-        assert "undo | Ingest raw/chapter-01.md" in read(sample_vault, "wiki/log.md").split("\n## ")[-1]
+        assert "undo | CHAPTER I. Down the Rabbit-Hole" in read(sample_vault, "wiki/log.md").split("\n## ")[-1]
 
 
 async def test_an_edit_on_disk_that_overlaps_is_shown_as_a_conflict(fake_llm, sample_vault):

@@ -41,6 +41,7 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "timeout": (int, float),
     "max_rounds": int,
     "initial_context_tokens": int,
+    "context_tokens": int,
     "theme": str,
     "keymap": dict,
 }
@@ -107,6 +108,9 @@ class Settings:
         max_rounds: Most tool-call rounds in one agent turn before it must answer.
         initial_context_tokens: Cap on the tokens of WIKI.md plus index.md sent with
             every request (also capped at a quarter of the model's context window).
+        context_tokens: The model's context window in tokens, when you know it better than
+            litellm or the server (llama.cpp's ``-c``, vLLM's ``--max-model-len``); None:
+            litellm's model data, else the server's ``/models`` entry, else 8,192.
         theme: The UI theme's name; None for the default.
         keymap: Key overrides, action name to key (``{"review": "ctrl+e"}``).
         user_config: The user config file these settings were read from (it may not exist).
@@ -120,6 +124,7 @@ class Settings:
     timeout: float = 120.0
     max_rounds: int = 25
     initial_context_tokens: int = 8000
+    context_tokens: int | None = None
     theme: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
     user_config: Path | None = None

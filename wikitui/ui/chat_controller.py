@@ -31,6 +31,9 @@ from wikitui.core.agent.events import (
     TurnUsage,
 )
 from wikitui.core.config import NoModelConfigured, Settings, load_settings
+from wikitui.ui.chat_notes import error_hint, error_note, lint_note, notice_note, usage_line
+
+__all__ = ["COMMANDS", "ChatController", "error_hint", "load_model_client"]
 
 if TYPE_CHECKING:
     from wikitui.core.agent.session import AgentSession
@@ -55,28 +58,6 @@ COMMANDS: list[tuple[str, str]] = [
 RESTORE_LIMIT = 300
 #: Seconds a turn waits for the workspace's link graph to load before giving up.
 GRAPH_WAIT = 15.0
-
-
-def _tokens(n: int) -> str:
-    """``1234`` → ``1.2k``."""
-    if n < 1000:
-        return str(n)
-    if n < 1_000_000:
-        return f"{n / 1000:.1f}k"
-    return f"{n / 1_000_000:.1f}M"
-
-
-def _cost(dollars: float) -> str:
-    """``0.0027`` → ``$0.0027``; ``0`` → ``$0``; ``1.5`` → ``$1.50``."""
-    if not dollars:
-        return "$0"
-    return f"${dollars:.2f}" if dollars >= 0.1 else f"${dollars:.2g}"
-
-
-def _usage_line(label: str, sent: int, received: int, cost: float) -> list[Any]:
-    """One footer line: ``turn     15.9k → 450 tok · $0.0027``."""
-    return ["\n", (f"{label:<8}", "$text-muted"), f"{_tokens(sent)} → {_tokens(received)}",
-            (" tok · ", "$text-muted"), _cost(cost)]
 
 
 def load_model_client() -> None:
@@ -106,24 +87,6 @@ def _no_full_collections() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(young, middle, full)
-
-
-def error_hint(message: str) -> str:
-    """What to do about an agent error, in a few words (the message says what went wrong)."""
-    low = message.lower()
-    if "api key" in low:
-        return "Set the key in the environment and restart wikitui, or /model NAME to use another model."
-    if "rate limited" in low:
-        return "Nothing was changed; up recalls your message to send it again."
-    if "cannot reach" in low or "did not answer" in low:
-        return "Nothing was changed. Check the network or the server; up recalls your message to send it again."
-    if "context window" in low:
-        return "/clear starts a new conversation with an empty context."
-    if "unknown model" in low:
-        return "/model NAME switches to another model for this session."
-    if "busy" in low:
-        return ""
-    return "Nothing was changed; browsing, search and lint still work."
 
 
 class ChatController:
@@ -191,8 +154,12 @@ class ChatController:
                 self.pane.chat_input.sent.append(text)
             elif kind == "assistant":
                 self.log.start_answer(text, streaming=False)
-            else:
+            elif kind == "tool":
                 self.log.add_tool(text)
+            elif kind == "error":
+                self._show_error(text)
+            else:  # the notes a turn left: cancelled, cut, pending, tools
+                self._show_notice(Notice(text, kind))
         for changeset in PendingStore(self.pane.vault).list():
             self.log.add_card(changeset)
         if entries:
@@ -217,11 +184,11 @@ class ChatController:
         usage = self._last_usage
         totals = self.session.totals if self.session is not None else None
         if usage is not None:
-            parts += _usage_line("turn", usage.prompt_tokens, usage.completion_tokens, usage.cost)
-            parts += _usage_line("session", usage.session_prompt_tokens, usage.session_completion_tokens,
+            parts += usage_line("turn", usage.prompt_tokens, usage.completion_tokens, usage.cost)
+            parts += usage_line("session", usage.session_prompt_tokens, usage.session_completion_tokens,
                                  usage.session_cost)
         elif totals is not None and totals.requests:
-            parts += _usage_line("session", totals.prompt_tokens, totals.completion_tokens, totals.cost)
+            parts += usage_line("session", totals.prompt_tokens, totals.completion_tokens, totals.cost)
         self.pane.set_footer(Content.assemble(*parts))
 
     # ------------------------------------------------------------------ commands
@@ -388,10 +355,13 @@ class ChatController:
         self.pane.set_busy(True, "cancelling…")
         return True
 
-    def send_feedback(self, text: str) -> None:
-        """Send the review's reasons to the agent as the next message."""
-        self.log.add_user(text)
-        self._model_turn("feedback", lambda s: s.send(text))
+    def queue_feedback(self, text: str) -> None:
+        """Keep the review's reasons for the user's next message: no model call the user did not start."""
+        if self.session is None or not text.strip():
+            return
+        self.session.queue_feedback(text)
+        self.log.add_note(Content.assemble(("Your reasons will go to the agent with your next message", "bold"),
+                                           (" (nothing is sent until you send something).", "$text-muted")), "plan")
 
     # ------------------------------------------------------------------ events
     def on_event(self, event: Any) -> None:
@@ -411,9 +381,11 @@ class ChatController:
                 line.finish(event.summary, event.ok)
         elif isinstance(event, TurnStarted):
             self._answer = None
+            self._last_usage = None  # the footer's turn line follows the new turn (its first TurnUsage)
             self.pane.set_busy(True, "writing the changes…" if event.op == "ingest-write" else "thinking…")
         elif isinstance(event, Notice):
-            log.add_note(event.text)
+            self._end_answer()
+            self._show_notice(event)
         elif isinstance(event, LintReady):
             self._show_lint(event.report)
         elif isinstance(event, ChangesetReady):
@@ -435,38 +407,32 @@ class ChatController:
 
     def _finish_turn(self, event: TurnFinished) -> None:
         self._end_answer()
-        if event.cancelled:
+        if event.cancelled and event.changeset is not None:
+            self.log.add_note("Cancelled. What was proposed before is pending: ctrl+r reviews it.", "error")
+        elif event.cancelled:
             self.log.add_note("Cancelled. Nothing was proposed; send again or ask something else.", "error")
         elif event.awaiting_go:
             self.log.add_note(Content.assemble(("Plan ready. ", "bold"), "/go carries it out; "
                                                "or reply to steer it."), "plan")
-        elif event.changeset is not None:
+        elif event.changeset is not None and not event.failed:
             files = len(event.changeset.files)
             self.pane.notify(f"{files} file{'s' if files != 1 else ''} changed · ctrl+r to review",
                              title="Changes proposed")
+
+    def _show_notice(self, notice: Notice) -> None:
+        """A session's note; a live cancel is said by the turn's end instead (``_finish_turn``)."""
+        if notice.kind == "cancelled" and self.running:
+            return
+        self.log.add_note(*notice_note(notice))
 
     def _show_error(self, message: str) -> None:
         if message.startswith("no model configured"):
             self.show_setup()
             return
-        hint = error_hint(message)
-        text = Content.assemble(("✗ ", "bold $text-error"), message[:1].upper() + message[1:],
-                                *((("\n" + hint, "$text-muted"),) if hint else ()))
-        self.log.add_note(text, "error")
+        self.log.add_note(error_note(message), "error")
 
     def _show_lint(self, report: Any) -> None:
-        problems = list(getattr(report, "problems", []) or [])
-        if not problems:
-            self.log.add_note("Lint: no problems found.", "success")
-            return
-        counts = getattr(report, "counts", {}) or {}
-        parts: list[Any] = [("Lint  ", "bold"), ", ".join(f"{n} {check}" for check, n in sorted(counts.items()))]
-        for p in problems[:8]:
-            where = p.path + (f":{p.line}" if p.line else "")
-            parts += ["\n", (f"{p.check} ", "$text-warning"), (where, "$text-muted"), f" {p.message}"]
-        if len(problems) > 8:
-            parts.append((f"\n… and {len(problems) - 8} more (wikitui lint lists them all)", "$text-muted"))
-        self.log.add_note(Content.assemble(*parts), "plan")
+        self.log.add_note(*lint_note(report))
 
 
 def _home_relative(path: Path | None) -> Path | None:

@@ -10,9 +10,10 @@ only then condenses the latest results too.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+from wikitui.core.agent.argcheck import ToolArgError, check_strings, decode_arguments
 
 
 @dataclass(slots=True)
@@ -68,6 +69,8 @@ class Turn:
         answer: The final answer text.
         changeset_id: The pending changeset the turn produced.
         source: For an ingest, the source's path.
+        notes: Notes shown in the chat, as (position among ``entries``, kind, text): errors,
+            cancels, cut answers, saved proposals (restored with the conversation).
         builder: The turn's ChangesetBuilder while it runs (not persisted).
     """
 
@@ -80,6 +83,7 @@ class Turn:
     answer: str = ""
     changeset_id: str | None = None
     source: str | None = None
+    notes: list[tuple[int, str, str]] = field(default_factory=list)
     builder: Any = field(default=None, repr=False, compare=False)
     _summary: list[Entry] | None = field(default=None, repr=False, compare=False)
 
@@ -140,15 +144,18 @@ def repair(messages: list[dict]) -> list[dict]:
 
 
 def safe_arguments(arguments_json: str) -> str:
-    """The arguments to resend in history: malformed JSON becomes ``{}``.
+    """The arguments to resend in history: malformed or hostile JSON becomes ``{}``.
 
     Some providers parse the arguments of earlier calls and reject the whole request
     when they are not JSON; the tool's error result already told the model what was wrong.
+    Arguments nested to break a parser, or holding what no text may hold (a lone
+    surrogate, NUL), are not resent either.
     """
     try:
-        return arguments_json if isinstance(json.loads(arguments_json or "{}"), dict) else "{}"
-    except json.JSONDecodeError:
+        check_strings(decode_arguments(arguments_json))
+    except ToolArgError:
         return "{}"
+    return arguments_json or "{}"
 
 
 def build_request(system: str, previous: list[Turn], current: Turn, budget: int,

@@ -140,7 +140,11 @@ class ChangesetReady:
 
 @dataclass(slots=True)
 class TurnUsage:
-    """Tokens and cost of the turn just finished, and of the whole session so far."""
+    """Tokens and cost of the current turn, and of the whole session so far.
+
+    Sent when a turn (or an ingest phase) starts, after each model request, and when the
+    turn ends (``final``): the footer always shows the turn that is running.
+    """
 
     prompt_tokens: int
     completion_tokens: int
@@ -149,6 +153,7 @@ class TurnUsage:
     session_completion_tokens: int
     session_cost: float
     requests: int = 0
+    final: bool = True
 
 
 @dataclass(slots=True)
@@ -160,9 +165,18 @@ class LintReady:
 
 @dataclass(slots=True)
 class Notice:
-    """Something worth one line in the chat that is not an error (a retry, a trimmed context)."""
+    """Something worth one line in the chat that is not an error.
+
+    Attributes:
+        text: The line.
+        kind: ``note`` (a retry, a trimmed context), ``cut`` (the answer was cut by the
+            output limit), ``pending`` (proposals saved after a failure or a cancel),
+            ``tools`` (the model is not using tools) or ``cancelled``. All but ``note``
+            are kept in the transcript and shown again in a restored chat.
+    """
 
     text: str
+    kind: str = "note"
 
 
 @dataclass(slots=True)
@@ -184,6 +198,10 @@ class TurnFinished:
         cancelled: True when the user cancelled the turn.
         failed: True when it ended with an :class:`AgentError`.
         awaiting_go: True after an ingest's plan: ``go()`` (or a steering message) continues.
+        cut: True when the answer was cut off by the model's output limit (``finish_reason: length``).
+
+    A failed or cancelled turn may still carry a ``changeset``: the proposals made before
+    the failure, saved as pending (DESIGN §8: a turn's proposals are never lost).
     """
 
     op: str
@@ -192,3 +210,4 @@ class TurnFinished:
     cancelled: bool = False
     failed: bool = False
     awaiting_go: bool = False
+    cut: bool = False

@@ -16,28 +16,27 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import re
 import threading
+import time
 import uuid
+from collections import deque
 from typing import Any, AsyncIterator, Awaitable, Callable
 
+from wikitui.core.agent.argcheck import encodable
 from wikitui.core.agent.events import Done, Retrying, TextDelta, ToolCall, ToolCallDelta, Usage
-from wikitui.core.config import Settings, scrub
+from wikitui.core.agent.fast_stream import chunk_source
+from wikitui.core.agent.llm_errors import classify, key_var, model_error, not_a_completion, provider_of
+from wikitui.core.agent.window import DEFAULT_CONTEXT_TOKENS, PROBE_TIMEOUT, ContextWindow, probe_server, resolve_window
+from wikitui.core.config import Settings
 from wikitui.core.errors import ModelError
 
-#: Context window assumed for models litellm does not know.
-DEFAULT_CONTEXT_WINDOW = 128_000
+#: Context window assumed for models nothing knows (kept under its old name for callers).
+DEFAULT_CONTEXT_WINDOW = DEFAULT_CONTEXT_TOKENS
+
+__all__ = ["DEFAULT_CONTEXT_WINDOW", "LLMClient", "load_litellm", "provider_of"]
 
 _litellm: Any = None
 _import_lock = threading.Lock()
-
-#: The variable each provider reads its key from (for messages; litellm reads them itself).
-_KEY_VARS = {
-    "openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "gemini": "GEMINI_API_KEY",
-    "mistral": "MISTRAL_API_KEY", "groq": "GROQ_API_KEY", "openrouter": "OPENROUTER_API_KEY",
-    "deepseek": "DEEPSEEK_API_KEY", "xai": "XAI_API_KEY", "together_ai": "TOGETHERAI_API_KEY",
-    "cohere": "COHERE_API_KEY", "fireworks_ai": "FIREWORKS_AI_API_KEY", "azure": "AZURE_API_KEY",
-}
 
 
 def load_litellm() -> Any:
@@ -59,24 +58,29 @@ def load_litellm() -> Any:
             litellm.suppress_debug_info = True
             litellm.telemetry = False
             litellm.drop_params = True  # a provider that lacks stream_options should not fail the call
+            # No per-chunk logging work for callbacks wikitui does not register (DEPENDENCIES.md).
+            litellm.disable_streaming_logging = True
             _litellm = litellm
     return _litellm
-
-
-def provider_of(model: str) -> str:
-    """The provider part of a litellm model name (``openai/gpt-4o`` -> ``openai``)."""
-    return model.split("/", 1)[0] if "/" in model else "openai"
 
 
 class LLMClient:
     """Streams chat requests to the configured model through litellm.
 
     Args:
-        settings: The resolved settings (model, api_base, api_key_env, timeout).
+        settings: The resolved settings (model, api_base, api_key_env, timeout, context_tokens).
         base_delay: First retry delay in seconds (doubled each attempt, with jitter).
         max_attempts: Attempts per request before giving up.
         max_retry_after: A server's Retry-After longer than this is not waited for.
         sleep: The coroutine used to wait between attempts (tests inject a fast one).
+
+    Attributes:
+        fast_stream: Read the chunks of OpenAI-compatible providers straight from the
+            OpenAI SDK's stream that litellm opened (see :mod:`.fast_stream`); False reads
+            them through litellm's wrapper, as for every other provider.
+        timeline: Per request (the last 1,000), ``time.perf_counter`` marks: ``called``
+            (``stream`` entered), ``responded`` (the answer's headers arrived) and ``ended``
+            (its last chunk was read) — the benchmark splits the round trip with them.
     """
 
     def __init__(
@@ -93,6 +97,8 @@ class LLMClient:
         self.max_attempts = max_attempts
         self.max_retry_after = max_retry_after
         self._sleep = sleep
+        self.timeline: deque[dict[str, float]] = deque(maxlen=1000)
+        self.fast_stream = True
 
     # ------------------------------------------------------------------ facts
     @property
@@ -103,20 +109,25 @@ class LLMClient:
     @property
     def key_var(self) -> str:
         """The environment variable the key is read from (for messages)."""
-        if self.settings.api_key_env:
-            return self.settings.api_key_env
-        provider = provider_of(self.settings.model or "")
-        return _KEY_VARS.get(provider, f"{provider.upper()}_API_KEY")
+        return key_var(self.settings)
 
-    def context_window(self, model: str | None = None) -> int:
-        """The model's input context window in tokens (128k when litellm does not know it)."""
+    def context_window_info(self, model: str | None = None) -> ContextWindow:
+        """The model's context window and where the figure came from (DESIGN §8; may ask the server: blocking)."""
         model = model or self.model  # NoModelConfigured before paying for the import
         litellm = load_litellm()
-        try:
-            info = litellm.get_model_info(model)
-            return int(info.get("max_input_tokens") or info.get("max_tokens") or DEFAULT_CONTEXT_WINDOW)
-        except Exception:  # unknown model: litellm raises; any other failure is just as unknown
-            return DEFAULT_CONTEXT_WINDOW
+        return resolve_window(self.settings.context_tokens, model, litellm.get_model_info,
+                              lambda: probe_server(self.settings.api_base, model, self._key_for_probe(),
+                                                   min(PROBE_TIMEOUT, self.settings.timeout)))
+
+    def context_window(self, model: str | None = None) -> int:
+        """The model's input context window in tokens (see :meth:`context_window_info`)."""
+        return self.context_window_info(model).tokens
+
+    def _key_for_probe(self) -> str | None:
+        key = self.settings.api_key
+        if key is not None:
+            return key.get_secret_value()
+        return os.environ.get(self.key_var) or None
 
     def count_tokens(self, messages: list[dict] | None = None, *, text: str | None = None,
                      tools: list[dict] | None = None) -> int:
@@ -170,46 +181,65 @@ class LLMClient:
         Yields :class:`TextDelta` and :class:`ToolCallDelta` while streaming,
         :class:`Retrying` before a retry, then the complete :class:`ToolCall` s, one
         :class:`Usage` and finally :class:`Done`. A set ``cancel_event`` stops the
-        stream promptly (``Done.cancelled``).
+        stream promptly (``Done.cancelled``, after a :class:`Usage` that counts what
+        was sent and received: a cancelled answer was still paid for).
 
         Raises:
-            ModelError: one clear line, after retries where they make sense.
+            ModelError: one clear line, after retries where they make sense. A reply that
+                is not a chat completion (an empty 200, an HTML page, plain JSON to a
+                stream request) is a :class:`NotACompletion`; an overflow a
+                :class:`ContextOverflow`. When part of an answer had arrived, a
+                :class:`Usage` for it is yielded before the error.
             NoModelConfigured: no model is configured.
         """
         kwargs = self._request_kwargs(messages, tools)
         litellm = load_litellm()
+        marks = {"called": time.perf_counter()}
+        self.timeline.append(marks)
         attempt = 0
         while True:
             attempt += 1
-            started = False
+            started = False  # something the user saw (text, a tool call) has arrived: no silent retry
+            received = False  # the server sent anything a chat completion sends
             text_parts: list[str] = []
             calls: dict[int, dict] = {}
             usage = None
             finish = None
-            response = None
+            response = source = None
             try:
                 response = await _race(litellm.acompletion(**kwargs), cancel_event)
-                if response is _CANCELLED:
+                marks["responded"] = time.perf_counter()
+                if response is _CANCELLED:  # before any answer: nothing to count
                     yield Done("", [], None, cancelled=True)
                     return
-                iterator = response.__aiter__()
+                source = chunk_source(response) if self.fast_stream else response
+                iterator = source.__aiter__()
                 while True:
                     chunk = await _race(iterator.__anext__(), cancel_event)
                     if chunk is _CANCELLED:
-                        await _close(response)
-                        yield Done("".join(text_parts), _assemble(calls), finish, cancelled=True)
+                        await _close(source)
+                        text, done_calls = "".join(text_parts), _assemble(calls)
+                        yield self._usage(None, messages, tools, text, done_calls)
+                        yield Done(text, done_calls, finish, cancelled=True)
                         return
                     if chunk is _END:
                         break
-                    usage = getattr(chunk, "usage", None) or usage
+                    chunk_usage = getattr(chunk, "usage", None)
+                    if chunk_usage is not None:
+                        usage = chunk_usage
+                        received = True
                     for choice in getattr(chunk, "choices", None) or []:
                         delta = choice.delta
-                        if getattr(delta, "content", None):
+                        content = getattr(delta, "content", None)
+                        if content is not None or getattr(delta, "role", None):
+                            received = True
+                        if content:
                             started = True
-                            text_parts.append(delta.content)
-                            yield TextDelta(delta.content)
+                            content = encodable(content)
+                            text_parts.append(content)
+                            yield TextDelta(content)
                         for tc in getattr(delta, "tool_calls", None) or []:
-                            started = True
+                            started = received = True
                             index = tc.index if tc.index is not None else max(calls, default=0)
                             slot = calls.setdefault(index, {"id": None, "name": "", "arguments": ""})
                             fn = tc.function
@@ -223,16 +253,25 @@ class LLMClient:
                             yield ToolCallDelta(index, name, args)
                         if choice.finish_reason:
                             finish = choice.finish_reason
+                marks["ended"] = time.perf_counter()
+                if source is not response:
+                    await _close(source)  # litellm's wrapper was bypassed: release the connection ourselves
+                if not received:  # litellm invents a "stop" chunk for a body with no stream in it
+                    raise not_a_completion(self.settings, _content_type(response))
             except ModelError:
                 raise
             except Exception as exc:  # every provider failure passes through here to be named
-                retry, reason, wait = self._classify(exc)
+                if source is not None and source is not response:
+                    await _close(source)  # the bypassed wrapper would have closed it
+                retry, reason, wait = classify(litellm, exc, self.max_retry_after)
                 if retry and not started and attempt < self.max_attempts and wait is not None:
                     delay = wait if wait >= 0 else self.base_delay * (2 ** (attempt - 1)) * (1 + random.random() / 4)
                     yield Retrying(attempt, self.max_attempts, delay, reason)
                     await self._sleep(delay)
                     continue
-                raise ModelError(self._message(exc, attempt, started)) from None
+                if started:  # the part that arrived was paid for
+                    yield self._usage(None, messages, tools, "".join(text_parts), _assemble(calls))
+                raise model_error(litellm, exc, self.settings, attempt, started) from None
             tool_calls = _assemble(calls)
             text = "".join(text_parts)
             for call in tool_calls:
@@ -249,64 +288,9 @@ class LLMClient:
         estimated = usage is None
         if estimated:
             prompt = self.count_tokens(messages, tools=tools)
-            completion = self.count_tokens(text=text + "".join(c.name + c.arguments_json for c in calls))
+            completion = self.count_tokens(text=text + "".join(c.name + c.arguments_json for c in calls)) \
+                if text or calls else 0
         return Usage(prompt, completion, self.cost(prompt, completion), estimated)
-
-    # ----------------------------------------------------------------- errors
-    def _classify(self, exc: Exception) -> tuple[bool, str, float | None]:
-        """(worth retrying, short reason, wait) where wait -1 means "use the backoff" and None "do not retry"."""
-        litellm = load_litellm()
-        status = getattr(exc, "status_code", None)
-        if isinstance(exc, litellm.RateLimitError) or status == 429:
-            after = _retry_after(exc)
-            if after is not None and after > self.max_retry_after:
-                return False, "rate limited", None
-            return True, "rate limited", after if after is not None else -1
-        kind = _transport_failure(exc)
-        if kind == "timeout":
-            return True, "timed out", -1
-        if kind == "connection":
-            return True, "connection failed", -1
-        if isinstance(status, int) and status >= 500:
-            return True, f"server error {status}", -1
-        if isinstance(exc, (litellm.InternalServerError, litellm.ServiceUnavailableError)):
-            return True, "server error", -1
-        return False, type(exc).__name__, None
-
-    def _message(self, exc: Exception, attempt: int, started: bool) -> str:
-        """One line naming what went wrong and what to do; the key is scrubbed from anything quoted."""
-        litellm = load_litellm()
-        model = self.settings.model or "?"
-        status = getattr(exc, "status_code", None)
-        detail = _detail(exc, self.settings)
-        tries = f" ({attempt} attempt{'s' if attempt != 1 else ''})"
-        where = self.settings.api_base or provider_of(model)
-        if isinstance(exc, litellm.ContextWindowExceededError):
-            return (f"the conversation no longer fits {model}'s context window: start a new session "
-                    "or ask about less at once")
-        if isinstance(exc, (litellm.AuthenticationError, litellm.PermissionDeniedError)) or status in (401, 403):
-            var = self.key_var
-            if var not in os.environ and not self.settings.api_key_env:
-                return f"no API key for {model}: set {var} (or name your own variable with api_key_env)"
-            return f"the API key in ${var} was rejected by {where} (HTTP {status or 401}); check it"
-        if isinstance(exc, litellm.NotFoundError) or status == 404 or (
-            isinstance(exc, litellm.BadRequestError) and re.search(r"model", detail, re.I)
-            and re.search(r"not (exist|found|supported)|unknown|invalid model|does not", detail, re.I)
-        ):
-            return f"unknown model {model!r} at {where}: {detail}; check --model / WIKITUI_MODEL"
-        if isinstance(exc, litellm.RateLimitError) or status == 429:
-            return f"rate limited by {where}{tries}; wait a minute and try again"
-        kind = _transport_failure(exc)
-        if kind == "timeout":
-            return f"{model} did not answer within {self.settings.timeout:g} s{tries}"
-        if kind == "connection":
-            mid = " (the answer was cut off)" if started else ""
-            return f"cannot reach {where}{mid}: network down or server not running{tries}: {detail}"
-        if isinstance(status, int) and status >= 500:
-            return f"{where} failed with HTTP {status}{tries}: {detail}"
-        if isinstance(exc, litellm.BadRequestError):
-            return f"{model} rejected the request: {detail}"
-        return f"model call failed ({type(exc).__name__}): {detail}"
 
 
 # --------------------------------------------------------------------- helpers
@@ -357,63 +341,22 @@ async def _close(response: Any) -> None:
             pass
 
 
+def _content_type(response: Any) -> str:
+    """The reply's HTTP content type as litellm recorded it ("" when unknown), for the error message."""
+    try:
+        headers = (getattr(response, "_hidden_params", None) or {}).get("additional_headers") or {}
+        kind = str(headers.get("llm_provider-content-type") or "").split(";")[0].strip()
+    except Exception:
+        return ""
+    return f"HTTP 200, {kind}" if kind else ""
+
+
 def _assemble(calls: dict[int, dict]) -> list[ToolCall]:
     out = []
     for index in sorted(calls):
         slot = calls[index]
-        out.append(ToolCall(slot["id"] or f"call_{uuid.uuid4().hex[:12]}", slot["name"], slot["arguments"]))
+        # The id and name go back to the server in the next request: no lone surrogate may make
+        # that request unencodable. The arguments stay as sent, for the tool to refuse with a reason.
+        call_id = encodable(slot["id"] or "")[:200] or f"call_{uuid.uuid4().hex[:12]}"
+        out.append(ToolCall(call_id, encodable(slot["name"])[:200], slot["arguments"]))
     return out
-
-
-_TIMEOUT_NAMES = {"Timeout", "APITimeoutError", "TimeoutException", "ReadTimeout", "ConnectTimeout",
-                  "TimeoutError", "ServerTimeoutError"}
-_CONNECTION_NAMES = {"APIConnectionError", "ConnectError", "ConnectionError", "ClientConnectorError",
-                     "RemoteProtocolError", "ServerDisconnectedError", "ClientOSError", "ReadError"}
-
-
-def _transport_failure(exc: BaseException) -> str | None:
-    """"timeout" or "connection" when the failure (or anything in its cause chain) is one.
-
-    litellm reports a refused connection as an InternalServerError with status 500; the
-    chain underneath (openai.APIConnectionError, httpx.ConnectError...) tells the truth.
-    """
-    seen = 0
-    cur: BaseException | None = exc
-    while cur is not None and seen < 12:
-        names = {k.__name__ for k in type(cur).__mro__}
-        if names & _TIMEOUT_NAMES:
-            return "timeout"
-        if names & _CONNECTION_NAMES:
-            return "connection"
-        cur = cur.__cause__ or cur.__context__
-        seen += 1
-    return None
-
-
-def _retry_after(exc: Exception) -> float | None:
-    """Seconds from the error's Retry-After header (or its text), when present."""
-    for source in (getattr(getattr(exc, "response", None), "headers", None),
-                   getattr(exc, "litellm_response_headers", None), getattr(exc, "headers", None)):
-        try:
-            value = source.get("retry-after") if source is not None else None
-        except Exception:
-            value = None
-        if value is not None:
-            try:
-                return max(0.0, float(value))
-            except ValueError:
-                return None
-    m = re.search(r"retry-after['\"]?\s*[:=]\s*['\"]?(\d+(?:\.\d+)?)", str(exc), re.I)
-    return float(m.group(1)) if m else None
-
-
-def _detail(exc: Exception, settings: Settings) -> str:
-    """The provider's message, first line, without litellm's prefixes, headers or any secret."""
-    text = str(getattr(exc, "message", None) or exc)
-    text = re.sub(r"\s*Headers\(\{.*", "", text, flags=re.S)
-    text = re.sub(r"^(litellm\.\w+:\s*)+", "", text)
-    text = re.sub(r"^\w+(Error|Exception):\s*", "", text)
-    text = re.sub(r"^\w*Exception - ", "", text)
-    line = next((ln.strip() for ln in text.splitlines() if ln.strip()), type(exc).__name__)
-    line = scrub(line, settings)
-    return line[:200] + ("…" if len(line) > 200 else "")

@@ -19,17 +19,14 @@ Usage (from a script or a Textual async worker)::
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
-import re
 import time
 from typing import Any, Awaitable, Callable
 
 from wikitui.core.agent import prompts
+from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals, build_request, safe_arguments
 from wikitui.core.agent.events import (
-    AgentError,
-    ChangesetReady,
     Done,
     LintReady,
     Notice,
@@ -40,20 +37,21 @@ from wikitui.core.agent.events import (
     ToolStarted,
     TurnFinished,
     TurnStarted,
-    TurnUsage,
     Usage,
 )
 from wikitui.core.agent.filing import answer_page
+from wikitui.core.agent.fitting import fit_system_prompt, overflow_message, source_excerpt
+from wikitui.core.agent.llm_errors import ContextOverflow
 from wikitui.core.agent.reading import resolve_readable
 from wikitui.core.agent.tools import ToolBox, describe_call
 from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
 from wikitui.core.agent.transcript import Transcript, chat_log, turns_from_records
+from wikitui.core.agent.turn_end import TurnEndings
+from wikitui.core.agent.window import Budget, ContextWindow
 from wikitui.core.config import Settings, scrub
 from wikitui.core.errors import WikituiError
 from wikitui.core.fsutil import is_binary
 
-#: The ops a changeset records for each session operation (log.md's vocabulary).
-_LOG_OP = {"ask": "query", "ingest": "ingest", "lint": "lint", "file": "query"}
 #: Told to the model when it used up its rounds.
 _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now with what you have, and say "
                "what is left undone.]")
@@ -61,7 +59,7 @@ _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now w
 Approver = Callable[[Any], Awaitable[Any]]
 
 
-class AgentSession:
+class AgentSession(TurnEndings):
     """A conversation with the agent about one vault.
 
     Args:
@@ -105,7 +103,9 @@ class AgentSession:
         self._cancel = asyncio.Event()
         self._running = False
         self._feedback: str | None = None
-        self._window: int | None = None
+        self._window: ContextWindow | None = None
+        self._tools_tokens: int | None = None
+        self._sync: asyncio.Future | None = None
         if session_id and self.transcript.path.exists():
             self._restore()
 
@@ -140,7 +140,7 @@ class AgentSession:
         return None
 
     def cancel(self) -> None:
-        """Stop the running turn promptly (the stream is closed; its proposals are dropped).
+        """Stop the running turn promptly (the stream is closed; its proposals are kept as pending).
 
         A cancel that arrives while a turn is being started (before its first request)
         still stops it: the flag is cleared only when a turn ends.
@@ -154,6 +154,18 @@ class AgentSession:
         self.settings.model = model
         self.client = LLMClient(self.settings)
         self._window = None
+        self._tools_tokens = None
+
+    def queue_feedback(self, text: str) -> None:
+        """Send ``text`` (the review's reasons) with the user's next message, not as a turn of its own."""
+        text = text.strip()
+        if text:
+            self._feedback = f"{self._feedback}\n\n{text}" if self._feedback else text
+
+    @property
+    def feedback_waiting(self) -> bool:
+        """Whether review reasons wait to go with the next message."""
+        return bool(self._feedback)
 
     # ------------------------------------------------------------ operations
     async def send(self, text: str) -> TurnFinished:
@@ -177,8 +189,8 @@ class AgentSession:
             rel, absolute = resolve_readable(self.vault, self.graph, raw_path)
             if is_binary(absolute.read_bytes()[:8192]):
                 raise WikituiError(f"{rel} is a binary file; only text sources can be ingested")
-        except (WikituiError, OSError) as exc:
-            return await self._fail_early("ingest", raw_path, exc)
+        except (WikituiError, OSError, ValueError) as exc:  # ValueError: a NUL in the path
+            return await self._fail_early("ingest", display(raw_path), exc)
         turn = self._new_turn("ingest", rel)
         turn.source = rel
         message = f"Ingest {rel}."
@@ -201,8 +213,13 @@ class AgentSession:
         else:
             text = "The plan is approved. Carry it out now: propose the changes."
         index_managed = prompts.INDEX_MARKER in self._read(self.vault.index_path)
+        attach = turn.source if not _used_tools(turn) else None
+        if attach:
+            await self._note(turn, "tools", "The model answered the plan without calling any tool, so it never read "
+                             f"{attach}: it may not support tool calls (the README's \"Local models\" says which "
+                             "servers and chat templates do). The source goes with the next request instead.")
         return await self._run(turn, prompts.ingest_write_task(turn.source or turn.prompt, index_managed),
-                               text, phase="write")
+                               text, phase="write", attach_source=attach)
 
     async def lint(self) -> TurnFinished:
         """Deterministic checks (reported at once as :class:`LintReady`), then the model's semantic pass."""
@@ -254,7 +271,8 @@ class AgentSession:
             self._feedback = None
         return text
 
-    async def _run(self, turn: Turn, task: str, user_text: str, *, phase: str) -> TurnFinished:
+    async def _run(self, turn: Turn, task: str, user_text: str, *, phase: str,
+                   attach_source: str | None = None) -> TurnFinished:
         """Run one phase of a turn until the model answers, fails or is cancelled."""
         self._running = True
         start = time.perf_counter()
@@ -262,31 +280,43 @@ class AgentSession:
         try:
             await self._emit(TurnStarted(f"{turn.op}-{phase}" if turn.op == "ingest" else turn.op, turn.prompt))
             self.settings.require_model()  # fail with the how-to before anything slow
-            self._add(turn, {"role": "user", "content": user_text}, prompt=turn.prompt)
+            await self._emit_usage(turn, final=False)  # the footer follows this turn from its start
             if phase == "write" and turn.builder is None:
                 turn.builder = self._builder()
-            # Big results crowd a small window: about an eighth of it per result, at most 24k characters.
-            max_chars = max(4000, min(24_000, self._window_size() // 2))
-            toolbox = ToolBox(self.vault, self.graph, self.search_index, turn.builder, phase, max_chars)
+            window = await self._window_info()
+            toolbox = ToolBox(self.vault, self.graph, self.search_index, turn.builder, phase, 24_000)
             tools = toolbox.schemas()
-            ctx = prompts.initial_context(self.vault, self._context_budget(), self._count_text)
-            system = prompts.system_prompt(self.vault, self.graph, ctx, task)
-            budget = self._window_size() - self._reserve() - self._count_text(json.dumps(tools))
+            budget = Budget.plan(window, self._count_tools(tools), self.settings.initial_context_tokens)
+            toolbox.max_result_chars = budget.result_chars()  # big results crowd a small window
+            shown = None
+            if attach_source:  # the chat shows what the user sent, not the source pasted after it
+                shown = user_text
+                user_text += source_excerpt(self.vault, attach_source, budget, self._count_text)
+            self._add(turn, {"role": "user", "content": user_text}, prompt=turn.prompt, description=shown)
+            system, system_tokens = fit_system_prompt(self.vault, self.graph, task, budget, turn.entries[-1].message,
+                                                      self._count_text, self._count_message,
+                                                      model=self.settings.model or "")
             previous = [t for t in self.turns if t is not turn and t.state != "failed"]
-            system_tokens = self._count_message({"role": "system", "content": system})
             self.prep_times.append(time.perf_counter() - start)
             told: set[str] = set()
+            finish: str | None = None
             for round_no in range(self.settings.max_rounds + 1):
                 last = round_no == self.settings.max_rounds
                 if last:
                     self._add(turn, {"role": "user", "content": _LAST_ROUND})
-                messages, notes = build_request(system, previous, turn, budget, self._count_message,
+                messages, notes = build_request(system, previous, turn, budget.messages, self._count_message,
                                                 system_tokens=system_tokens)
                 for note in notes:
                     if note not in told:
                         told.add(note)
                         await self._emit(Notice(note))
-                text, calls, cancelled = await self._request(turn, messages, None if last else tools)
+                try:
+                    text, calls, cancelled, finish = await self._request(turn, messages, None if last else tools)
+                except ContextOverflow as exc:
+                    sent = self.client.count_tokens(messages, tools=None if last else tools)
+                    first = round_no == 0 and len(messages) <= 2
+                    raise ContextOverflow(overflow_message(self.settings.model or "?", budget, sent, system_tokens,
+                                                           first, str(exc))) from None
                 if cancelled:
                     return await self._finish_cancelled(turn, text)
                 t0 = time.perf_counter()
@@ -300,16 +330,25 @@ class AgentSession:
                     outcome = await self._tool(toolbox, call)
                     self._add(turn, {"role": "tool", "tool_call_id": call.id, "name": call.name,
                                      "content": outcome.text}, description=outcome.description)
-                self.transcript.sync()  # the round is durable before the next request: one fsync per round
+                # The round is made durable while the model works on the next request (one fsync
+                # per round, in a thread): off the round trip, and never more than one behind.
+                await self._synced()
+                self._sync = asyncio.ensure_future(asyncio.to_thread(self.transcript.sync))
                 self.round_overheads.append(time.perf_counter() - t0)
+            cut = finish == "length"
+            if cut:
+                await self._note(turn, "cut", "The answer was cut off by the model's output limit (finish_reason: "
+                                 "length): it is incomplete. Ask it to go on, or raise the server's max tokens.")
+            if phase == "write" and turn.op == "ingest" and attach_source and not _used_tools(turn, since_plan=True):
+                await self._note(turn, "tools", "The model made no tool calls, so it proposed nothing: ingesting "
+                                 "needs a model and server that support tool calls (see the README's \"Local models\").")
             if phase == "plan":
-                return await self._finish(turn, None, turn.answer, awaiting_go=True)
-            return await self._finish(turn, turn.builder, turn.answer)
-        except WikituiError as exc:  # ModelError, NoModelConfigured...
+                return await self._finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
+            return await self._finish(turn, turn.builder, turn.answer, cut=cut)
+        except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
             return await self._finish_failed(turn, scrub(str(exc), self.settings), exc.exit_code)
-        except asyncio.CancelledError:  # the UI cancelled the worker: record it, then let it end
-            turn.state = "cancelled"
-            self._record_turn(turn)
+        except asyncio.CancelledError:  # the UI cancelled the worker: keep the proposals, record it, then let it end
+            self._abandon(turn)
             raise
         finally:
             self._running = False
@@ -317,8 +356,9 @@ class AgentSession:
             if self.search_index is None and toolbox is not None:
                 self.search_index = toolbox.search_index  # opened by the first search: keep it
 
-    async def _request(self, turn: Turn, messages: list[dict], tools) -> tuple[str, list[ToolCall], bool]:
-        """One streamed model request; returns (text, tool calls, cancelled)."""
+    async def _request(self, turn: Turn, messages: list[dict],
+                       tools) -> tuple[str, list[ToolCall], bool, str | None]:
+        """One streamed model request; returns (text, tool calls, cancelled, finish reason)."""
         parts: list[str] = []
         async for ev in self.client.stream(messages, tools, cancel_event=self._cancel):
             if isinstance(ev, TextDelta):
@@ -330,9 +370,10 @@ class AgentSession:
             elif isinstance(ev, Usage):
                 turn.usage.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
                 self.totals.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
+                await self._emit_usage(turn, final=False)
             elif isinstance(ev, Done):
-                return ev.text or "".join(parts), ev.tool_calls, ev.cancelled
-        return "".join(parts), [], self._cancel.is_set()
+                return ev.text or "".join(parts), ev.tool_calls, ev.cancelled, ev.finish_reason
+        return "".join(parts), [], self._cancel.is_set(), None
 
     async def _tool(self, toolbox: ToolBox, call: ToolCall):
         try:
@@ -344,71 +385,6 @@ class AgentSession:
         outcome = await asyncio.to_thread(toolbox.call, call.name, call.arguments_json)
         await self._emit(ToolFinished(call.id, call.name, outcome.ok, outcome.summary, outcome.text))
         return outcome
-
-    # -------------------------------------------------------------- endings
-    async def _finish(self, turn: Turn, builder, text: str, *, awaiting_go: bool = False) -> TurnFinished:
-        changeset = None
-        if builder is not None:
-            changeset = builder.build(
-                _LOG_OP.get(turn.op, "edit"), self._title(turn), model=self.settings.model,
-                tokens={"in": turn.usage.prompt_tokens, "out": turn.usage.completion_tokens},
-                cost=round(turn.usage.cost, 6),
-            )
-        if changeset is not None:
-            from wikitui.core.pending import PendingStore
-
-            PendingStore(self.vault).save(changeset)
-            turn.changeset_id = changeset.id
-        turn.state = "awaiting_go" if awaiting_go else "done"
-        self._record_turn(turn)
-        await self._emit_usage(turn)
-        if changeset is not None:
-            await self._emit(ChangesetReady(changeset))
-        done = TurnFinished(turn.op, text, changeset, awaiting_go=awaiting_go)
-        await self._emit(done)
-        if changeset is not None and self.approver is not None:
-            feedback = await self.approver(changeset)
-            if isinstance(feedback, str) and feedback.strip():
-                self._feedback = feedback.strip()
-        return done
-
-    async def _finish_cancelled(self, turn: Turn, partial: str) -> TurnFinished:
-        if partial:
-            self._add(turn, {"role": "assistant", "content": partial + "\n[cancelled by the user]"})
-        turn.state = "cancelled"
-        self._record_turn(turn)
-        await self._emit_usage(turn)
-        done = TurnFinished(turn.op, partial, None, cancelled=True)
-        await self._emit(done)
-        return done
-
-    async def _finish_failed(self, turn: Turn, message: str, exit_code: int) -> TurnFinished:
-        turn.state = "failed"
-        self.transcript.append({"type": "event", "turn": turn.number, "error": message})
-        self._record_turn(turn)
-        await self._emit(AgentError(message, exit_code))
-        done = TurnFinished(turn.op, "", None, failed=True)
-        await self._emit(done)
-        return done
-
-    async def _fail_early(self, op: str, prompt: str, exc: BaseException) -> TurnFinished:
-        message = str(exc) if isinstance(exc, WikituiError) else f"{prompt}: {getattr(exc, 'strerror', None) or exc}"
-        await self._emit(AgentError(message, getattr(exc, "exit_code", 2)))
-        done = TurnFinished(op, "", None, failed=True)
-        await self._emit(done)
-        return done
-
-    async def _emit_usage(self, turn: Turn) -> None:
-        u, s = turn.usage, self.totals
-        await self._emit(TurnUsage(u.prompt_tokens, u.completion_tokens, u.cost,
-                                   s.prompt_tokens, s.completion_tokens, s.cost, u.requests))
-
-    def _title(self, turn: Turn) -> str:
-        if turn.op == "ingest":
-            return f"Ingest {turn.source or turn.prompt}"
-        if turn.op == "lint":
-            return "Health check"
-        return _one_line(turn.prompt, 80)
 
     # ---------------------------------------------------------- persistence
     def _add(self, turn: Turn, message: dict, *, description: str | None = None, prompt: str | None = None) -> None:
@@ -432,24 +408,26 @@ class AgentSession:
         return chat_log(self.turns)
 
     # --------------------------------------------------------------- helpers
-    async def _emit(self, event: Any) -> None:
-        if self.on_event is None:
-            return
-        result = self.on_event(event)
-        if inspect.isawaitable(result):
-            await result
+    async def _synced(self) -> None:
+        """Wait for the transcript's last round to be on disk."""
+        if self._sync is not None:
+            task, self._sync = self._sync, None
+            await task
 
-    def _window_size(self) -> int:
+    async def _window_info(self) -> ContextWindow:
+        """The model's context window, found once per model (may ask the server: off the event loop)."""
         if self._window is None:
-            self._window = self.client.context_window()
+            configured = self.settings.context_tokens
+            if configured and configured > 0:  # the session's settings win over an injected client's
+                self._window = ContextWindow(configured, "context_tokens in the config")
+            else:
+                self._window = await asyncio.to_thread(self.client.context_window_info)
         return self._window
 
-    def _reserve(self) -> int:
-        """Tokens kept free for the answer."""
-        return min(8192, self._window_size() // 8)
-
-    def _context_budget(self) -> int:
-        return max(500, min(self.settings.initial_context_tokens, self._window_size() // 4))
+    def _count_tools(self, tools: list[dict]) -> int:
+        if self._tools_tokens is None:
+            self._tools_tokens = self._count_text(json.dumps(tools))
+        return self._tools_tokens
 
     def _count_text(self, text: str) -> int:
         return self.client.count_tokens(text=text)
@@ -478,6 +456,10 @@ def _assistant(text: str, calls: list[ToolCall]) -> dict:
     return message
 
 
-def _one_line(text: str, limit: int) -> str:
-    line = re.sub(r"\s+", " ", text).strip()
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+def _used_tools(turn: Turn, *, since_plan: bool = False) -> bool:
+    """Whether the model called any tool in this turn (``since_plan``: in its write phase only)."""
+    entries = turn.entries
+    if since_plan:
+        firsts = [i for i, e in enumerate(entries) if e.message.get("role") == "user"]
+        entries = entries[firsts[1]:] if len(firsts) > 1 else entries
+    return any(e.message.get("role") == "assistant" and e.message.get("tool_calls") for e in entries)

@@ -15,6 +15,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.reading import describe_binary, resolve_readable
 from wikitui.core.agent.toolschema import ToolArgError, check_arguments, function_schema, parse_arguments
 from wikitui.core.errors import WikituiError
@@ -75,7 +76,7 @@ class ToolBox:
         self.builder = builder
         self.phase = phase
         self.max_result_chars = max_result_chars
-        self._schemas = {name: function_schema(getattr(self, name)) for name in READ_TOOLS + PROPOSE_TOOLS}
+        self._schemas = _schemas_of(type(self))
 
     # ---------------------------------------------------------------- schemas
     def schemas(self) -> list[dict]:
@@ -92,7 +93,8 @@ class ToolBox:
             error = str(exc)
         description = describe_call(name, raw_args or {})
         if name not in self._schemas:
-            return self._error(description, f"there is no tool {name!r}; the tools are {', '.join(self._schemas)}")
+            return self._error(description, f"there is no tool {display(name, 80)!r}; the tools are "
+                                            f"{', '.join(self._schemas)}")
         if raw_args is None:
             return self._error(description, f"{name}: {error}")
         try:
@@ -106,9 +108,9 @@ class ToolBox:
         try:
             text = getattr(self, name)(**kwargs)
         except (WikituiError, ToolArgError) as exc:  # ProposalError, UnsafePath, BadQuery...
-            return self._error(description, str(exc))
+            return self._error(description, display(str(exc), 2000))
         except Exception as exc:  # a bug must not end the turn: the model hears about it and moves on
-            return self._error(description, f"{name} failed unexpectedly ({type(exc).__name__}: {exc})")
+            return self._error(description, f"{name} failed unexpectedly ({type(exc).__name__}: {display(exc)})")
         text = self._truncate(text)
         return ToolOutcome(True, text, text.split("\n", 1)[0][:160], description)
 
@@ -330,11 +332,23 @@ class ToolBox:
         return [titles[c] for c in close]
 
 
+_SCHEMAS: dict[type, dict[str, dict]] = {}
+
+
+def _schemas_of(cls: type) -> dict[str, dict]:
+    """The tools' schemas, built once per class (a ToolBox is made for every turn phase)."""
+    if cls not in _SCHEMAS:
+        _SCHEMAS[cls] = {name: function_schema(getattr(cls, name)) for name in READ_TOOLS + PROPOSE_TOOLS}
+    return _SCHEMAS[cls]
+
+
 def describe_call(name: str, args: dict[str, Any]) -> str:
     """One quiet line for the chat saying what a tool call does."""
     def arg(key: str) -> str:
         value = args.get(key)
-        return str(value) if value not in (None, "") else ""
+        if value is None or value == "" or isinstance(value, (list, dict)):
+            return ""
+        return display(value, 160)
 
     if name == "search":
         scope = f" in {arg('scope')}" if arg("scope") and arg("scope") != "all" else ""
@@ -356,4 +370,4 @@ def describe_call(name: str, args: dict[str, Any]) -> str:
         return f"proposed deleting {arg('path')}"
     if name == "propose_move":
         return f"proposed moving {arg('path')} to {arg('new_path')}"
-    return f"called {name}"
+    return f"called {display(name, 80)}"

@@ -10,16 +10,15 @@ model can act on instead of raising into the agent loop.
 from __future__ import annotations
 
 import inspect
-import json
 import re
 import typing
 from typing import Any, Callable, Literal, get_args, get_origin
 
+from wikitui.core.agent.argcheck import ToolArgError, check_strings, decode_arguments, decode_value, display
+
+__all__ = ["ToolArgError", "check_arguments", "function_schema", "parse_arguments", "type_schema"]
+
 _SIMPLE = {str: "string", int: "integer", float: "number", bool: "boolean"}
-
-
-class ToolArgError(Exception):
-    """Arguments the tool cannot take; the message is returned to the model."""
 
 
 def _is_typeddict(tp: Any) -> bool:
@@ -108,7 +107,7 @@ def _coerce(value: Any, schema: dict, where: str) -> Any:
             for option in schema["enum"]:
                 if value.strip().lower() == str(option).lower():
                     return option
-        raise ToolArgError(f"{where} must be one of {', '.join(map(repr, schema['enum']))}, not {value!r}")
+        raise ToolArgError(f"{where} must be one of {', '.join(map(repr, schema['enum']))}, not {_shown(value)}")
     if kind == "string":
         if isinstance(value, str):
             return value
@@ -120,23 +119,22 @@ def _coerce(value: Any, schema: dict, where: str) -> Any:
             return value
         if isinstance(value, float) and value.is_integer():
             return int(value)
-        if isinstance(value, str) and re.fullmatch(r"\s*-?\d+\s*", value):
+        if isinstance(value, str) and re.fullmatch(r"\s*-?\d{1,18}\s*", value):
             return int(value)  # models often quote numbers; harmless to accept
-        raise ToolArgError(f"{where} must be an integer, not {value!r}")
+        raise ToolArgError(f"{where} must be an integer, not {_shown(value)}")
     if kind == "number":
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return float(value)
-        raise ToolArgError(f"{where} must be a number, not {value!r}")
+        raise ToolArgError(f"{where} must be a number, not {_shown(value)}")
     if kind == "boolean":
         if isinstance(value, bool):
             return value
-        raise ToolArgError(f"{where} must be true or false, not {value!r}")
+        raise ToolArgError(f"{where} must be true or false, not {_shown(value)}")
     if kind == "array":
-        if isinstance(value, str):
-            try:  # a list sent as a JSON string (double-encoded) is still the list meant
-                value = json.loads(value)
-            except json.JSONDecodeError:
-                pass
+        if isinstance(value, str) and value.lstrip().startswith("["):
+            # A list sent as a JSON string (double-encoded) is still the list meant; it gets
+            # the same bounds and string checks as the arguments themselves.
+            value = decode_value(value, where)
         if not isinstance(value, list):
             raise ToolArgError(f"{where} must be a list, not {type(value).__name__}")
         return [_coerce(v, schema["items"], f"{where}[{i}]") for i, v in enumerate(value)]
@@ -149,27 +147,24 @@ def _coerce(value: Any, schema: dict, where: str) -> Any:
                 raise ToolArgError(f"{where} is missing {key!r}")
         for key, v in value.items():
             if key not in schema["properties"]:
-                raise ToolArgError(f"{where} has an unknown key {key!r} (expected {', '.join(schema['properties'])})")
+                raise ToolArgError(f"{where} has an unknown key {_shown(key)} (expected {', '.join(schema['properties'])})")
             out[key] = _coerce(v, schema["properties"][key], f"{where}.{key}")
         return out
     return value
 
 
+def _shown(value: Any) -> str:
+    """A value quoted in an error message: short, one line, no unencodable characters."""
+    return display(repr(value) if not isinstance(value, (list, dict)) else type(value).__name__, 80)
+
+
 def parse_arguments(arguments_json: str) -> dict:
-    """The arguments of a tool call as a dict.
+    """The arguments of a tool call as a dict (bounded in size and depth: see :mod:`.argcheck`).
 
     Raises:
-        ToolArgError: when they are not a JSON object.
+        ToolArgError: when they are not a JSON object, or are built to break the parser.
     """
-    text = (arguments_json or "").strip() or "{}"
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ToolArgError(f"the arguments are not valid JSON ({exc.msg} at character {exc.pos}); "
-                           "send one JSON object") from None
-    if not isinstance(value, dict):
-        raise ToolArgError("the arguments must be a JSON object of named arguments")
-    return value
+    return decode_arguments(arguments_json)
 
 
 def check_arguments(schema: dict, args: dict) -> dict:
@@ -185,7 +180,8 @@ def check_arguments(schema: dict, args: dict) -> dict:
     name = schema["function"]["name"]
     unknown = [k for k in args if k not in props]
     if unknown:
-        raise ToolArgError(f"{name} has no argument {unknown[0]!r}; its arguments are {', '.join(props)}")
+        raise ToolArgError(f"{name} has no argument {display(unknown[0])!r}; its arguments are {', '.join(props)}")
+    check_strings(args)
     out = {}
     for key in params["required"]:
         if args.get(key) is None:

@@ -13,7 +13,11 @@ Records (``type``):
 * ``message``: one chat message of turn ``turn`` (OpenAI format);
 * ``turn``: a turn's end: op, title, state (done, cancelled, failed, awaiting_go),
   usage and the changeset id;
-* ``event``: something worth restoring for the reader (an error line).
+* ``event``: a note worth restoring for the reader, where it happened: ``error`` (the
+  line of a failed turn), or ``kind`` and ``text`` (``cancelled``, ``cut``, ``pending``,
+  ``tools``: see :class:`~wikitui.core.agent.events.Notice`).
+
+A lone surrogate (from a model's hostile output) is written as U+FFFD: every line is valid UTF-8.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from wikitui.core.agent.argcheck import encodable
 from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals
 from wikitui.core.config import Settings, scrub
 
@@ -68,7 +73,7 @@ class Transcript:
 
         A failing disk is not fatal to the chat: the record is dropped.
         """
-        line = scrub(json.dumps(record, ensure_ascii=False, default=str), self.settings)
+        line = encodable(scrub(json.dumps(record, ensure_ascii=False, default=str), self.settings))
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with self.path.open("a", encoding="utf-8") as fh:
@@ -184,6 +189,11 @@ def turns_from_records(records: list[dict]) -> list[Turn]:
             if rec.get("prompt") is not None:
                 turn.prompt = str(rec["prompt"])
                 turn.source = rec.get("source") or turn.source
+        elif kind == "event":
+            if isinstance(rec.get("error"), str):
+                turn.notes.append((len(turn.entries), "error", rec["error"]))
+            elif isinstance(rec.get("text"), str):
+                turn.notes.append((len(turn.entries), str(rec.get("kind") or "note"), rec["text"]))
         elif kind == "turn":
             turn.state = str(rec.get("state") or "done")
             turn.source = rec.get("source") or turn.source
@@ -201,16 +211,24 @@ def turns_from_records(records: list[dict]) -> list[Turn]:
 
 
 def chat_log(turns: list[Turn]) -> list[tuple[str, str]]:
-    """(kind, text) pairs a chat pane shows for these turns: kind user, assistant or tool."""
+    """(kind, text) pairs a chat pane shows for these turns.
+
+    kind is user, assistant or tool, or a note's kind (error, cancelled, cut, pending,
+    tools) placed where the note was made.
+    """
     out: list[tuple[str, str]] = []
     for turn in turns:
-        for e in turn.entries:
+        notes = sorted(turn.notes, key=lambda n: n[0])
+        for i, e in enumerate(turn.entries):
+            while notes and notes[0][0] <= i:
+                out.append(notes.pop(0)[1:])
             role = e.message.get("role")
             content = str(e.message.get("content") or "")
             if role == "user" and not content.startswith("[wikitui:"):
-                out.append(("user", turn.prompt if e is turn.entries[0] else content))
+                out.append(("user", turn.prompt if e is turn.entries[0] else e.description or content))
             elif role == "assistant" and content:
                 out.append(("assistant", content))
             elif role == "tool" and e.description:
                 out.append(("tool", e.description))
+        out += [n[1:] for n in notes]
     return out

@@ -357,8 +357,8 @@ class ChatPane(Vertical):
             self.post_message(self.ChangesetApplied(self._touched(paths, result), result))
             self.relink()
         self._report_unresolved(result)
-        if decision.reasons:
-            self.controller.send_feedback(_feedback(changeset, decision))
+        if decision.reasons:  # they go with the user's next message: a paid call is the user's to start
+            self.controller.queue_feedback(_feedback(changeset, decision))
 
     def _report_unresolved(self, result: Any) -> None:
         links = list(getattr(result, "unresolved_links", []) or [])

@@ -1,0 +1,143 @@
+"""How a turn ends — answered, waiting for ``/go``, cancelled or failed — mixed into ``AgentSession``.
+
+Whatever the ending, a turn's proposals are never lost (DESIGN §8): when the model
+fails, the stream is cut or the user cancels after some ``propose_*`` calls, what was
+proposed is saved as a pending changeset and a note says so. Notes worth seeing again
+(errors, cancels, cut answers, saved proposals) go to the transcript too, so a restored
+chat shows them where they happened.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from wikitui.core.agent.context import Turn
+from wikitui.core.agent.events import AgentError, ChangesetReady, Notice, TurnFinished, TurnUsage
+from wikitui.core.agent.titles import turn_title
+from wikitui.core.errors import WikituiError
+
+#: The ops a changeset records for each session operation (log.md's vocabulary).
+LOG_OP = {"ask": "query", "ingest": "ingest", "lint": "lint", "file": "query"}
+
+
+class TurnEndings:
+    """The endings of a turn; expects the session's ``vault``, ``settings``, ``transcript``,
+    ``totals``, ``approver``, ``on_event`` and ``_feedback``."""
+
+    async def _finish(self, turn: Turn, builder, text: str, *, awaiting_go: bool = False,
+                      cut: bool = False) -> TurnFinished:
+        changeset = self._save_changeset(turn, builder)
+        turn.state = "awaiting_go" if awaiting_go else "done"
+        self._record_turn(turn)
+        await self._emit_usage(turn)
+        if changeset is not None:
+            await self._emit(ChangesetReady(changeset))
+        done = TurnFinished(turn.op, text, changeset, awaiting_go=awaiting_go, cut=cut)
+        await self._emit(done)
+        if changeset is not None and self.approver is not None:
+            feedback = await self.approver(changeset)
+            if isinstance(feedback, str) and feedback.strip():
+                self._feedback = feedback.strip()
+        return done
+
+    async def _finish_cancelled(self, turn: Turn, partial: str) -> TurnFinished:
+        if partial:
+            self._add(turn, {"role": "assistant", "content": partial + "\n[cancelled by the user]"})
+        turn.state = "cancelled"
+        changeset = self._save_changeset(turn, turn.builder)
+        await self._note(turn, "cancelled", "Cancelled.")
+        if changeset is not None:
+            await self._note(turn, "pending", _pending_line(changeset, "cancel"))
+        self._record_turn(turn)
+        await self._emit_usage(turn)
+        if changeset is not None:
+            await self._emit(ChangesetReady(changeset))
+        done = TurnFinished(turn.op, partial, changeset, cancelled=True)
+        await self._emit(done)
+        return done
+
+    async def _finish_failed(self, turn: Turn, message: str, exit_code: int) -> TurnFinished:
+        turn.state = "failed"
+        changeset = self._save_changeset(turn, turn.builder)
+        self.transcript.append({"type": "event", "turn": turn.number, "error": message})
+        turn.notes.append((len(turn.entries), "error", message))
+        self._record_turn(turn)
+        await self._emit(AgentError(message, exit_code))
+        if changeset is not None:
+            await self._note(turn, "pending", _pending_line(changeset, "failure"))
+            await self._emit(ChangesetReady(changeset))
+        await self._emit_usage(turn)
+        done = TurnFinished(turn.op, "", changeset, failed=True)
+        await self._emit(done)
+        return done
+
+    def _abandon(self, turn: Turn) -> None:
+        """The task running the turn was cancelled (the app quits, ctrl+c): keep its proposals, record it.
+
+        Nothing can be awaited any more; a synchronous ``on_event`` (the headless printer)
+        still hears where the proposals went.
+        """
+        turn.state = "cancelled"
+        changeset = self._save_changeset(turn, turn.builder)
+        if changeset is not None:
+            line = _pending_line(changeset, "cancel")
+            self.transcript.append({"type": "event", "turn": turn.number, "kind": "pending", "text": line})
+            turn.notes.append((len(turn.entries), "pending", line))
+            if self.on_event is not None:
+                result = self.on_event(Notice(line, "pending"))
+                if inspect.iscoroutine(result):
+                    result.close()
+        self._record_turn(turn)
+
+    async def _fail_early(self, op: str, prompt: str, exc: BaseException) -> TurnFinished:
+        message = str(exc) if isinstance(exc, WikituiError) else f"{prompt}: {getattr(exc, 'strerror', None) or exc}"
+        await self._emit(AgentError(message, getattr(exc, "exit_code", 2)))
+        done = TurnFinished(op, "", None, failed=True)
+        await self._emit(done)
+        return done
+
+    def _save_changeset(self, turn: Turn, builder):
+        """The turn's proposals as a pending changeset (None when it proposed nothing); saved at most once."""
+        if builder is None or turn.changeset_id is not None:
+            return None
+        changeset = builder.build(
+            LOG_OP.get(turn.op, "edit"), turn_title(turn.op, turn.prompt, self.vault.root, turn.source),
+            model=self.settings.model,
+            tokens={"in": turn.usage.prompt_tokens, "out": turn.usage.completion_tokens},
+            cost=round(turn.usage.cost, 6),
+        )
+        if changeset is None:
+            return None
+        from wikitui.core.pending import PendingStore
+
+        PendingStore(self.vault).save(changeset)
+        turn.changeset_id = changeset.id
+        return changeset
+
+    async def _note(self, turn: Turn, kind: str, text: str) -> None:
+        """A note the chat shows now and again when the conversation is restored."""
+        self.transcript.append({"type": "event", "turn": turn.number, "kind": kind, "text": text})
+        turn.notes.append((len(turn.entries), kind, text))
+        await self._emit(Notice(text, kind))
+
+    async def _emit_usage(self, turn: Turn, *, final: bool = True) -> None:
+        u, s = turn.usage, self.totals
+        await self._emit(TurnUsage(u.prompt_tokens, u.completion_tokens, u.cost,
+                                   s.prompt_tokens, s.completion_tokens, s.cost, u.requests, final))
+
+    async def _emit(self, event: Any) -> None:
+        if self.on_event is None:
+            return
+        result = self.on_event(event)
+        if inspect.isawaitable(result):
+            await result
+
+
+def _pending_line(changeset, why: str) -> str:
+    """The note for proposals kept after a failure or a cancel."""
+    n = len(changeset.files)
+    files = f"{n} file{'s' if n != 1 else ''}"
+    before = "before the failure" if why == "failure" else "before the cancel"
+    return (f"The changes proposed {before} are kept: changeset {changeset.id} ({files}) is pending; "
+            "review it with ctrl+r in wikitui")
