@@ -63,6 +63,7 @@ def test_the_cache_gives_back_what_it_stored(tmp_path_factory, text, title, page
 @SETTINGS
 @given(st.text(max_size=60), st.integers(1, 10**6))
 def test_parse_citation_finds_any_page_anchor(path, page):
-    path = path.replace("#", "").replace("|", "").replace("]", "").strip().lstrip("![").strip()  # ! and [[ are embed syntax
+    # "#", "|" and "]" end a link's path; a leading "!" or "[[" is embed syntax.
+    path = path.replace("#", "").replace("|", "").replace("]", "").strip().lstrip("![").strip()
     assert parse_citation(f"{path}#page={page}") == (path, page)
     assert parse_citation(f"[[{path}#page={page}|label]]") == (path.strip(), page)
