@@ -255,7 +255,7 @@ def clip_file(vault, source: Path | str, *, name: str | None = None) -> ClipResu
     """
     src = Path(source).expanduser()
     if not src.is_file():
-        raise ClipError(f"no such file: {src}")
+        raise ClipError(f"no such file: {src} (a web address starts with http:// or https://)")
     real = src.resolve()
     raw = vault.raw_dir.resolve()
     if real.is_relative_to(raw):
