@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 
 import pytest
 
@@ -166,6 +167,40 @@ def test_without_markitdown_an_office_file_says_how_to_install_it(tmp_path, monk
     line = one_line(conv)
     assert "pip install 'wikitui[documents]'" in line and "Word" in line
     assert conv.cacheable is False  # installing the extra must make the next read work
+
+
+def test_big_pictures_in_a_docx_are_left_out_before_conversion(tmp_path, monkeypatch):
+    """A 48 MB photo in a report took 640 MB to convert: markitdown inlines pictures as base64."""
+    import os
+
+    import docx
+    from PIL import Image
+
+    photo = tmp_path / "photo.png"
+    Image.frombytes("RGB", (700, 700), os.urandom(700 * 700 * 3)).save(photo)  # ~1.4 MB, incompressible
+    doc = docx.Document()
+    doc.add_heading("Field photos", 0)
+    doc.add_paragraph("The tongue of the glacier in August.")
+    doc.add_picture(str(photo))
+    doc.save(str(tmp_path / "photos.docx"))
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    swapped = office.text_only_copy(tmp_path / "photos.docx", "docx")
+    import zipfile
+
+    with zipfile.ZipFile(swapped) as zf, zipfile.ZipFile(tmp_path / "photos.docx") as original:
+        assert zf.namelist() == original.namelist()
+        for name in zf.namelist():
+            kept = zf.read(name)
+            assert kept == (office._PLACEHOLDER if "/media/" in name else original.read(name))
+    swapped.unlink()
+    conv = convert_file(tmp_path / "photos.docx")
+    assert conv.ok and "The tongue of the glacier in August." in conv.text
+    assert len(conv.text) < 2000  # no base64 picture in the text
+    assert list(temp.iterdir()) == []  # the copy is gone
+    monkeypatch.setattr(office, "MEDIA_SWAP_BYTES", 10**9)
+    assert office.text_only_copy(tmp_path / "photos.docx", "docx") is None
 
 
 @pytest.mark.parametrize("suffix", ["docx", "pptx", "xlsx"])

@@ -8,7 +8,11 @@ markers, the same shape as a PDF's ``[page N]``, so citations find them.
 
 from __future__ import annotations
 
+import base64
+import os
 import re
+import shutil
+import tempfile
 import threading
 import zipfile
 from pathlib import Path
@@ -27,6 +31,11 @@ DOCUMENTS_HINT = "pip install 'wikitui[documents]'"
 #: The name people know each format by.
 KIND_NAMES = {"docx": "Word", "pptx": "PowerPoint", "xlsx": "Excel"}
 
+#: Pictures and media inside an Office file, past this size in all, are swapped for a tiny placeholder
+#: before conversion: they hold no text, and markitdown inlines them as base64 (memory many times their size).
+MEDIA_SWAP_BYTES = 1024 * 1024
+_PLACEHOLDER = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
 _SLIDE_COMMENT = re.compile(r"^<!-- Slide number: (\d+) -->$", re.MULTILINE)
 _lock = threading.Lock()
 _converter = None
@@ -67,6 +76,33 @@ def _zip_problem(path: Path, kind: str) -> str | None:
     return None
 
 
+def text_only_copy(path: Path, kind: str) -> Path | None:
+    """A temporary copy of an Office file with its media swapped for a placeholder, or None when they are small.
+
+    The copy is made in the system's temporary folder (never beside the source: raw/
+    is not written) and streamed entry by entry, so memory stays flat.
+    """
+    with zipfile.ZipFile(path) as zf:
+        entries = zf.infolist()
+        media = {i.filename for i in entries if "/media/" in i.filename.lower()}
+        if sum(i.file_size for i in entries if i.filename in media) <= MEDIA_SWAP_BYTES:
+            return None
+        fd, tmp = tempfile.mkstemp(prefix="wikitui-office-", suffix=f".{kind}")
+        try:
+            with os.fdopen(fd, "wb") as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as out:
+                for info in entries:
+                    if info.filename in media:
+                        out.writestr(info.filename, _PLACEHOLDER)
+                        continue
+                    # Stored, not compressed: the copy lives for one conversion, and storing is fastest.
+                    with zf.open(info) as src, out.open(zipfile.ZipInfo(info.filename, info.date_time), "w") as dst:
+                        shutil.copyfileobj(src, dst, 1024 * 1024)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    return Path(tmp)
+
+
 def convert_office(path: Path, kind: str) -> Conversion:
     """Convert a ``docx``, ``pptx`` or ``xlsx`` file; never raises for a bad file."""
     problem = _zip_problem(path, kind)
@@ -76,12 +112,17 @@ def convert_office(path: Path, kind: str) -> Conversion:
         converter = _markitdown()
     except ImportError:
         return missing_library(kind, path.name)
+    copy = None
     try:
-        result = converter.convert_local(str(path), file_extension=f".{kind}")
+        copy = text_only_copy(path, kind)
+        result = converter.convert_local(str(copy or path), file_extension=f".{kind}")
     except Exception as exc:  # noqa: BLE001 - the library's many failures are one line to the user
         if type(exc).__name__ == "MissingDependencyException":
             return missing_library(kind, path.name)
         return failed(kind, f"{path.name} could not be converted ({type(exc).__name__})")
+    finally:
+        if copy is not None:
+            copy.unlink(missing_ok=True)
     text = result.markdown or ""
     pages = None
     if kind == "pptx":
