@@ -105,6 +105,7 @@ def render_deck_html(deck: Deck, title: str, resolve: ImageResolver = lambda src
         resolve: Finds the bytes of a slide's local picture (a relative path) or None.
     """
     md = _markdown(resolve)
+    title = re.sub(r"[\x00-\x1f\x7f]", " ", title)
     sections = []
     total = len(deck.slides)
     for slide in deck.slides:
@@ -118,7 +119,7 @@ def render_deck_html(deck: Deck, title: str, resolve: ImageResolver = lambda src
             parts.append(f"<footer>{html.escape(str(d['footer']))}</footer>")
         parts.append(f'<div class="counter">{slide.number} / {total}</div></section>')
         sections.append("\n".join(parts))
-    return (
+    page = (
         "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_CSP}\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -126,3 +127,5 @@ def render_deck_html(deck: Deck, title: str, resolve: ImageResolver = lambda src
         + "\n".join(sections)
         + f"\n</div>\n<script>{_SCRIPT}</script>\n</body>\n</html>\n"
     )
+    # A lone surrogate (YAML can spell one) cannot be written as UTF-8: it becomes U+FFFD.
+    return page.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
