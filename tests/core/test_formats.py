@@ -58,6 +58,23 @@ def test_a_scanned_pdf_with_no_text_layer_is_one_clear_line(tmp_path):
     assert conv.pages == 2  # kept for a vision model, which can be sent the pages as pictures
 
 
+def test_the_pictures_of_a_scanned_page_can_go_to_a_vision_model(tmp_path):
+    import io
+
+    from PIL import Image
+
+    from wikitui.core.formats.pdf import page_pictures
+
+    scan = samples.make_scanned_pdf(tmp_path / "scan.pdf", pages=2)
+    [(mime, data)] = page_pictures(scan, 2)
+    assert mime == "image/png" and Image.open(io.BytesIO(data)).size == (400, 560)
+    assert page_pictures(scan, 3) == [] and page_pictures(scan, 0) == []
+    assert page_pictures(samples.make_pdf(tmp_path / "text.pdf"), 1) == []
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 nonsense")
+    assert page_pictures(broken, 1) == []
+
+
 def test_a_password_protected_pdf_is_one_clear_line(tmp_path):
     line = one_line(convert_file(samples.make_encrypted_pdf(tmp_path / "locked.pdf")))
     assert "encrypted" in line and "password" in line and "locked.pdf" in line

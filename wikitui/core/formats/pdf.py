@@ -56,6 +56,37 @@ def convert_pdf(path: Path) -> Conversion:
         return failed("pdf", f"{name} is not a readable PDF ({_reason(exc)})")
 
 
+def page_pictures(path: Path, page: int, *, limit: int = 4) -> list[tuple[str, bytes]]:
+    """The pictures on page ``page`` (1-based) of a PDF as (MIME type, bytes): what a scanned page is.
+
+    For a vision model reading a page with no text. PNG or JPEG as pypdf extracts
+    them; an unreadable PDF or page gives an empty list.
+    """
+    from pypdf import PdfReader
+
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    found: list[tuple[str, bytes]] = []
+    try:
+        with open(path, "rb") as fh:
+            reader = PdfReader(fh)
+            if reader.is_encrypted and _decrypt(reader, path.name) is not None:
+                return []
+            if not 1 <= page <= len(reader.pages):
+                return []
+            for image in reader.pages[page - 1].images:
+                data = image.data
+                mime = "image/jpeg" if data[:3] == b"\xff\xd8\xff" else "image/png" \
+                    if data[:8] == b"\x89PNG\r\n\x1a\n" else None
+                if mime is None:
+                    continue
+                found.append((mime, data))
+                if len(found) >= limit:
+                    break
+    except Exception:  # noqa: BLE001 - no pictures is the answer for a PDF that cannot be read
+        return []
+    return found
+
+
 def _decrypt(reader, name: str) -> str | None:
     """Open a PDF that is encrypted with an empty user password (only its permissions are locked)."""
     try:
