@@ -197,3 +197,21 @@ def test_parse_citation_forms():
 
 def test_the_cache_folder_is_inside_wikitui(vault):
     assert TextCache.for_vault(vault).folder == vault.root / ".wikitui" / "text"
+
+
+# ------------------------------------------------------------ in a child process
+def test_an_isolated_conversion_gives_the_same_text_and_is_cached(vault):
+    samples.make_pdf(vault.raw_dir / "paper.pdf")
+    isolated = source_text(vault, "raw/paper.pdf", isolate=True)
+    assert isolated.ok and isolated == dispatch.convert_file(vault.raw_dir / "paper.pdf")
+    assert len(entries(vault)) == 1
+
+
+def test_a_conversion_past_its_time_is_stopped_with_one_line(vault):
+    from wikitui.core.formats.isolated import convert_isolated
+
+    pdf = samples.make_pdf(vault.raw_dir / "paper.pdf")
+    conv = convert_isolated(pdf, timeout=0.01)  # not even the interpreter starts in 10 ms
+    assert conv.error == "paper.pdf took longer than 0.01 s to convert; it was stopped"
+    assert conv.cacheable is False
+    assert "encrypted" in convert_isolated(samples.make_encrypted_pdf(vault.raw_dir / "locked.pdf")).error

@@ -8,6 +8,8 @@ What this package owns:
 - the cache of converted text under ``.wikitui/text/`` (``cache``), keyed by content;
 - citations such as ``raw/x.pdf#page=3`` resolved to a line of the converted text
   (``citations``);
+- ``isolated``: a conversion in a child process with a time limit, for sources
+  nobody has vetted (``source_text(..., isolate=True)``);
 - ``clip``: the ONE place that adds files to raw/ (a fetched web page, a copied
   document); it never modifies a file already there (``fetch`` does its HTTP).
 

@@ -113,13 +113,15 @@ def confined(vault, rel: str) -> Path:
     return target
 
 
-def source_text(vault, rel: str, *, cache: TextCache | None = None) -> Conversion:
+def source_text(vault, rel: str, *, cache: TextCache | None = None, isolate: bool = False) -> Conversion:
     """The text of a vault file (a raw source, an attachment, a page): converted once, then cached.
 
     Args:
         vault: The vault (:class:`wikitui.core.vault.Vault`).
         rel: The file's vault-relative path, e.g. ``raw/paper.pdf``.
         cache: The cache to use (default: the vault's ``.wikitui/text/``).
+        isolate: Convert a cache miss in a child process with a time limit
+            (:mod:`isolated`): for sources nobody has vetted, at a process start's cost.
 
     Raises:
         UnsafePath: ``rel`` is not a file inside the vault.
@@ -138,6 +140,11 @@ def source_text(vault, rel: str, *, cache: TextCache | None = None) -> Conversio
     hit = cache.get(digest, kind)
     if hit is not None:
         return hit
-    conversion = convert_file(path, kind)
+    if isolate:
+        from wikitui.core.formats.isolated import convert_isolated
+
+        conversion = convert_isolated(path, kind)
+    else:
+        conversion = convert_file(path, kind)
     cache.put(digest, conversion)
     return conversion
