@@ -1,7 +1,7 @@
 """The ``wikitui`` command line (DESIGN §6).
 
 ``wikitui [PATH]`` opens the TUI; the subcommands (``init``, ``search``, ``links``,
-``lint``, ``index``, ``ask``, ``ingest``) work headless and print machine-readable
+``lint``, ``index``, ``ask``, ``ingest``, ``clip``, ``export``) work headless and print machine-readable
 JSON on request. A user error is one line on stderr, ``wikitui: error: ...``, with
 the exit status DESIGN §6 assigns (2 user error, 3 model, 4 conflict), never a
 traceback.
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.vault import Vault
 
 PROG = "wikitui"
-COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest")
+COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
 
@@ -87,6 +87,10 @@ _COMMAND_HELP = {
     "index": ("bring the search index up to date", None),
     "ask": ("ask the wiki a question (headless)", None),
     "ingest": ("ingest a raw source (headless); prints the diffs", None),
+    "clip": ("a web page or a document into raw/", "Fetch a web page's article (or copy a document) into raw/; "
+             "never overwrites: a taken name gets a number. Prints the new file's path."),
+    "export": ("a Marp page as slides (html, pdf, pptx)", "Export a `marp: true` page with marp-cli when it is "
+               "installed, else as a self-contained HTML deck. Prints the file's path."),
 }
 
 
@@ -112,6 +116,13 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "ingest":
         p.add_argument("source", metavar="SOURCE", help="a file under raw/")
         p.add_argument("--apply", action="store_true", help="accept every proposed change")
+    elif name == "clip":
+        p.add_argument("source", metavar="URL|FILE", help="an http(s) address or a local document")
+        p.add_argument("--name", metavar="N", help="the new file's name (default: the title or the file's name)")
+    elif name == "export":
+        p.add_argument("page", metavar="PAGE", help="a Marp page's path, title or alias")
+        p.add_argument("--format", choices=("html", "pdf", "pptx"), default="html", help="default html")
+        p.add_argument("--out", metavar="FILE", help="default: <page-stem>.<format> in the current folder")
     _common(p, suppress=True)
     if name in ("ask", "ingest"):
         _model_option(p, suppress=True)
@@ -368,6 +379,31 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return int(_headless().run_ingest(root, args.source, apply=args.apply, model=getattr(args, "model", None)))
 
 
+def cmd_clip(args: argparse.Namespace) -> int:
+    """``wikitui clip URL|FILE [--name N]``: the one command that adds files to raw/."""
+    from wikitui.core.formats import clip
+
+    vault = _open(args)
+    if "://" in args.source:
+        result = clip.clip_url(vault, args.source, name=args.name)
+    else:
+        result = clip.clip_file(vault, Path(args.source), name=args.name)
+    print(result.path)
+    if result.title:
+        print(f"Clipped \"{result.title}\" from {result.source}", file=sys.stderr)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``wikitui export PAGE [--format F] [--out FILE]``: a Marp deck as slides."""
+    from wikitui.core.outputs.export import export_page
+
+    vault = _open(args)
+    result = export_page(vault, _find_page(_graph(vault), args.page), args.format, args.out)
+    print(result.path)
+    return 0
+
+
 def cmd_launch(args: argparse.Namespace) -> int:
     """``wikitui [PATH]``: open the TUI, offering to initialise a folder that is not a vault."""
     from wikitui.core.vault import Vault
@@ -407,6 +443,8 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "index": cmd_index,
     "ask": cmd_ask,
     "ingest": cmd_ingest,
+    "clip": cmd_clip,
+    "export": cmd_export,
 }
 
 
