@@ -15,6 +15,14 @@ size and mtime of every index file it was written for: it is used only while all
 of them still match, so another process's commit, a file written into the index
 or a half-written copy all fall back to reading the index itself.
 
+A writer killed midway (``timeout``, SIGKILL, a crash) leaves the previous
+generation whole, since Whoosh writes a new table of contents only once a
+segment is complete, and renames it into place. What it leaves besides (its temp
+folder, a temp table of contents, unused segment files) is swept away by the
+next process that opens the index and can take its write lock. The folder is
+never wiped while another process holds that lock: an index being written is
+not damaged, only unfinished.
+
 This module imports Whoosh; :mod:`wikitui.core.search` imports it lazily.
 """
 
@@ -22,16 +30,19 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import shutil
 import threading
 from pathlib import Path
 
 from whoosh import index
+from whoosh.index import TOC
 from whoosh.util.filelock import FileLock, try_for
 
 from wikitui.core.search_analysis import LANGUAGES, detect_language
 from wikitui.core.search_docs import read_head
 from wikitui.core.search_schema import build_schema, make_parser
+from wikitui.core.search_types import IndexBusy
 from wikitui.core.vault import Vault
 
 #: Pages sampled to detect a vault's language.
@@ -52,6 +63,20 @@ def merge_policy(writer, segments):
     from whoosh.writing import MERGE_SMALL
 
     return MERGE_SMALL(writer, [seg for seg in segments if seg.doc_count() > 0])
+
+
+def _empty(folder: Path, keep: str) -> None:
+    """Remove everything in ``folder`` but the file named ``keep`` (the write lock, held meanwhile)."""
+    for entry in os.scandir(folder):
+        if entry.name == keep:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(entry.path)
+            except FileNotFoundError:
+                pass
 
 
 class IndexStore:
@@ -85,6 +110,8 @@ class IndexStore:
         self._gen = -1
         self._searcher = None
         self._scope_sets: dict[str, set[int]] = {}
+        self._toc_pattern = TOC._pattern(index_name)
+        self._segment_pattern = TOC._segment_pattern(index_name)
 
     @property
     def parser(self):
@@ -110,22 +137,27 @@ class IndexStore:
         try:
             if not index.exists_in(folder, indexname=self.index_name):
                 return False
-            self._adopt(index.open_dir(folder, indexname=self.index_name))
+            self._adopt(index.open_dir(folder, indexname=self.index_name), sweep=True)
             return True
         except Exception:  # garbage in the TOC or a segment: the caller recreates it
             return False
 
-    def _adopt(self, ix) -> None:
+    def _adopt(self, ix, *, sweep: bool = False) -> None:
         """Use ``ix``: read its schema and manifest (from the index itself unless the copy is current).
+
+        With ``sweep``, what a killed writer left in the folder is removed first
+        (see :meth:`sweep`).
 
         Raises:
             ValueError: the index's fields are not this version's (an index written
                 by a development build): it must be recreated.
         """
-        schema = ix.schema  # Whoosh re-reads the TOC on every access: read it once
+        toc = ix._read_toc()  # Whoosh re-reads the table of contents on every access: read it once
+        schema, gen = toc.schema, toc.generation
         if sorted(schema.names()) != _FIELD_NAMES:
             raise ValueError(f"index fields {schema.names()} are not {_FIELD_NAMES}")
-        gen = ix.latest_generation()
+        if sweep and self._litter(gen, {seg.segment_id() for seg in toc.segments}):
+            self.sweep()
         manifest = self._read_manifest_copy(gen)
         copy_current = manifest is not None
         if manifest is None:
@@ -139,15 +171,70 @@ class IndexStore:
             self._save_manifest_copy()
 
     def _index_files(self) -> dict[str, tuple[int, int]]:
-        """Size and mtime of every index file (lock and manifest files aside)."""
+        """Size and mtime of every file of the index (tables of contents and segments).
+
+        Locks, the manifest's copy and a writer's temp files are left out: another
+        process's commit creates and deletes those (and its segment files) while
+        this one looks, so a file gone before it is looked at is skipped.
+        """
         out = {}
+        toc, seg = self._toc_pattern, self._segment_pattern
         with os.scandir(self.path) as it:
             for entry in it:
-                if entry.name.startswith(_MANIFEST) or entry.name.endswith("WRITELOCK"):
+                name = entry.name
+                if not (toc.match(name) or seg.match(name)):
                     continue
-                st = entry.stat()
-                out[entry.name] = (st.st_size, st.st_mtime_ns)
+                try:
+                    st = entry.stat()
+                except FileNotFoundError:
+                    continue
+                out[name] = (st.st_size, st.st_mtime_ns)
         return out
+
+    def _litter(self, gen: int, segment_ids: set[str]) -> bool:
+        """Whether the folder holds more than generation ``gen`` (its segments), a lock and the manifest's copy."""
+        current = f"_{self.index_name}_{gen}.toc"
+        seg = self._segment_pattern
+        for name in os.listdir(self.path):
+            if name == current or name == _MANIFEST or name == f"{self.index_name}_WRITELOCK":
+                continue
+            m = seg.match(name)
+            if m is None or m.group(1) not in segment_ids:
+                return True
+        return False
+
+    def sweep(self) -> bool:
+        """Remove what a killed writer left in the folder, if no writer is at work now.
+
+        A temp table of contents, the writer's temp folder, older tables of
+        contents and segment files no table of contents names. Returns whether
+        the write lock was free (and the folder swept).
+        """
+        from whoosh.filedb.filestore import FileStorage
+
+        lock = FileLock(str(self.path / f"{self.index_name}_WRITELOCK"))
+        try:
+            if not lock.acquire():
+                return False
+        except OSError:
+            return False
+        try:
+            storage = FileStorage(str(self.path))
+            # The latest generation, read again under the lock: another process may have committed since.
+            toc = TOC.read(storage, self.index_name)
+            index.clean_files(storage, self.index_name, toc.generation, toc.segments)
+            temp_toc = re.compile(rf"_{re.escape(self.index_name)}_\d+\.toc\.[\d.]+$")
+            for name in os.listdir(self.path):
+                path = self.path / name
+                if name.endswith(".tmp") and path.is_dir():
+                    shutil.rmtree(path, ignore_errors=True)
+                elif temp_toc.match(name) or name.startswith(_MANIFEST + "."):
+                    path.unlink(missing_ok=True)
+            return True
+        except Exception:  # a table of contents that does not read: the next create() empties the folder
+            return False
+        finally:
+            lock.release()
 
     def _read_manifest_copy(self, gen: int) -> dict[str, tuple[int, int]] | None:
         try:
@@ -170,29 +257,45 @@ class IndexStore:
             tmp.unlink(missing_ok=True)
 
     def create(self, lang: str | None = None, *, force: bool = False) -> None:
-        """Wipe the folder and create an empty index for ``lang`` (default: the vault's).
+        """Empty the folder and create an empty index for ``lang`` (default: the vault's).
 
         Another process may be creating it at the same moment (the TUI and a
         ``wikitui search`` started together): a lock file beside the folder makes
         one wait, and the waiter then opens what the other created instead of
         wiping it, unless ``force`` (the index is known to be damaged) or ``lang``
-        (a different language was asked for).
+        (a different language was asked for). Nor is the folder emptied while
+        another process holds the index's write lock (it is building the index):
+        then the index is opened as it is, once it opens.
+
+        Raises:
+            IndexBusy: the index does not open and another process kept its write
+                lock for ``lock_timeout`` seconds.
         """
         self.reset()
         folder = self.path
         folder.parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
         lock = FileLock(str(folder.parent / "index.lock"))
         # flock locks die with their process, so a timeout means a live creator: rare and brief.
-        locked = try_for(lock.acquire, timeout=max(self.lock_timeout, 0.5), delay=0.02)
+        timeout = max(self.lock_timeout, 0.5)
+        locked = try_for(lock.acquire, timeout=timeout, delay=0.02)
         try:
             if lang is None and not force and self.try_open():
                 self.created = False
                 return
-            shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir(parents=True, exist_ok=True)
-            schema = build_schema(lang or self.language())
-            self._adopt(index.create_in(str(folder), schema, indexname=self.index_name))
-            self.created = True
+            writelock = FileLock(str(folder / f"{self.index_name}_WRITELOCK"))
+            if not try_for(writelock.acquire, timeout=timeout, delay=0.05):
+                if self.try_open():  # the writer committed meanwhile
+                    self.created = False
+                    return
+                raise IndexBusy(f"another process is writing the search index in {folder}")
+            try:
+                _empty(folder, keep=f"{self.index_name}_WRITELOCK")
+                schema = build_schema(lang or self.language())
+                self._adopt(index.create_in(str(folder), schema, indexname=self.index_name))
+                self.created = True
+            finally:
+                writelock.release()
         finally:
             if locked:
                 lock.release()
