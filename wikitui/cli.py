@@ -232,11 +232,16 @@ def cmd_search(args: argparse.Namespace) -> int:
     try:
         vault = _open(args)
         with SearchIndex(vault) as index:
-            index.update()
+            stats = index.update()
             hits = index.search(args.query, scope=args.scope, limit=args.limit)
     finally:
         if paused:
             gc.enable()
+    notes = list(hits.notes)
+    if stats.busy and not notes:
+        notes.append("another wikitui process is updating the search index; results may miss its latest changes")
+    for note in notes:  # on stderr, so --json output stays one JSON document
+        print(f"note: {note}", file=sys.stderr)
     if args.json:
         _dump([
             {"path": h.path, "kind": h.kind, "title": h.title, "score": float(h.score), "snippet": h.snippet}
