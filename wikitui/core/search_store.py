@@ -30,25 +30,22 @@ from __future__ import annotations
 
 import os
 import pickle
-import re
-import shutil
 import threading
 from pathlib import Path
 
 from whoosh import index
-from whoosh.index import TOC
 from whoosh.util.filelock import FileLock, try_for
 
 from wikitui.core.search_analysis import LANGUAGES, detect_language
 from wikitui.core.search_docs import read_head
+from wikitui.core.search_folder import MANIFEST as _MANIFEST
+from wikitui.core.search_folder import empty_folder, has_litter, index_files, lock_name, sweep_folder
 from wikitui.core.search_schema import build_schema, make_parser
 from wikitui.core.search_types import IndexBusy
 from wikitui.core.vault import Vault
 
 #: Pages sampled to detect a vault's language.
 _LANGUAGE_SAMPLE = 60
-#: The manifest's copy beside the index (Whoosh's clean-up leaves other names alone).
-_MANIFEST = "manifest.pickle"
 #: The fields an index of this version has.
 _FIELD_NAMES = sorted(build_schema("en").names())
 
@@ -63,20 +60,6 @@ def merge_policy(writer, segments):
     from whoosh.writing import MERGE_SMALL
 
     return MERGE_SMALL(writer, [seg for seg in segments if seg.doc_count() > 0])
-
-
-def _empty(folder: Path, keep: str) -> None:
-    """Remove everything in ``folder`` but the file named ``keep`` (the write lock, held meanwhile)."""
-    for entry in os.scandir(folder):
-        if entry.name == keep:
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            shutil.rmtree(entry.path, ignore_errors=True)
-        else:
-            try:
-                os.unlink(entry.path)
-            except FileNotFoundError:
-                pass
 
 
 class IndexStore:
@@ -110,8 +93,6 @@ class IndexStore:
         self._gen = -1
         self._searcher = None
         self._scope_sets: dict[str, set[int]] = {}
-        self._toc_pattern = TOC._pattern(index_name)
-        self._segment_pattern = TOC._segment_pattern(index_name)
 
     @property
     def parser(self):
@@ -146,7 +127,7 @@ class IndexStore:
         """Use ``ix``: read its schema and manifest (from the index itself unless the copy is current).
 
         With ``sweep``, what a killed writer left in the folder is removed first
-        (see :meth:`sweep`).
+        (see :func:`~wikitui.core.search_folder.sweep_folder`).
 
         Raises:
             ValueError: the index's fields are not this version's (an index written
@@ -156,8 +137,8 @@ class IndexStore:
         schema, gen = toc.schema, toc.generation
         if sorted(schema.names()) != _FIELD_NAMES:
             raise ValueError(f"index fields {schema.names()} are not {_FIELD_NAMES}")
-        if sweep and self._litter(gen, {seg.segment_id() for seg in toc.segments}):
-            self.sweep()
+        if sweep and has_litter(self.path, self.index_name, gen, {seg.segment_id() for seg in toc.segments}):
+            sweep_folder(self.path, self.index_name)
         manifest = self._read_manifest_copy(gen)
         copy_current = manifest is not None
         if manifest is None:
@@ -170,84 +151,18 @@ class IndexStore:
         if not copy_current:
             self._save_manifest_copy()
 
-    def _index_files(self) -> dict[str, tuple[int, int]]:
-        """Size and mtime of every file of the index (tables of contents and segments).
-
-        Locks, the manifest's copy and a writer's temp files are left out: another
-        process's commit creates and deletes those (and its segment files) while
-        this one looks, so a file gone before it is looked at is skipped.
-        """
-        out = {}
-        toc, seg = self._toc_pattern, self._segment_pattern
-        with os.scandir(self.path) as it:
-            for entry in it:
-                name = entry.name
-                if not (toc.match(name) or seg.match(name)):
-                    continue
-                try:
-                    st = entry.stat()
-                except FileNotFoundError:
-                    continue
-                out[name] = (st.st_size, st.st_mtime_ns)
-        return out
-
-    def _litter(self, gen: int, segment_ids: set[str]) -> bool:
-        """Whether the folder holds more than generation ``gen`` (its segments), a lock and the manifest's copy."""
-        current = f"_{self.index_name}_{gen}.toc"
-        seg = self._segment_pattern
-        for name in os.listdir(self.path):
-            if name == current or name == _MANIFEST or name == f"{self.index_name}_WRITELOCK":
-                continue
-            m = seg.match(name)
-            if m is None or m.group(1) not in segment_ids:
-                return True
-        return False
-
-    def sweep(self) -> bool:
-        """Remove what a killed writer left in the folder, if no writer is at work now.
-
-        A temp table of contents, the writer's temp folder, older tables of
-        contents and segment files no table of contents names. Returns whether
-        the write lock was free (and the folder swept).
-        """
-        from whoosh.filedb.filestore import FileStorage
-
-        lock = FileLock(str(self.path / f"{self.index_name}_WRITELOCK"))
-        try:
-            if not lock.acquire():
-                return False
-        except OSError:
-            return False
-        try:
-            storage = FileStorage(str(self.path))
-            # The latest generation, read again under the lock: another process may have committed since.
-            toc = TOC.read(storage, self.index_name)
-            index.clean_files(storage, self.index_name, toc.generation, toc.segments)
-            temp_toc = re.compile(rf"_{re.escape(self.index_name)}_\d+\.toc\.[\d.]+$")
-            for name in os.listdir(self.path):
-                path = self.path / name
-                if name.endswith(".tmp") and path.is_dir():
-                    shutil.rmtree(path, ignore_errors=True)
-                elif temp_toc.match(name) or name.startswith(_MANIFEST + "."):
-                    path.unlink(missing_ok=True)
-            return True
-        except Exception:  # a table of contents that does not read: the next create() empties the folder
-            return False
-        finally:
-            lock.release()
-
     def _read_manifest_copy(self, gen: int) -> dict[str, tuple[int, int]] | None:
         try:
             with open(self.path / _MANIFEST, "rb") as fh:
                 data = pickle.load(fh)
-            if (data["name"], data["gen"]) == (self.index_name, gen) and data["files"] == self._index_files():
+            if (data["name"], data["gen"]) == (self.index_name, gen) and data["files"] == index_files(self.path, self.index_name):
                 return data["manifest"]
         except Exception:  # missing, stale, foreign or torn: read the index instead
             pass
         return None
 
     def _save_manifest_copy(self) -> None:
-        data = {"name": self.index_name, "gen": self._gen, "files": self._index_files(), "manifest": self.manifest}
+        data = {"name": self.index_name, "gen": self._gen, "files": index_files(self.path, self.index_name), "manifest": self.manifest}
         tmp = self.path / f"{_MANIFEST}.{os.getpid()}.{threading.get_ident()}"
         try:
             # No fsync: a torn copy after a crash is detected and ignored.
@@ -283,14 +198,14 @@ class IndexStore:
             if lang is None and not force and self.try_open():
                 self.created = False
                 return
-            writelock = FileLock(str(folder / f"{self.index_name}_WRITELOCK"))
+            writelock = FileLock(str(folder / lock_name(self.index_name)))
             if not try_for(writelock.acquire, timeout=timeout, delay=0.05):
                 if self.try_open():  # the writer committed meanwhile
                     self.created = False
                     return
                 raise IndexBusy(f"another process is writing the search index in {folder}")
             try:
-                _empty(folder, keep=f"{self.index_name}_WRITELOCK")
+                empty_folder(folder, keep=lock_name(self.index_name))
                 schema = build_schema(lang or self.language())
                 self._adopt(index.create_in(str(folder), schema, indexname=self.index_name))
                 self.created = True
