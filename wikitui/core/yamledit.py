@@ -17,7 +17,7 @@ import io
 import re
 from typing import Any
 
-from wikitui.core.page import split_frontmatter
+from wikitui.core.page import ALIASES_REFUSED, split_frontmatter, uses_yaml_aliases
 
 _BOM = "\ufeff"
 _SEQ_ITEM = re.compile(r"^( *)- ", re.MULTILINE)
@@ -64,6 +64,8 @@ def _split(text: str) -> tuple[str, str, str, str, str] | None:
 def _load(yaml, fm: str):
     from ruamel.yaml.error import YAMLError
 
+    if uses_yaml_aliases(fm):  # not expanded anywhere (DESIGN §8 "Bounded work")
+        raise FrontmatterEditError(f"frontmatter does not parse: {ALIASES_REFUSED}")
     try:
         data = yaml.load(fm) if fm.strip() else None
     except YAMLError as exc:
