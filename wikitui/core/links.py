@@ -27,6 +27,8 @@ _MDLINK = re.compile(
     r"\(\s*(<[^>\n]+>|(?:[^()\s]|\([^()\s]*\))+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?\s*\)"
 )
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+#: Characters of a line kept as a link's or a mention's context (a 5 MB line is not printed whole).
+CONTEXT_CHARS = 200
 
 
 @dataclass(slots=True)
@@ -42,7 +44,7 @@ class Link:
         line: 1-based line number in the file.
         start: Offset of the link's first character in the file text.
         end: Offset just past the link.
-        context: The stripped line the link stands on (for backlinks).
+        context: The stripped line the link stands on (for backlinks), cut to :data:`CONTEXT_CHARS`.
     """
 
     target: str
@@ -85,6 +87,17 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
         pos = b
     out.append(text[pos:])
     return "".join(out)
+
+
+def blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with every character of ``spans`` (sorted by start; overlaps allowed) blanked, newlines kept."""
+    return _blank(text, spans)
+
+
+def cut_context(line: str) -> str:
+    """A line as context for a link or a mention: stripped, and cut to :data:`CONTEXT_CHARS` (DESIGN §8)."""
+    line = line.strip()
+    return line if len(line) <= CONTEXT_CHARS else line[: CONTEXT_CHARS - 1] + "…"
 
 
 def _fence_spans(text: str, pos: int = 0) -> list[tuple[int, int]]:
@@ -232,8 +245,6 @@ def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[
             line_end = find("\n", first)
             if line_end == -1:
                 line_end = len(text)
-            context = text[rfind("\n", 0, first) + 1 : line_end].strip()
-            if len(context) > 240:
-                context = context[:239] + "…"
+            context = cut_context(text[rfind("\n", 0, first) + 1 : line_end])
         append(Link(target, anchor, label, kind, embed, line, first, end, context))
     return links
