@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from wikitui.core.fastyaml import load_simple
+from wikitui.core.fastyaml import NOT_ALLOWED, load_simple
 from wikitui.core.links import Link, extract_links, mask_body
 
 _FM_OPEN = re.compile(r"\A---[ \t]*\r?\n")
@@ -212,9 +212,14 @@ def load_frontmatter(fm: str) -> dict:
     data = load_simple(fm)  # never accepts an anchor or an alias: they start with & and *
     if data is None:
         _YAML.load()
+        if NOT_ALLOWED.search(fm):
+            raise _YAML.error("a control character or a lone surrogate, which YAML does not allow")
         if uses_yaml_aliases(fm):
             raise _YAML.error(ALIASES_REFUSED)
-        data = _YAML.handler.load(fm, Loader=_YAML.loader)
+        try:
+            data = _YAML.handler.load(fm, Loader=_YAML.loader)
+        except (RecursionError, ValueError) as exc:  # not YAML errors, yet only a block that does not parse
+            raise _YAML.error(f"{type(exc).__name__}: {exc}") from exc
     if data is None:
         return {}
     if not isinstance(data, dict):
