@@ -8,7 +8,7 @@ whichever way it was parsed (:mod:`wikitui.core.search_simple` or Whoosh's parse
   number is searched as 2 with a note saying so (Whoosh builds an automaton whose
   size grows exponentially with the distance: ``~9`` ran for minutes in gigabytes);
 - a fuzzy word longer than any indexed term can be is not looked up at all;
-- a query has at most :data:`MAX_QUERY_CHARS` characters, parentheses nested at
+- a query has at most :data:`MAX_QUERY_CHARS` characters (and no lone surrogate), parentheses nested at
   most :data:`MAX_NESTING` deep, and at most :data:`MAX_EXPANDING_WORDS` fuzzy,
   prefix or wildcard words;
 - all its fuzzy, prefix and wildcard words together expand to at most
@@ -37,18 +37,22 @@ MAX_QUERY_CHARS = 1000
 #: Levels of nested parentheses.
 MAX_NESTING = 20
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: ``word~N`` (and ``word~N/P``) as Whoosh's fuzzy plugin reads it: a digit right after the tilde.
 _FUZZY_NUMBER = re.compile(r"([^\s()~]+)~([0-9])")
 
 
-def check_size(text: str) -> None:
-    """Reject a query too long or too deeply nested to be worth reading.
+def check_text(text: str) -> None:
+    """Reject a query too long or too deeply nested to be worth reading, or one that is not text.
 
     Raises:
         BadQuery: with the limit that was passed.
     """
     if len(text) > MAX_QUERY_CHARS:
         raise BadQuery(f"the query is too long: {len(text):,} characters (at most {MAX_QUERY_CHARS:,})")
+    m = _SURROGATE.search(text)
+    if m:  # no index term can hold one (they are UTF-8), and Whoosh fails to encode it
+        raise BadQuery(f"the query holds a lone surrogate (U+{ord(m.group()):04X}), which is not text")
     depth = deepest = 0
     for ch in text:
         if ch == "(":
@@ -86,12 +90,17 @@ def bound_query(q):
     Raises:
         BadQuery: more than :data:`MAX_EXPANDING_WORDS` fuzzy, prefix or wildcard words.
     """
-    words = {(type(leaf).__name__, leaf.text) for leaf in _leaves(q) if isinstance(leaf, query.MultiTerm)}
+    words = {_word(leaf) for leaf in _leaves(q) if isinstance(leaf, query.MultiTerm)}
     if len(words) > MAX_EXPANDING_WORDS:
         raise BadQuery(
             f"the query has {len(words)} fuzzy, prefix or wildcard words (at most {MAX_EXPANDING_WORDS})"
         )
     return _cap(q)
+
+
+def _word(leaf) -> tuple:
+    """What a multi-term stands for, whatever field it is looked up in (a range has two ends, not a text)."""
+    return (type(leaf).__name__, getattr(leaf, "text", None), getattr(leaf, "start", None), getattr(leaf, "end", None))
 
 
 def _leaves(q):
@@ -118,8 +127,10 @@ def cap_fuzzy(q: query.FuzzyTerm):
     maxdist = max(0, min(q.maxdist, MAX_FUZZY_DISTANCE))
     if isinstance(q.text, str) and len(q.text) > MAX_TOKEN + maxdist:
         return query.NullQuery  # every indexed term is shorter than MAX_TOKEN characters
-    if maxdist == q.maxdist:
+    # A kept prefix longer than the word (``rabbit~2/99``) would index past its end.
+    prefix = max(0, min(q.prefixlength, len(q.text)))
+    if (maxdist, prefix) == (q.maxdist, q.prefixlength):
         return q
-    capped = query.FuzzyTerm(q.fieldname, q.text, boost=q.boost, maxdist=maxdist, prefixlength=q.prefixlength)
+    capped = query.FuzzyTerm(q.fieldname, q.text, boost=q.boost, maxdist=maxdist, prefixlength=prefix)
     capped.startchar, capped.endchar = getattr(q, "startchar", None), getattr(q, "endchar", None)
     return capped

@@ -105,9 +105,9 @@ def check_query(query: str) -> None:
     Raises:
         BadQuery: the query is malformed.
     """
-    from wikitui.core.search_bounds import check_size
+    from wikitui.core.search_bounds import check_text
 
-    check_size(query)
+    check_text(query)
     if query.count('"') % 2:
         raise BadQuery('unbalanced quotes in the query: close the phrase with "')
     if re.search(r'""', query):
@@ -157,7 +157,12 @@ def parse_query(source, text: str, notes: list[str] | None = None):
     from wikitui.core.search_bounds import bound_query, fuzzy_notes
 
     check_query(text)
-    q = _parse(source, text)
+    try:
+        q = _parse(source, text)
+    except BadQuery:
+        raise
+    except Exception as exc:  # reading a query touches no index file: whatever fails is the query's
+        raise BadQuery(f"cannot parse the query: {type(exc).__name__}") from exc
     if notes is not None and "~" in text:
         notes.extend(n for n in fuzzy_notes(_outside_quotes(text)) if n not in notes)
     return bound_query(q)
