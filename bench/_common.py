@@ -54,6 +54,14 @@ def loadavg() -> list[float]:
 
 
 # ------------------------------------------------------------------- vaults
+def corpus_missing(name: str) -> str:
+    """The note for a corpus that is not there: where it was looked for, and where it belongs."""
+    return (
+        f"{name}: skipped, corpus not found at {CORPUS / name} "
+        "(the corpora live in ../shared/corpus beside the project, or set WIKITUI_CORPUS)"
+    )
+
+
 def copy_corpus(name: str, dest: Path) -> Path | None:
     """Copy a corpus vault into ``dest`` (None when the corpus is absent)."""
     src = CORPUS / name

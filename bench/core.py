@@ -31,6 +31,7 @@ from bench._common import (  # noqa: E402
     ROOT,
     bare_whoosh_build,
     copy_corpus,
+    corpus_missing,
     fts5_build,
     fts5_search,
     generate_vault,
@@ -380,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             root = copy_corpus(name, tmp / name)
             if root is None:
-                notes.append(f"{name}: corpus not found, skipped")
+                notes.append(corpus_missing(name))
                 continue
             result["vaults"][name] = bench_vault(name, root, QUERIES[name], args, tmp, notes)
             shutil.rmtree(root, ignore_errors=True)

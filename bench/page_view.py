@@ -165,6 +165,8 @@ async def main() -> None:
     if INDEX.is_file():
         text = INDEX.read_text(encoding="utf-8-sig")
         results["page_view"]["vault_small_index"] = await time_page_view(text, args.runs)
+    else:
+        results["notes"] = [f"vault_small_index: skipped, {INDEX} not found (the corpora live in ../shared/corpus beside the project)"]
     big = mixed_page(1000) * 40
     while len(big) < 5_000_000:
         big += page

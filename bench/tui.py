@@ -309,6 +309,12 @@ def main() -> None:
             max(v["cold_max_frame_gap_ms"], v["warm_max_frame_gap_ms"]) <= 100 for v in report["vaults"].values()
         ),
     }
+    report["notes"] = [
+        f"{name}: skipped, corpus not found at {CORPUS / name} "
+        "(the corpora live in ../shared/corpus beside the project, or set WIKITUI_CORPUS)"
+        for name in ("vault-large", "vault-small")
+        if not args.skip_large and not (CORPUS / name).is_dir()
+    ]
     report["load_average"] = [round(x, 2) for x in os.getloadavg()]
     shutil.rmtree(work, ignore_errors=True)
     print(json.dumps(report, indent=2))

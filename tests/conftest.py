@@ -41,7 +41,10 @@ def corpus_path(name: str) -> Path:
     """The path of a corpus folder, skipping the test with a clear reason when absent."""
     path = CORPUS / name
     if not path.is_dir():
-        pytest.skip(f"corpus {name!r} not found at {path} (it lives in ../shared/corpus beside the project; CI has it)")
+        pytest.skip(
+            f"corpus {name!r} not found at {path}: the corpora live in ../shared/corpus beside the project "
+            "(or set WIKITUI_CORPUS); CI has them"
+        )
     return path
 
 

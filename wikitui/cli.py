@@ -243,11 +243,16 @@ def cmd_search(args: argparse.Namespace) -> int:
     try:
         vault = _open(args)
         with SearchIndex(vault) as index:
-            index.update()
+            stats = index.update()
             hits = index.search(args.query, scope=args.scope, limit=args.limit)
     finally:
         if paused:
             gc.enable()
+    notes = list(hits.notes)
+    if stats.busy and not notes:
+        notes.append("another wikitui process is updating the search index; results may miss its latest changes")
+    for note in notes:  # on stderr, so --json output stays one JSON document
+        print(f"note: {note}", file=sys.stderr)
     if args.json:
         _dump([
             {"path": h.path, "kind": h.kind, "title": h.title, "score": float(h.score), "snippet": h.snippet}
@@ -282,23 +287,32 @@ def cmd_links(args: argparse.Namespace) -> int:
     vault = _open(args)
     graph = _graph(vault)
     path = _find_page(graph, args.page)
-    outgoing = [
-        {"target": link.target + (f"#{link.anchor}" if link.anchor else ""), "path": target, "line": link.line}
+    # One row per link or mention and line: rows that would repeat the same line and
+    # context (450,000 links on one 5 MB line) are listed once.
+    outgoing = list(dict.fromkeys(
+        (link.target + (f"#{link.anchor}" if link.anchor else ""), target, link.line)
         for link, target in graph.outgoing(path)
-    ]
-    backlinks = [{"path": b.source, "line": b.link.line, "context": b.link.context} for b in graph.backlinks(path)]
-    unlinked = [{"path": m.path, "line": m.line, "context": m.context} for m in graph.unlinked_mentions(path)]
+    ))
+    backlinks = list(dict.fromkeys((b.source, b.link.line, b.link.context) for b in graph.backlinks(path)))
+    unlinked = [(m.path, m.line, m.context) for m in graph.unlinked_mentions(path)]
     if args.json:
-        _dump({"path": path, "outgoing": outgoing, "backlinks": backlinks, "unlinked": unlinked})
+        from wikitui.core.jsonstream import write_json
+
+        write_json(sys.stdout, {
+            "path": path,
+            "outgoing": ({"target": t, "path": p, "line": n} for t, p, n in outgoing),
+            "backlinks": ({"path": p, "line": n, "context": c} for p, n, c in backlinks),
+            "unlinked": ({"path": p, "line": n, "context": c} for p, n, c in unlinked),
+        })
         return 0
     print(f"{path} — {graph.pages[path].title}")
     print(f"\nOutgoing ({len(outgoing)})")
-    for o in outgoing:
-        print(f"  {o['line']:>4}  {o['target']} → {o['path'] or 'unresolved'}")
+    for target, resolved, line in outgoing:
+        print(f"  {line:>4}  {target} → {resolved or 'unresolved'}")
     for label, rows in (("Backlinks", backlinks), ("Unlinked mentions", unlinked)):
         print(f"\n{label} ({len(rows)})")
-        for r in rows:
-            print(f"  {r['path']}:{r['line']}  {r['context']}")
+        for source, line, context in rows:
+            print(f"  {source}:{line}  {context}")
     return 0
 
 
@@ -309,7 +323,9 @@ def cmd_lint(args: argparse.Namespace) -> int:
     vault = _open(args)
     report = run_lint(vault, _graph(vault))
     if args.json:
-        _dump(report.to_dict())
+        from wikitui.core.jsonstream import write_json
+
+        write_json(sys.stdout, {"problems": (p.to_dict() for p in report.problems), "counts": report.counts})
     else:
         for p in report.problems:
             where = f"{p.path}:{p.line}" if p.line else p.path

@@ -70,6 +70,7 @@ def _frontmatters(root):
                     yield fm
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", ["sample", "vault-small", "vault-large"])
 def test_every_frontmatter_of_the_real_vaults_reads_the_same(name):
     root = SAMPLE if name == "sample" else corpus_path(name)

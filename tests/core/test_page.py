@@ -45,3 +45,54 @@ def test_headings_and_block_ids_skip_code():
     info = parse_page("wiki/h.md", text)
     assert [(h.level, h.text, h.line) for h in info.headings] == [(1, "Top", 1), (2, "Second", 6)]
     assert info.block_ids == ["blk-1"]
+
+
+def alias_bomb(levels: int = 9) -> str:
+    """A "billion laughs" frontmatter: each line names the one before nine times (9^9 values)."""
+    lines = ["---", 'a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    names = "abcdefghijklmnop"
+    for prev, name in zip(names, names[1:levels]):
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    lines += [f"title: *{names[levels - 1]}", f"tags: *{names[levels - 1]}", "---", "# Bomb", "", "body [[X]]", ""]
+    return "\n".join(lines)
+
+
+def test_yaml_anchors_and_aliases_are_refused_not_expanded():
+    info = parse_page("wiki/bomb.md", alias_bomb())
+    assert info.frontmatter_error == "YAML anchors and aliases (&name, *name) are not expanded in frontmatter"
+    assert info.meta == {} and info.tags == []  # nothing of the block is read
+    assert info.title == "Bomb" and [l.target for l in info.links] == ["X"]  # the rest of the page is
+    # A single anchor is refused too, and a merge key (it needs an alias); `*` and `&` in text are not YAML.
+    assert parse_page("wiki/a.md", "---\nbase: &b {x: 1}\ntitle: A\n---\n").frontmatter_error
+    assert parse_page("wiki/a.md", "---\nbase: {x: 1}\nmore:\n  <<: *b\n---\n").frontmatter_error
+    plain = parse_page("wiki/a.md", "---\ntitle: R&D *notes*\nsummary: 'a & b'\nx: [1, {y: 2}]\n---\n")
+    assert plain.frontmatter_error is None and plain.title == "R&D *notes*"
+
+
+def test_a_page_with_an_alias_bomb_is_invalid_frontmatter_in_lint_and_indexed_as_text(tmp_path):
+    from wikitui.core.lint import run_lint
+    from wikitui.core.search import SearchIndex
+
+    (tmp_path / "wiki").mkdir()
+    (tmp_path / "wiki" / "bomb.md").write_text(alias_bomb(), encoding="utf-8")
+    (tmp_path / "wiki" / "x.md").write_text("---\ntitle: X\ntype: t\nsummary: s\n---\nsee [[bomb]]\n")
+    vault = Vault.open(tmp_path)
+    graph = LinkGraph.load(vault)
+    problems = [(p.check, p.path) for p in run_lint(vault, graph).problems if p.check == "invalid-frontmatter"]
+    assert problems == [("invalid-frontmatter", "wiki/bomb.md")]
+    with SearchIndex(vault) as index:
+        assert index.update().added == 2
+        hits = index.search("bomb")
+        assert hits[0].path == "wiki/bomb.md" and hits[0].title == "Bomb"
+        assert index.search("lol") == []  # the block was not read into any field
+
+
+def test_frontmatter_edits_refuse_aliases_too():
+    import pytest
+
+    from wikitui.core.yamledit import FrontmatterEditError, frontmatter_value, set_frontmatter_keys
+
+    with pytest.raises(FrontmatterEditError, match="anchors and aliases"):
+        set_frontmatter_keys(alias_bomb(), {"updated": "2026-01-01"})
+    assert frontmatter_value(alias_bomb(), "title") is None
+    assert frontmatter_value("---\ntitle: R&D *x*\n---\n", "title") == "R&D *x*"

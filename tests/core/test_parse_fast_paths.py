@@ -109,6 +109,7 @@ def _pages(root: Path):
                     yield name, decode_text(fh.read())[0]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", ["sample", "vault-small", "vault-large", "alice"])
 def test_every_page_of_the_real_vaults_parses_like_the_general_path(name):
     root = SAMPLE if name == "sample" else corpus_path(name)

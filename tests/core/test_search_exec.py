@@ -27,7 +27,8 @@ QUERIES = [
 def _compare(idx: SearchIndex, queries: list[str]) -> int:
     """Run every query both ways in every scope; returns how many the direct scorer answered."""
     from wikitui.core.search_exec import stored_fields, top_docs
-    from wikitui.core.search_schema import parse_query, prepare_query
+    from wikitui.core.search_expand import prepare_query
+    from wikitui.core.search_schema import parse_query
 
     store = idx._opened()
     direct = 0
@@ -97,7 +98,8 @@ def test_not_and_minus_exclude_the_same_pages(sample_vault):
 
 def test_a_lone_not_is_left_to_whoosh_and_still_answers(sample_vault):
     from wikitui.core.search_exec import top_docs
-    from wikitui.core.search_schema import parse_query, prepare_query
+    from wikitui.core.search_expand import prepare_query
+    from wikitui.core.search_schema import parse_query
 
     idx = SearchIndex(Vault.open(sample_vault))
     idx.update()

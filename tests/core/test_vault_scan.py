@@ -105,6 +105,7 @@ def test_scan_with_configured_folders_follows_the_rules(tmp_path):
     assert [f.path for f in raws] == ["sources/raw/s.md"]
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("name", ["sample", "vault-small", "vault-large", "alice"])
 def test_scan_of_the_real_vaults_follows_the_rules(name):
     vault = Vault(SAMPLE if name == "sample" else corpus_path(name))  # scan() only reads

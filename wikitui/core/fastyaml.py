@@ -39,6 +39,10 @@ _NOT_STR = re.compile(
 )
 
 
+#: A character YAML does not allow in a document (PyYAML's reader refuses it; libyaml fails to encode a
+#: lone surrogate with a UnicodeEncodeError, not a YAML error).
+NOT_ALLOWED = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+
 # The plain scalars among _NOT_STR's words: the only ones a scalar starting with a letter can be.
 _WORDS = frozenset(
     "null Null NULL true True TRUE false False FALSE yes Yes YES no No NO on On ON off Off OFF".split()
@@ -97,7 +101,13 @@ def _flow_list(raw: str) -> list:
 
 
 def load_simple(text: str) -> dict | None:
-    """Parse flat frontmatter YAML; None when it uses anything beyond the flat subset."""
+    """Parse flat frontmatter YAML; None when it uses anything beyond the flat subset.
+
+    Characters YAML does not allow in a document (control characters, lone
+    surrogates) are beyond it too: PyYAML then reports them.
+    """
+    if NOT_ALLOWED.search(text):
+        return None
     try:
         return _load(text)
     except _Unsupported:
@@ -112,6 +122,8 @@ def _load(text: str) -> dict:
         line = lines[i].rstrip("\r")
         i += 1
         if not line.strip():
+            if "\t" in line:
+                raise _Unsupported  # a tab cannot start a YAML token: PyYAML refuses the block
             continue
         if line[0] in " \t#-" or "\t" in line:
             raise _Unsupported
@@ -122,8 +134,8 @@ def _load(text: str) -> dict:
             raise _Unsupported
         if not (key.isascii() and key.isidentifier()) and _KEY_NAME.fullmatch(key) is None:
             raise _Unsupported
-        if key in data:
-            raise _Unsupported
+        if key in data or key in _WORDS:
+            raise _Unsupported  # a repeated key, or one PyYAML reads as a bool or None ("yes:", "null:")
         raw = rest[1:]
         if not raw.strip():
             items = []

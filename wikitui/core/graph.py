@@ -17,7 +17,6 @@ from __future__ import annotations
 import gc
 import os
 import posixpath
-import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from operator import attrgetter
@@ -25,7 +24,8 @@ from pathlib import Path
 
 from wikitui.core.fsutil import decode_text, read_bytes
 from wikitui.core.graph_cache import CACHE_NAME, CACHE_VERSION, CachedGraph, read_cache, write_cache
-from wikitui.core.links import WIKILINK, Link, mask_text
+from wikitui.core.links import Link
+from wikitui.core.mentions import Mention, unlinked_mentions
 from wikitui.core.page import PageInfo, parse_page
 from wikitui.core.vault import FileStat, Vault
 
@@ -81,15 +81,6 @@ class Backlink:
 
     source: str
     link: Link
-
-
-@dataclass(slots=True)
-class Mention:
-    """An unlinked mention: a page's title or alias as plain text in another page."""
-
-    path: str
-    line: int
-    context: str
 
 
 class LinkGraph:
@@ -366,44 +357,8 @@ class LinkGraph:
         return out
 
     def unlinked_mentions(self, path: str) -> list[Mention]:
-        """Places where another page names ``path``'s title or an alias in plain text.
-
-        Reads the other pages from disk (this is an on-demand query). Text inside
-        links, code, comments and frontmatter does not count; log.md is history and
-        is skipped.
-        """
-        info = self.pages.get(path)
-        if info is None:
-            return []
-        names = sorted({n for n in info.names if len(n) >= 3}, key=len, reverse=True)
-        if not names:
-            return []
-        lowered = [n.lower() for n in names]
-        pattern = re.compile(
-            r"(?<![\w])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE
-        )
-        out: list[Mention] = []
-        for other, oinfo in self.pages.items():
-            if other == path or other == self.vault.log_path:
-                continue
-            try:
-                text, _ = decode_text((self.vault.root / other).read_bytes())
-            except OSError:
-                continue
-            low = text.lower()
-            if not any(n in low for n in lowered):
-                continue
-            masked = mask_text(text, frontmatter_end=oinfo.body_line - 1 if oinfo.has_frontmatter else 0)
-            masked = WIKILINK.sub(lambda m: " " * (m.end() - m.start()), masked)
-            for link in oinfo.links:  # markdown links too
-                masked = masked[: link.start] + " " * (link.end - link.start) + masked[link.end :]
-            for m in pattern.finditer(masked):
-                line = masked.count("\n", 0, m.start()) + 1
-                ls = text.rfind("\n", 0, m.start()) + 1
-                le = text.find("\n", m.start())
-                ctx = text[ls : le if le != -1 else len(text)].strip()
-                out.append(Mention(other, line, ctx[:240]))
-        return out
+        """Places where another page names ``path``'s title or an alias in plain text (see :mod:`wikitui.core.mentions`)."""
+        return unlinked_mentions(self, path)
 
     # ------------------------------------------------------------ incremental
     def update_path(self, rel: str) -> None:

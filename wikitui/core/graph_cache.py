@@ -26,7 +26,7 @@ from wikitui.core.links import Link
 from wikitui.core.page import Heading, PageInfo
 
 #: Bump when what the cache holds changes meaning: an old cache is then ignored.
-CACHE_VERSION = 7  # 7: bare https:// URLs are links
+CACHE_VERSION = 8  # 7: bare https:// URLs are links; 8: link contexts cut to 200 characters
 CACHE_NAME = "graph.pickle"
 
 _CLASSES = (PageInfo, Link, Heading)

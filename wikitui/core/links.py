@@ -33,6 +33,8 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 #: punctuation is trimmed); U+FFFD too, which the page pane shows for a control character.
 BARE_URL = re.compile(r"https?://[^\s<>\[\]`\"'\x00-\x1f\x7f\ufffd]+")
 _URL_TRAILING = ".,:;!?*_~"
+#: Characters of a line kept as a link's or a mention's context (a 5 MB line is not printed whole).
+CONTEXT_CHARS = 200
 
 
 @dataclass(slots=True)
@@ -48,7 +50,7 @@ class Link:
         line: 1-based line number in the file.
         start: Offset of the link's first character in the file text.
         end: Offset just past the link.
-        context: The stripped line the link stands on (for backlinks).
+        context: The stripped line the link stands on (for backlinks), cut to :data:`CONTEXT_CHARS`.
     """
 
     target: str
@@ -91,6 +93,17 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
         pos = b
     out.append(text[pos:])
     return "".join(out)
+
+
+def blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with every character of ``spans`` (sorted by start; overlaps allowed) blanked, newlines kept."""
+    return _blank(text, spans)
+
+
+def cut_context(line: str) -> str:
+    """A line as context for a link or a mention: stripped, and cut to :data:`CONTEXT_CHARS` (DESIGN §8)."""
+    line = line.strip()
+    return line if len(line) <= CONTEXT_CHARS else line[: CONTEXT_CHARS - 1] + "…"
 
 
 def _fence_spans(text: str, pos: int = 0) -> list[tuple[int, int]]:
@@ -247,9 +260,7 @@ def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[
             line_end = find("\n", first)
             if line_end == -1:
                 line_end = len(text)
-            context = text[rfind("\n", 0, first) + 1 : line_end].strip()
-            if len(context) > 240:
-                context = context[:239] + "…"
+            context = cut_context(text[rfind("\n", 0, first) + 1 : line_end])
         append(Link(target, anchor, label, kind, embed, line, first, end, context))
     return links
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from wikitui.core.fastyaml import load_simple
+from wikitui.core.fastyaml import NOT_ALLOWED, load_simple
 from wikitui.core.links import Link, extract_links, mask_body
 
 _FM_OPEN = re.compile(r"\A---[ \t]*\r?\n")
@@ -178,16 +178,48 @@ class _YAML:
         cls._loaded = True
 
 
+#: Why a block with anchors or aliases is refused (DESIGN §8 "Bounded work").
+ALIASES_REFUSED = "YAML anchors and aliases (&name, *name) are not expanded in frontmatter"
+
+
+def uses_yaml_aliases(fm: str) -> bool:
+    """Whether a frontmatter block has YAML anchors (``&a``) or aliases (``*a``).
+
+    They are refused wherever frontmatter is read: nine lines of aliases, each
+    naming the one before nine times ("billion laughs"), stand for 9^9 values,
+    and reading them as text took a minute and gigabytes. Found with libyaml's
+    scanner (tokens only, linear), and only when ``&`` or ``*`` appears at all.
+    A block that does not scan is left for the loader to report.
+    """
+    if "&" not in fm and "*" not in fm:
+        return False
+    _YAML.load()
+    import yaml
+
+    try:
+        return any(isinstance(t, (yaml.AliasToken, yaml.AnchorToken)) for t in yaml.scan(fm, Loader=_YAML.loader))
+    except yaml.YAMLError:
+        return False
+
+
 def load_frontmatter(fm: str) -> dict:
     """Parse a frontmatter block: flat YAML directly, anything else with python-frontmatter's handler.
 
     Raises:
-        yaml.YAMLError: The block does not parse, or is not a mapping.
+        yaml.YAMLError: The block does not parse, is not a mapping, or has anchors
+            or aliases (see :func:`uses_yaml_aliases`).
     """
-    data = load_simple(fm)
+    data = load_simple(fm)  # never accepts an anchor or an alias: they start with & and *
     if data is None:
         _YAML.load()
-        data = _YAML.handler.load(fm, Loader=_YAML.loader)
+        if NOT_ALLOWED.search(fm):
+            raise _YAML.error("a control character or a lone surrogate, which YAML does not allow")
+        if uses_yaml_aliases(fm):
+            raise _YAML.error(ALIASES_REFUSED)
+        try:
+            data = _YAML.handler.load(fm, Loader=_YAML.loader)
+        except (RecursionError, ValueError) as exc:  # not YAML errors, yet only a block that does not parse
+            raise _YAML.error(f"{type(exc).__name__}: {exc}") from exc
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -23,12 +23,13 @@ Usage::
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable, Iterable
 
 from wikitui.core.errors import BadQuery
-from wikitui.core.record import Record
+from wikitui.core.search_types import Hit, Hits, IndexBusy, UpdateStats
 from wikitui.core.vault import FileStat, Vault
 
 TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
@@ -42,84 +43,32 @@ SCOPES = ("all", "wiki", "raw")
 SNIPPET_HEAD = 16 * 1024
 #: Files indexed between two progress reports.
 _PROGRESS_EVERY = 25
+#: The note of a search that could not open the index while another process rebuilds it.
+_BUSY = "the search index is being rebuilt by another wikitui process; search again in a moment"
 
 Progress = Callable[[int, int], None]
 Cancel = Callable[[], bool]
 
 
+def _unless_busy(busy: Callable[[], object]):
+    """Make a method return ``busy()`` when another process is writing an index that does not open."""
+
+    def wrap(method):
+        @functools.wraps(method)
+        def guarded(*args, **kwargs):
+            try:
+                return method(*args, **kwargs)
+            except IndexBusy:
+                return busy()
+
+        return guarded
+
+    return wrap
+
+
 def index_name() -> str:
     """The Whoosh index name: it carries the schema version, so an old index is never opened."""
     return f"wikitui_v{SCHEMA_VERSION}"
-
-
-class Hit(Record):
-    """One search result.
-
-    Attributes:
-        path: Vault-relative path with ``/`` separators.
-        kind: "page" or "raw".
-        title: The page's title (a raw source's first heading or file name).
-        score: Relevance, higher is better (only comparable within one search).
-        snippet: Plain text around the best match, matched words wrapped in ``**``.
-        line: 1-based line of the snippet's match in the file; None when the hit
-            matched only in its title, tags or other metadata.
-    """
-
-    __slots__ = ("path", "kind", "title", "score", "snippet", "line")
-
-    def __init__(self, path: str, kind: str, title: str, score: float, snippet: str, line: int | None = None) -> None:
-        self.path = path
-        self.kind = kind
-        self.title = title
-        self.score = score
-        self.snippet = snippet
-        self.line = line
-
-
-class UpdateStats(Record):
-    """What an update or rebuild did.
-
-    Attributes:
-        added: Files indexed for the first time.
-        updated: Files re-indexed because they changed.
-        removed: Files dropped because they vanished.
-        total: Documents in the index afterwards.
-        seconds: Wall time taken.
-        cancelled: ``cancel()`` stopped it early (what was done is committed).
-        busy: Another process held the index's write lock; nothing was done.
-        rebuilt: The index was (re)created from scratch (missing, corrupt, old schema).
-        unchanged: Files whose time changed but whose bytes did not (a checkout, a sync
-            tool, ``touch``): their new time is recorded, nothing is re-indexed.
-    """
-
-    __slots__ = ("added", "updated", "removed", "total", "seconds", "cancelled", "busy", "rebuilt", "unchanged")
-
-    def __init__(  # noqa: PLR0913 - one argument per field
-        self,
-        added: int = 0,
-        updated: int = 0,
-        removed: int = 0,
-        total: int = 0,
-        seconds: float = 0.0,
-        cancelled: bool = False,
-        busy: bool = False,
-        rebuilt: bool = False,
-        unchanged: int = 0,
-    ) -> None:
-        self.added = added
-        self.updated = updated
-        self.removed = removed
-        self.total = total
-        self.seconds = seconds
-        self.cancelled = cancelled
-        self.busy = busy
-        self.rebuilt = rebuilt
-        self.unchanged = unchanged
-
-    @property
-    def changed(self) -> int:
-        """Number of files added, updated or removed."""
-        return self.added + self.updated + self.removed
 
 
 class SearchIndex:
@@ -166,6 +115,7 @@ class SearchIndex:
         return store
 
     # --------------------------------------------------------------- updating
+    @_unless_busy(lambda: UpdateStats(busy=True))
     def update(
         self, graph: LinkGraph | None = None, progress: Progress | None = None, cancel: Cancel | None = None
     ) -> UpdateStats:
@@ -182,6 +132,7 @@ class SearchIndex:
         with self._write_lock:
             return self._update(store, graph, progress, cancel, full=False)
 
+    @_unless_busy(lambda: UpdateStats(busy=True))
     def rebuild(self, progress: Progress | None = None, cancel: Cancel | None = None) -> UpdateStats:
         """Index the whole vault again (its language is detected again too).
 
@@ -320,6 +271,7 @@ class SearchIndex:
             return "raw"
         return "page" if self.vault.is_page_path(rel) else None
 
+    @_unless_busy(lambda: UpdateStats(busy=True))
     def update_paths(self, paths: Iterable[str], graph: LinkGraph | None = None) -> UpdateStats:
         """Re-index exactly these vault-relative paths; missing files are dropped.
 
@@ -360,12 +312,14 @@ class SearchIndex:
             store.commit(writer, removed=gone, indexed=done)
             return self._finish(stats, store, started)
 
+    @_unless_busy(int)
     def segment_count(self) -> int:
         """How many segments the index has (1 after :meth:`optimize` or a rebuild)."""
         store = self._opened()
         store.open()
         return len(store.ix._segments())
 
+    @_unless_busy(bool)
     def optimize(self) -> bool:
         """Merge all segments into one (seconds on a large vault: run it in the background).
 
@@ -385,7 +339,7 @@ class SearchIndex:
             return True
 
     # -------------------------------------------------------------- searching
-    def search(self, query: str, scope: str = "all", limit: int = 10) -> list[Hit]:
+    def search(self, query: str, scope: str = "all", limit: int = 10) -> Hits:
         """Search the index (it is opened, and created empty if missing, on first use).
 
         The index is not brought up to date here: call :meth:`update` first (the
@@ -399,42 +353,59 @@ class SearchIndex:
             scope: "all", "wiki" (pages only) or "raw" (raw sources only).
             limit: Most hits to return, best first.
 
+        Returns:
+            The hits, best first, with the notes to show beside them (``Hits.notes``):
+            a fuzzy distance capped at 2, an index another process is rebuilding.
+
         Raises:
-            BadQuery: a malformed query or an unknown scope.
+            BadQuery: a malformed query, one over a bound (DESIGN §8), or an unknown scope.
         """
         if scope not in SCOPES:
             raise BadQuery(f"unknown scope {scope!r}: use all, wiki or raw")
         if not query.strip() or limit <= 0:
-            return []
+            return Hits()
+        notes: list[str] = []
         for attempt in (1, 2, 3):
-            store = self._opened()
             try:
-                return self._search(store, query, scope, limit)
+                store = self._opened()
+                return Hits(self._search(store, query, scope, limit, notes), notes)
             except BadQuery:
                 raise
+            except IndexBusy:
+                return Hits((), [*notes, _BUSY])
             except Exception:
                 # An index file became unreadable (damaged, or replaced under us by
                 # another process): reopen it; failing that, rebuild it.
                 if attempt == 3:
                     raise
+                notes.clear()
                 with self._write_lock:
+                    store = self._store
+                    if store is None:
+                        raise
                     store.reset()
                     if attempt == 2:
-                        store.create(force=True)
+                        try:
+                            store.create(force=True)
+                        except IndexBusy:
+                            return Hits((), [_BUSY])
                         self._update(store, None, None, None, full=False)
-        return []  # pragma: no cover - the loop always returns or raises
+        return Hits()  # pragma: no cover - the loop always returns or raises
 
-    def _search(self, store, query: str, scope: str, limit: int) -> list[Hit]:
+    def _search(self, store, query: str, scope: str, limit: int, notes: list[str]) -> list[Hit]:
         from wikitui.core.search_docs import search_text
         from wikitui.core.search_exec import stored_fields, top_docs
-        from wikitui.core.search_schema import parse_query, prepare_query
+        from wikitui.core.search_expand import prepare_query
+        from wikitui.core.search_schema import parse_query
         from wikitui.core.search_snippet import SnippetMaker, highlight_terms
 
         with store.read_lock:
-            q = parse_query(store, query)
+            q = parse_query(store, query, notes)
             if type(q).__name__ == "_NullQuery":
                 return []
             searcher = store.searcher()
+            if not searcher.doc_count_all():
+                return []  # a first build not committed yet (BM25's idf is undefined on no documents)
             q = prepare_query(q, searcher.reader())
             allowed = store.scope_filter(scope)
             if allowed is not None and not allowed:

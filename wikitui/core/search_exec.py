@@ -13,7 +13,7 @@ format) returns None and Whoosh runs it as before; a test checks both give the
 same hits.
 
 Supported shapes: ``Term``, ``Phrase`` (words side by side, scored as the sum of
-its words as Whoosh does), :class:`~wikitui.core.search_schema.ExpandedTerms`
+its words as Whoosh does), :class:`~wikitui.core.search_expand.ExpandedTerms`
 (prefix, wildcard and fuzzy words), ``Or`` (without coordination scaling),
 ``And``, ``AndNot`` and the null query, nested in any way.
 
@@ -35,7 +35,7 @@ from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25F
 from whoosh.util.numeric import byte_to_length
 
-from wikitui.core.search_schema import ExpandedTerms
+from wikitui.core.search_expand import ExpandedTerms
 
 #: Decoded field lengths, as Whoosh stores them (one byte per document).
 _LENGTHS = [byte_to_length(b) for b in range(256)]
@@ -349,7 +349,7 @@ def top_docs(searcher, q, limit: int, allowed: set[int] | None = None) -> list[t
 
     Args:
         searcher: An open Whoosh searcher over a BM25F-scored index.
-        q: A query as :func:`~wikitui.core.search_schema.prepare_query` leaves it.
+        q: A query as :func:`~wikitui.core.search_expand.prepare_query` leaves it.
         limit: How many documents to keep.
         allowed: Only these document numbers may be returned (a scope), or None.
     """

@@ -11,6 +11,8 @@ from __future__ import annotations
 from whoosh import query
 from whoosh.qparser import FieldAliasPlugin, FuzzyTermPlugin, MultifieldParser, PlusMinusPlugin
 
+from wikitui.core.search_bounds import MAX_FUZZY_DISTANCE
+
 
 class _FuzzyPlugin(FuzzyTermPlugin):
     """Fuzzy words that keep their first letter by default (``word~`` means ``word~1/1``).
@@ -38,6 +40,8 @@ class _FuzzyPlugin(FuzzyTermPlugin):
         node = super().create(parser, match)
         if match.group("prefix") is None:
             node.prefixlength = 1
+        # ``~9`` would build an automaton exponential in 9 (minutes, gigabytes): see search_bounds.
+        node.maxdist = min(node.maxdist, MAX_FUZZY_DISTANCE)
         return node
 
 

@@ -1,8 +1,9 @@
 """The search index's schema and its query language.
 
 Queries (DESIGN §5): words (all must match, in any text field), ``"phrases"``,
-``prefix*``, ``fuzzy~`` (one edit, first letter kept; ``~2`` for two edits,
-``~2/3`` to keep three letters), ``tag:x``, ``type:concept``,
+``prefix*``, ``fuzzy~`` (one edit, first letter kept; ``~2`` for two edits, the
+most allowed, so ``~3`` and up are searched as ``~2`` with a note; ``~2/3`` to keep
+three letters), ``tag:x``, ``type:concept``,
 ``kind:raw`` / ``kind:page``, ``-word`` to exclude, ``OR``/``AND``/``NOT`` and
 parentheses. Words are looked up in title, aliases, summary, headings and body,
 with title and aliases weighted most. A hyphen inside a word (``self-awareness``)
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from whoosh import fields, query
+from whoosh import fields
 
 from wikitui.core.errors import BadQuery
 from wikitui.core.search_analysis import WikiAnalyzer
@@ -98,9 +99,15 @@ def check_query(query: str) -> None:
     - ``kind:`` with anything but ``page`` or ``raw``;
     - ``AND``/``OR`` without a term on both sides, ``NOT`` with nothing after it.
 
+    It also refuses a query longer or more deeply nested than
+    :mod:`wikitui.core.search_bounds` allows.
+
     Raises:
         BadQuery: the query is malformed.
     """
+    from wikitui.core.search_bounds import check_text
+
+    check_text(query)
     if query.count('"') % 2:
         raise BadQuery('unbalanced quotes in the query: close the phrase with "')
     if re.search(r'""', query):
@@ -134,150 +141,34 @@ def check_query(query: str) -> None:
             raise BadQuery(f"'{word}' needs a term before it")
 
 
-#: Terms a prefix, wildcard or fuzzy word may stand for in one field (the most frequent kept).
-MAX_EXPANSIONS = 64
-#: Terms of the term list looked at to choose them (``a*`` on a large vault has thousands).
-_EXPANSION_SCAN = 500
-
-
-def _btexts(q, reader):
-    """The terms a multi-term matches in ``reader``.
-
-    A fuzzy term is matched segment by segment: a segment walks its term list
-    with an automaton, but a reader over several segments (an index after a few
-    updates) falls back to computing the edit distance to every term, 5-10x
-    slower. This is why fuzzy searches slowed after updates until optimised.
-    """
-    if not isinstance(q, query.FuzzyTerm):
-        yield from q._btexts(reader)
-        return
-    seen = set()
-    for leaf, _base in reader.leaf_readers():
-        if q.fieldname not in leaf.schema:
-            continue
-        for word in leaf.terms_within(q.fieldname, q.text, q.maxdist, prefix=q.prefixlength):
-            btext = word.encode("utf-8") if isinstance(word, str) else word
-            if btext not in seen:
-                seen.add(btext)
-                yield btext
-
-
-class ExpandedTerms(query.MultiTerm):
-    """A prefix, wildcard or fuzzy word already expanded into the indexed terms it stands for.
-
-    Whoosh expands a multi-term against the term list each time it is asked (to
-    match, then again to highlight: ten walks of the term lists for a fuzzy word
-    over five fields), and unions however many terms it finds (``a*`` on a large
-    vault: thousands, over a second). Expanded once, and capped to the
-    :data:`MAX_EXPANSIONS` most frequent terms, it costs one walk and stays fast.
-    Every match scores the same (the field's boost), as Whoosh scores multi-terms.
-    """
-
-    def __init__(self, fieldname: str, btexts: list[bytes], original, boost: float = 1.0) -> None:
-        self.fieldname = fieldname
-        self.btexts = btexts
-        self.original = original
-        self.boost = boost
-        self.constantscore = True
-        self.startchar = getattr(original, "startchar", None)
-        self.endchar = getattr(original, "endchar", None)
-
-    def _btexts(self, ixreader):
-        return self.btexts
-
-    def matcher(self, searcher, context=None):
-        """The union of the terms' documents, each scoring the boost.
-
-        Whoosh would OR up to 64 term matchers and ask each for its block quality
-        on every step: 50-100 ms for ``co*`` on vault-large. Reading the document
-        numbers once takes a few.
-        """
-        from whoosh.matching import ListMatcher, NullMatcher
-
-        reader = searcher.reader()
-        ids: set[int] = set()
-        for btext in self.btexts:
-            if (self.fieldname, btext) in reader:
-                ids.update(reader.postings(self.fieldname, btext).all_ids())
-        if not ids:
-            return NullMatcher()
-        return ListMatcher(sorted(ids), all_weights=self.boost)
-
-    def __eq__(self, other):
-        return isinstance(other, ExpandedTerms) and (other.fieldname, other.btexts, other.boost) == (
-            self.fieldname,
-            self.btexts,
-            self.boost,
-        )
-
-    def __hash__(self):
-        return hash((self.fieldname, tuple(self.btexts), self.boost))
-
-    def __repr__(self):
-        return f"ExpandedTerms({self.original!r}, {len(self.btexts)} terms)"
-
-    __str__ = __repr__
-
-    @classmethod
-    def expand(cls, q, reader):
-        """``q`` (a Whoosh multi-term) expanded against ``reader``."""
-        field = reader.schema[q.fieldname] if q.fieldname in reader.schema else None
-        if field is not None and field.scorable and not reader.field_length(q.fieldname):
-            return query.NullQuery  # nothing indexed in this field (no summaries in an Obsidian vault)
-        found = []
-        for n, btext in enumerate(_btexts(q, reader)):
-            if n >= _EXPANSION_SCAN:
-                break
-            found.append(btext)
-        if len(found) > MAX_EXPANSIONS:
-            found.sort(key=lambda b: reader.doc_frequency(q.fieldname, b), reverse=True)
-            found = sorted(found[:MAX_EXPANSIONS])
-        if not found:
-            return query.NullQuery
-        return cls(q.fieldname, found, q, boost=q.boost)
-
-
-def prepare_query(q, reader):
-    """Make a parsed query fast to run against ``reader``.
-
-    - Each prefix, wildcard or fuzzy word is expanded once, capped
-      (:class:`ExpandedTerms`).
-    - Every OR becomes a tree of union matchers: under 5,000 documents Whoosh
-      preloads and scores every document an OR matches, where a union tree skips
-      blocks that cannot reach the top ten (2-4x faster for ``limit=10`` on
-      vault-large).
-    - ``a NOT b`` (an ``And`` with a ``Not`` among its parts) becomes
-      ``AndNot(a, b)``: Whoosh would intersect ``a`` with every document not
-      matching ``b`` and add a meaningless score for that part.
-    """
-    if isinstance(q, query.MultiTerm) and not isinstance(q, ExpandedTerms):
-        return ExpandedTerms.expand(q, reader)
-    if any(True for _ in q.children()):
-        q = q.apply(lambda child: prepare_query(child, reader))
-    if isinstance(q, query.Or):
-        q.matcher_type = query.Or.DEFAULT_MATCHER
-    if type(q) is query.And:
-        negated = [sub.query for sub in q.subqueries if type(sub) is query.Not]
-        kept = [sub for sub in q.subqueries if type(sub) is not query.Not]
-        if negated and kept and q.boost == 1.0:
-            positive = kept[0] if len(kept) == 1 else query.And(kept)
-            excluded = negated[0] if len(negated) == 1 else query.Or(negated)
-            return query.AndNot(positive, excluded)
-    return q
-
-
-def parse_query(source, text: str):
-    """Check and parse ``text`` into a Whoosh query.
+def parse_query(source, text: str, notes: list[str] | None = None):
+    """Check and parse ``text`` into a Whoosh query, bounded as :mod:`wikitui.core.search_bounds` says.
 
     Args:
         source: The index store (its schema; its parser, built only when the
             query needs it) or a Whoosh parser.
         text: The query as typed.
+        notes: When given, what the person should know about how the query is
+            run (a fuzzy distance capped at 2) is appended to it.
 
     Raises:
-        BadQuery: the query is malformed (see :func:`check_query`).
+        BadQuery: the query is malformed (see :func:`check_query`) or over a bound.
     """
+    from wikitui.core.search_bounds import bound_query, fuzzy_notes
+
     check_query(text)
+    try:
+        q = _parse(source, text)
+    except BadQuery:
+        raise
+    except Exception as exc:  # reading a query touches no index file: whatever fails is the query's
+        raise BadQuery(f"cannot parse the query: {type(exc).__name__}") from exc
+    if notes is not None and "~" in text:
+        notes.extend(n for n in fuzzy_notes(_outside_quotes(text)) if n not in notes)
+    return bound_query(q)
+
+
+def _parse(source, text: str):
     from wikitui.core.search_simple import simple_query
 
     fast = simple_query(source.schema, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES)

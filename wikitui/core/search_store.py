@@ -15,6 +15,14 @@ size and mtime of every index file it was written for: it is used only while all
 of them still match, so another process's commit, a file written into the index
 or a half-written copy all fall back to reading the index itself.
 
+A writer killed midway (``timeout``, SIGKILL, a crash) leaves the previous
+generation whole, since Whoosh writes a new table of contents only once a
+segment is complete, and renames it into place. What it leaves besides (its temp
+folder, a temp table of contents, unused segment files) is swept away by the
+next process that opens the index and can take its write lock. The folder is
+never wiped while another process holds that lock: an index being written is
+not damaged, only unfinished.
+
 This module imports Whoosh; :mod:`wikitui.core.search` imports it lazily.
 """
 
@@ -22,7 +30,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import shutil
 import threading
 from pathlib import Path
 
@@ -31,13 +38,14 @@ from whoosh.util.filelock import FileLock, try_for
 
 from wikitui.core.search_analysis import LANGUAGES, detect_language
 from wikitui.core.search_docs import read_head
+from wikitui.core.search_folder import MANIFEST as _MANIFEST
+from wikitui.core.search_folder import empty_folder, has_litter, index_files, lock_name, sweep_folder
 from wikitui.core.search_schema import build_schema, make_parser
+from wikitui.core.search_types import IndexBusy
 from wikitui.core.vault import Vault
 
 #: Pages sampled to detect a vault's language.
 _LANGUAGE_SAMPLE = 60
-#: The manifest's copy beside the index (Whoosh's clean-up leaves other names alone).
-_MANIFEST = "manifest.pickle"
 #: The fields an index of this version has.
 _FIELD_NAMES = sorted(build_schema("en").names())
 
@@ -110,22 +118,27 @@ class IndexStore:
         try:
             if not index.exists_in(folder, indexname=self.index_name):
                 return False
-            self._adopt(index.open_dir(folder, indexname=self.index_name))
+            self._adopt(index.open_dir(folder, indexname=self.index_name), sweep=True)
             return True
         except Exception:  # garbage in the TOC or a segment: the caller recreates it
             return False
 
-    def _adopt(self, ix) -> None:
+    def _adopt(self, ix, *, sweep: bool = False) -> None:
         """Use ``ix``: read its schema and manifest (from the index itself unless the copy is current).
+
+        With ``sweep``, what a killed writer left in the folder is removed first
+        (see :func:`~wikitui.core.search_folder.sweep_folder`).
 
         Raises:
             ValueError: the index's fields are not this version's (an index written
                 by a development build): it must be recreated.
         """
-        schema = ix.schema  # Whoosh re-reads the TOC on every access: read it once
+        toc = ix._read_toc()  # Whoosh re-reads the table of contents on every access: read it once
+        schema, gen = toc.schema, toc.generation
         if sorted(schema.names()) != _FIELD_NAMES:
             raise ValueError(f"index fields {schema.names()} are not {_FIELD_NAMES}")
-        gen = ix.latest_generation()
+        if sweep and has_litter(self.path, self.index_name, gen, {seg.segment_id() for seg in toc.segments}):
+            sweep_folder(self.path, self.index_name)
         manifest = self._read_manifest_copy(gen)
         copy_current = manifest is not None
         if manifest is None:
@@ -138,29 +151,18 @@ class IndexStore:
         if not copy_current:
             self._save_manifest_copy()
 
-    def _index_files(self) -> dict[str, tuple[int, int]]:
-        """Size and mtime of every index file (lock and manifest files aside)."""
-        out = {}
-        with os.scandir(self.path) as it:
-            for entry in it:
-                if entry.name.startswith(_MANIFEST) or entry.name.endswith("WRITELOCK"):
-                    continue
-                st = entry.stat()
-                out[entry.name] = (st.st_size, st.st_mtime_ns)
-        return out
-
     def _read_manifest_copy(self, gen: int) -> dict[str, tuple[int, int]] | None:
         try:
             with open(self.path / _MANIFEST, "rb") as fh:
                 data = pickle.load(fh)
-            if (data["name"], data["gen"]) == (self.index_name, gen) and data["files"] == self._index_files():
+            if (data["name"], data["gen"]) == (self.index_name, gen) and data["files"] == index_files(self.path, self.index_name):
                 return data["manifest"]
         except Exception:  # missing, stale, foreign or torn: read the index instead
             pass
         return None
 
     def _save_manifest_copy(self) -> None:
-        data = {"name": self.index_name, "gen": self._gen, "files": self._index_files(), "manifest": self.manifest}
+        data = {"name": self.index_name, "gen": self._gen, "files": index_files(self.path, self.index_name), "manifest": self.manifest}
         tmp = self.path / f"{_MANIFEST}.{os.getpid()}.{threading.get_ident()}"
         try:
             # No fsync: a torn copy after a crash is detected and ignored.
@@ -170,29 +172,45 @@ class IndexStore:
             tmp.unlink(missing_ok=True)
 
     def create(self, lang: str | None = None, *, force: bool = False) -> None:
-        """Wipe the folder and create an empty index for ``lang`` (default: the vault's).
+        """Empty the folder and create an empty index for ``lang`` (default: the vault's).
 
         Another process may be creating it at the same moment (the TUI and a
         ``wikitui search`` started together): a lock file beside the folder makes
         one wait, and the waiter then opens what the other created instead of
         wiping it, unless ``force`` (the index is known to be damaged) or ``lang``
-        (a different language was asked for).
+        (a different language was asked for). Nor is the folder emptied while
+        another process holds the index's write lock (it is building the index):
+        then the index is opened as it is, once it opens.
+
+        Raises:
+            IndexBusy: the index does not open and another process kept its write
+                lock for ``lock_timeout`` seconds.
         """
         self.reset()
         folder = self.path
         folder.parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)
         lock = FileLock(str(folder.parent / "index.lock"))
         # flock locks die with their process, so a timeout means a live creator: rare and brief.
-        locked = try_for(lock.acquire, timeout=max(self.lock_timeout, 0.5), delay=0.02)
+        timeout = max(self.lock_timeout, 0.5)
+        locked = try_for(lock.acquire, timeout=timeout, delay=0.02)
         try:
             if lang is None and not force and self.try_open():
                 self.created = False
                 return
-            shutil.rmtree(folder, ignore_errors=True)
-            folder.mkdir(parents=True, exist_ok=True)
-            schema = build_schema(lang or self.language())
-            self._adopt(index.create_in(str(folder), schema, indexname=self.index_name))
-            self.created = True
+            writelock = FileLock(str(folder / lock_name(self.index_name)))
+            if not try_for(writelock.acquire, timeout=timeout, delay=0.05):
+                if self.try_open():  # the writer committed meanwhile
+                    self.created = False
+                    return
+                raise IndexBusy(f"another process is writing the search index in {folder}")
+            try:
+                empty_folder(folder, keep=lock_name(self.index_name))
+                schema = build_schema(lang or self.language())
+                self._adopt(index.create_in(str(folder), schema, indexname=self.index_name))
+                self.created = True
+            finally:
+                writelock.release()
         finally:
             if locked:
                 lock.release()

@@ -17,7 +17,7 @@ import io
 import re
 from typing import Any
 
-from wikitui.core.page import split_frontmatter
+from wikitui.core.page import ALIASES_REFUSED, split_frontmatter, uses_yaml_aliases
 
 _BOM = "\ufeff"
 _SEQ_ITEM = re.compile(r"^( *)- ", re.MULTILINE)
@@ -83,6 +83,8 @@ def _load(yaml, fm: str):
 
     if _too_deep(fm):  # hostile input is data: no recursion error, no seconds spent
         raise FrontmatterEditError(f"frontmatter nests deeper than {_MAX_DEPTH} levels; it is not edited")
+    if uses_yaml_aliases(fm):  # not expanded anywhere (DESIGN §8 "Bounded work")
+        raise FrontmatterEditError(f"frontmatter does not parse: {ALIASES_REFUSED}")
     try:
         data = yaml.load(fm) if fm.strip() else None
     except (YAMLError, RecursionError, ValueError) as exc:

@@ -149,10 +149,11 @@ class ToolBox:
         index = self._index()
         limit = max(1, min(limit, 50))
         hits = index.search(query, scope=scope, limit=limit)
+        notes = [f"Note: {note}" for note in getattr(hits, "notes", ())]  # e.g. a fuzzy distance capped at 2
         if not hits:
-            return (f'0 hits for "{query}" (scope {scope}). Try fewer or other words, a prefix*, '
-                    "a fuzzy~ match, or list_pages.")
-        lines = [f'{len(hits)} hit{"s" if len(hits) != 1 else ""} for "{query}" (scope {scope}):']
+            return "\n".join([f'0 hits for "{query}" (scope {scope}). Try fewer or other words, a prefix*, '
+                              "a fuzzy~ match, or list_pages.", *notes])
+        lines = [f'{len(hits)} hit{"s" if len(hits) != 1 else ""} for "{query}" (scope {scope}):', *notes]
         for i, hit in enumerate(hits, 1):
             where = f", line {hit.line}" if hit.line else ""
             lines.append(f"{i}. {hit.path} — {hit.title} ({hit.kind}{where}, score {hit.score:.1f})")

@@ -177,11 +177,12 @@ class SearchScreen(ModalScreen["Hit | None"]):
         status = self.query_one("#search-status", Static)
         if error:
             status.update(Text(error, style="italic"))
-        elif not hits:
-            status.update("No results.")
         else:
             more = "+" if len(hits) == RESULT_LIMIT else ""
-            status.update(f"{len(hits)}{more} result{'s' if len(hits) != 1 else ''} · enter opens · esc closes")
+            line = f"{len(hits)}{more} result{'s' if len(hits) != 1 else ''} · enter opens · esc closes"
+            notes = getattr(hits, "notes", ())  # how the query was run, when not as typed (a fuzzy~9 capped)
+            line = " · ".join([line if hits else "No results.", *notes])
+            status.update(Text(line, style="italic") if notes else line)
         ol = self.query_one(OptionList)
         match = self.get_component_rich_style("search--match", partial=True)
         ol.set_options([Option(hit_prompt(h, match)) for h in hits])
