@@ -164,7 +164,9 @@ async def test_esc_cancels_a_slow_answer_and_the_chat_stays_usable(fake_llm, sam
         await pilot.press("escape")
         await wait_for(pilot, lambda: not pane.busy, "the cancel")
         partial = pane.chat_log.answers[-1].text
-        assert partial.startswith("Once upon a time") and len(partial) < len("Once upon a time " * 200)
+        story = "Once upon a time " * 200
+        # The cancel may land after the first chunk ("Once"): what was kept is a true prefix of the story.
+        assert partial and story.startswith(partial) and len(partial) < len(story)
         assert any(n.startswith("Cancelled.") for n in notes(pane, "error"))
         await turn(pilot, "And a short one?")
         assert pane.chat_log.answers[-1].text == "Short answer."
