@@ -1,7 +1,7 @@
 """One answer of the agent in the chat: markdown painted line by line, streamed as it arrives.
 
 The text is parsed by the page pane's own markdown pipeline
-(:class:`~wikitui.ui.markdown_lines.PageDocument`), so answers look like pages: headings,
+(:class:`~wikitui.ui.markdown.document.PageDocument`), so answers look like pages: headings,
 lists, tables, highlighted code and ``[[links]]`` styled resolved or unresolved.
 
 Streaming re-parses only the tail: once a blank line (outside a code fence) is
@@ -27,8 +27,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from wikitui.core.links import Link
-from wikitui.ui.markdown_layout import Line
-from wikitui.ui.markdown_lines import PageDocument
+from wikitui.ui.markdown.line import Line
+from wikitui.ui.markdown.document import PageDocument
 from wikitui.ui.widgets.page_styles import LinkStates
 
 #: Seconds between two re-renders while an answer streams in.

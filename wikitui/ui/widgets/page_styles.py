@@ -13,7 +13,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from wikitui.ui.markdown_layout import Line
+from wikitui.ui.markdown.line import Line
 
 if TYPE_CHECKING:
     from textual.widget import Widget

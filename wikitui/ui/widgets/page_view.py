@@ -2,7 +2,7 @@
 
 Textual's ``Markdown`` widget mounts one widget per block (seconds for a long page)
 and cannot focus links (Textual issue #3554). ``PageView`` uses the line API instead:
-the page is parsed by chunks into a :class:`~wikitui.ui.markdown_lines.PageDocument`,
+the page is parsed by chunks into a :class:`~wikitui.ui.markdown.document.PageDocument`,
 only the lines in view are painted (and cached), and the rest of a long page is laid
 out between key presses.
 """
@@ -24,7 +24,7 @@ from textual.strip import Strip
 
 from wikitui.core.links import Link
 from wikitui.core.page import PageInfo
-from wikitui.ui.markdown_lines import PageDocument
+from wikitui.ui.markdown.document import PageDocument
 from wikitui.ui.widgets.page_styles import COMPONENT_ROLES, PAGE_VIEW_CSS, LinkStates, RoleStyles
 
 #: Seconds of layout work per slice while the rest of a long page is laid out.

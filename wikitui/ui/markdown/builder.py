@@ -2,7 +2,7 @@
 
 The walk over markdown-it's tokens keeps a stack of open containers (list items, block
 quotes) whose prefixes (bullets, hanging indents, quote bars) every block inside them
-carries, and hands each link it meets to a :class:`~wikitui.ui.markdown_links.LinkMatcher`
+carries, and hands each link it meets to a :class:`~wikitui.ui.markdown.links.LinkMatcher`
 so the link gets its tab-stop index. Obsidian's syntax is handled on top of CommonMark:
 ``[[wikilinks]]`` (an inline rule), ``![[embeds]]``, ``%% comments %%``, ``^block`` ids,
 callouts and task lists.
@@ -17,19 +17,12 @@ from urllib.parse import unquote
 from markdown_it.token import Token
 
 from wikitui.core.links import Link, is_external, split_wikilink
-from wikitui.ui.markdown_links import LinkMatcher, place_link
-from wikitui.ui.markdown_parser import markdown_parser
-from wikitui.ui.markdown_code import highlight
-from wikitui.ui.markdown_layout import (
-    BlankBlock,
-    Block,
-    CodeBlock,
-    Prefix,
-    RuleBlock,
-    Seg,
-    TextBlock,
-)
-from wikitui.ui.markdown_table import TableBlock
+from wikitui.ui.markdown.links import LinkMatcher, place_link
+from wikitui.ui.markdown.parser import markdown_parser
+from wikitui.ui.markdown.code import highlight
+from wikitui.ui.markdown.blocks import BlankBlock, Block, CodeBlock, RuleBlock, TextBlock
+from wikitui.ui.markdown.line import Prefix, Seg
+from wikitui.ui.markdown.table import TableBlock
 
 _BULLETS = ("•", "◦", "▪", "‣")
 _TASK = re.compile(r"\[([ xX])\] ")
