@@ -271,6 +271,24 @@ class PageDocument:
             pass
         return self.link_first[index] >= 0
 
+    def first_link_from(self, top: int) -> int | None:
+        """The first link that starts on rendered line ``top`` or below (laying out as far as needed)."""
+        for index in range(len(self.links)):
+            if self.ensure_link(index) and self.link_first[index] >= top:
+                return index
+        return None
+
+    def last_link_before(self, bottom: int) -> int | None:
+        """The last link that starts above rendered line ``bottom`` (laying out up to it)."""
+        self.ensure_lines(bottom)
+        found = None
+        for index, first in enumerate(self.link_first):
+            if 0 <= first < bottom:
+                found = index
+            elif first >= bottom:
+                break
+        return found
+
     def line_for_source(self, source_line: int) -> int | None:
         """Index of the first rendered line of the block holding file line ``source_line``."""
         n_source = len(self._render_lines)
