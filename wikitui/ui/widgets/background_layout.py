@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import asyncio
 from time import perf_counter
-from typing import TYPE_CHECKING
+from typing import Any, Coroutine, Protocol
+
+from textual.geometry import Offset
 
 from wikitui.ui.markdown.document import PageDocument
-
-if TYPE_CHECKING:
-    from wikitui.ui.widgets.page_view import PageView
 
 #: Seconds of layout work per slice while the rest of a long page is laid out.
 SLICE = 0.006
@@ -25,6 +24,27 @@ SLICE = 0.006
 SYNC_EVERY = 0.25
 #: Lines a huge page is laid out ahead of the top of the view.
 LOOKAHEAD = 1000
+
+
+class LaidOutView(Protocol):
+    """What the background layout needs of the page view (without importing it: no cycle)."""
+
+    @property
+    def document(self) -> PageDocument:
+        """The document shown."""
+
+    @property
+    def scroll_offset(self) -> Offset:
+        """The view's scroll position."""
+
+    def sync_size(self) -> None:
+        """Make the scrollable height the number of lines laid out."""
+
+    def scroll_end(self, *, animate: bool = ..., immediate: bool = ...) -> Any:
+        """Scroll to the end."""
+
+    def run_worker(self, work: Coroutine[Any, Any, None], *, exclusive: bool = ..., group: str = ...) -> Any:
+        """Run ``work`` in a worker."""
 
 
 class BackgroundLayout:
@@ -39,7 +59,7 @@ class BackgroundLayout:
             (after ``end``); any other scroll clears it.
     """
 
-    def __init__(self, view: PageView) -> None:
+    def __init__(self, view: LaidOutView) -> None:
         self.view = view
         self.running = False
         self.stick_to_end = False
