@@ -69,6 +69,7 @@ class InlineWalk:
             ``link-plain``), else "".
         link_from: Index in :attr:`runs` where that link's text starts.
         href: That link's target as written.
+        roles: The roles of text at this point of the walk (kept by :meth:`restyle`).
     """
 
     take: Take
@@ -81,12 +82,17 @@ class InlineWalk:
     link_role: str = ""
     link_from: int = 0
     href: str = ""
+    roles: str = ""
 
-    def roles(self) -> str:
-        """The roles of text at this point of the walk."""
+    def __post_init__(self) -> None:
+        self.restyle()
+
+    def restyle(self) -> None:
+        """Compute :attr:`roles` again after :attr:`styles` or :attr:`link_role` changed."""
         if self.link_role:
-            return " ".join(self.styles + [self.link_role])
-        return " ".join(self.styles)
+            self.roles = " ".join(self.styles + [self.link_role])
+        else:
+            self.roles = " ".join(self.styles)
 
     def embed(self, shown: str, index: int | None, role: str) -> None:
         """Add an embed (``⧉ label``): it stands on a line of its own."""
@@ -103,33 +109,34 @@ def _text(walk: InlineWalk, tok: Token) -> None:
     if "%%" in content or walk.comments.inside:
         content = walk.comments.strip(content)
     if content:
-        walk.runs.append((content.replace("\t", " "), walk.roles(), walk.link))
+        walk.runs.append((content.replace("\t", " "), walk.roles, walk.link))
 
 
 def _softbreak(walk: InlineWalk, tok: Token) -> None:
     """A single newline: a line break, as in Obsidian (``breaks``), else a space."""
-    walk.runs.append(("\n" if walk.breaks else " ", walk.roles(), walk.link))
+    walk.runs.append(("\n" if walk.breaks else " ", walk.roles, walk.link))
 
 
 def _hardbreak(walk: InlineWalk, tok: Token) -> None:
     """A backslash or two spaces at the end of a line: a line break."""
-    walk.runs.append(("\n", walk.roles(), walk.link))
+    walk.runs.append(("\n", walk.roles, walk.link))
 
 
 def _html_inline(walk: InlineWalk, tok: Token) -> None:
     """Inline HTML: a ``<br>`` is a line break; other tags are not shown."""
     if BR_TAG.match(tok.content):
-        walk.runs.append(("\n", walk.roles(), walk.link))
+        walk.runs.append(("\n", walk.roles, walk.link))
 
 
 def _code_inline(walk: InlineWalk, tok: Token) -> None:
     """A code span, with the ``code`` role on top of the roles in force."""
-    walk.runs.append((tok.content, f"{walk.roles()} code".strip(), walk.link))
+    walk.runs.append((tok.content, f"{walk.roles} code".strip(), walk.link))
 
 
 def _open_style(walk: InlineWalk, tok: Token) -> None:
     """``em_open``, ``strong_open``, ``s_open``: the role (``em``...) applies from here."""
     walk.styles.append(tok.type[: -len("_open")])
+    walk.restyle()
 
 
 def _close_style(walk: InlineWalk, tok: Token) -> None:
@@ -140,6 +147,7 @@ def _close_style(walk: InlineWalk, tok: Token) -> None:
         if styles[i] == name:
             del styles[i]
             break
+    walk.restyle()
 
 
 def _link_open(walk: InlineWalk, tok: Token) -> None:
@@ -155,13 +163,15 @@ def _link_open(walk: InlineWalk, tok: Token) -> None:
     else:
         walk.link_role = "link-external" if is_external(href) else "link-plain"
     walk.link_from = len(walk.runs)
+    walk.restyle()
 
 
 def _link_close(walk: InlineWalk, tok: Token) -> None:
     """A markdown link ends; a link with no visible text shows its target instead."""
     if not any(r[0].strip() for r in walk.runs[walk.link_from :]):
-        walk.runs.append((walk.href, walk.roles(), walk.link))
+        walk.runs.append((walk.href, walk.roles, walk.link))
     walk.link, walk.link_role = None, ""
+    walk.restyle()
 
 
 def _image(walk: InlineWalk, tok: Token) -> None:
