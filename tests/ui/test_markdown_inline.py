@@ -45,7 +45,8 @@ def test_links_take_their_tab_stop_or_look_like_links_that_are_none():
         asked.append((kind, key, embed))
         return 7 if key == ("White Rabbit", "") else None
 
-    assert runs("[[White Rabbit|the rabbit]] [[Hatter#Tea]] [site](https://e.com/a%20b) [rel](notes.md)", take=take) == [
+    line = "[[White Rabbit|the rabbit]] [[Hatter#Tea]] [site](https://e.com/a%20b) [rel](notes.md)"
+    assert runs(line, take=take) == [
         ("the rabbit", "", 7),
         (" ", "", None),
         ("Hatter > Tea", "link-plain", None),

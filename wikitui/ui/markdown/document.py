@@ -236,8 +236,9 @@ class PageDocument:
         src = "\n".join(self._render_lines[chunk.start : chunk.end])
         if self.source_lexer is not None:
             return source_blocks(src, self.source, self.links, range(lo, hi), chunk.start, self.source_lexer)
-        cuts = self._cuts
-        hidden = frozenset(k for k in range(lo, hi) if cuts and self.links[k].start >= cuts.get(self.links[k].line, 1 << 62))
+        cuts, links = self._cuts, self.links
+        # Links past the cut of an over-long line are not shown.
+        hidden = frozenset(k for k in range(lo, hi) if cuts and links[k].start >= cuts.get(links[k].line, 1 << 62))
         matcher = LinkMatcher(self.links, lo, hi, hidden)
         return markdown_blocks(src, self.source, self.links, matcher, chunk.start, self._env)
 
