@@ -24,8 +24,8 @@ from time import perf_counter
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from wikitui.ui.markdown_layout import wrap_runs  # noqa: E402
-from wikitui.ui.markdown_lines import PageDocument, render_page  # noqa: E402
+from wikitui.ui.markdown.document import PageDocument, render_page  # noqa: E402
+from wikitui.ui.markdown.wrap import wrap_runs  # noqa: E402
 
 
 def styled_runs(size: int) -> list:

@@ -118,7 +118,7 @@ async def time_page_view(text: str, runs: int) -> dict:
             # While the rest is laid out, how long can a key press wait? Watch the loop's stalls.
             await asyncio.sleep(0.05)  # the background layout starts after the first paint
             last, stall = perf_counter(), 0.0
-            while view._layout_running:
+            while view.laying_out:
                 await asyncio.sleep(0.001)
                 now = perf_counter()
                 stall, last = max(stall, now - last), now

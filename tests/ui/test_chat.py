@@ -366,13 +366,13 @@ async def test_streaming_renders_in_throttled_steps_and_parses_finished_paragrap
         # Appends are collected: nothing is parsed until the render interval passes.
         assert len(message.links) == 0
         await wait_for(pilot, lambda: len(message.links) == 4, "the throttled render")
-        frozen = message._parts[0]
+        frozen = message.streamed.frozen[0]
         for i in range(0, 2 * len(paragraph), 3):
             message.append((paragraph * 2)[i : i + 3])
         await wait_for(pilot, lambda: len(message.links) == 6, "the next render")
-        assert message._parts[0] is frozen  # finished paragraphs are not parsed again while streaming
+        assert message.streamed.frozen[0] is frozen  # finished paragraphs are not parsed again while streaming
         message.finish()
-        assert len(message._parts) == 1 and len(message.links) == 6
+        assert len(message.streamed.frozen) == 1 and len(message.links) == 6
 
 
 # ---------------------------------------------------------------------------- snapshots

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from markdown_it.parser_inline import ParserInline
 
-from wikitui.ui.markdown_lines import render_page
-from wikitui.ui.markdown_parser import label_scan_cost
+from wikitui.ui.markdown.document import render_page
+from wikitui.ui.markdown.parser import label_scan_cost
 
 HOSTILE = {
     "one line of brackets": "[" * 9_000,

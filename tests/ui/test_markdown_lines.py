@@ -13,9 +13,9 @@ from tests.conftest import SAMPLE, corpus_path
 from wikitui.core.fsutil import read_text
 from wikitui.core.links import extract_links
 from wikitui.core.page import parse_page
-from wikitui.ui import markdown_lines
-from wikitui.ui.markdown_layout import wrap_runs
-from wikitui.ui.markdown_lines import PageDocument, render_page
+from wikitui.ui.markdown import chunks, document
+from wikitui.ui.markdown.document import PageDocument, render_page
+from wikitui.ui.markdown.wrap import wrap_runs
 
 
 def page(text: str) -> str:
@@ -295,7 +295,7 @@ TRICKY = page(
 @pytest.mark.parametrize("text", [TRICKY, TRICKY * 3], ids=["once", "thrice"])
 def test_a_page_cut_into_chunks_renders_exactly_as_in_one_piece(monkeypatch, text):
     def rendered(chunk_lines: int) -> list[tuple[str, tuple]]:
-        monkeypatch.setattr(markdown_lines, "CHUNK_LINES", chunk_lines)
+        monkeypatch.setattr(chunks, "CHUNK_LINES", chunk_lines)
         doc = render_page(text, 60, path="wiki/tricky.md")
         return [(line.text, tuple(s[2] for s in line.segments)) for line in doc.lines]
 
@@ -303,7 +303,7 @@ def test_a_page_cut_into_chunks_renders_exactly_as_in_one_piece(monkeypatch, tex
 
 
 def test_a_huge_page_finds_its_links_chunk_by_chunk_with_the_same_result(monkeypatch):
-    monkeypatch.setattr(markdown_lines, "LAZY_LINKS_CHARS", 1000)
+    monkeypatch.setattr(document, "LAZY_LINKS_CHARS", 1000)
     text = "---\ntitle: Big\n---\n" + "".join(
         f"## Part {n}\n\nSee [[Page {n}]] and `[[not {n}]]` and [web](https://e.com/{n}).\n\n" for n in range(300)
     )
@@ -431,9 +431,9 @@ NOT_PROSE = page(
 
 def test_only_plain_prose_paragraphs_are_cut_and_nothing_else_parses_differently(monkeypatch):
     def rendered(cut: bool) -> list[tuple[str, tuple]]:
-        monkeypatch.setattr(markdown_lines, "CHUNK_CHARS", 1 if cut else 10**9)
-        monkeypatch.setattr(markdown_lines, "CHUNK_LINES", 1 if cut else 10**9)
-        monkeypatch.setattr(markdown_lines, "LONG_PARAGRAPH_CHARS", 1 if cut else 10**9)
+        monkeypatch.setattr(chunks, "CHUNK_CHARS", 1 if cut else 10**9)
+        monkeypatch.setattr(chunks, "CHUNK_LINES", 1 if cut else 10**9)
+        monkeypatch.setattr(chunks, "LONG_PARAGRAPH_CHARS", 1 if cut else 10**9)
         doc = render_page(text, 60, path="wiki/tricky.md")
         return [(line.text, tuple(s[2] for s in line.segments)) for line in doc.lines]
 

@@ -14,8 +14,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wikitui.ui.markdown_layout import text_width
-from wikitui.ui.markdown_lines import render_page
+from wikitui.ui.markdown.document import render_page
+from wikitui.ui.markdown.line import text_width
 
 #: Characters of words: none of them is markup or drawn by the renderer itself
 #: (bullets, bars, borders, digits of numbered lists), and some take two cells.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 
 from tests.ui.workspace_helpers import screen_text, wait_for, wait_ready, workspace
-from wikitui.ui.markdown_lines import render_page
+from wikitui.ui.markdown.document import render_page
 from wikitui.ui.screens.dialogs import ConfirmScreen
 from wikitui.ui.widgets.chat_message import ChatMessage
 from wikitui.ui.widgets.links_panel import LinksPanel

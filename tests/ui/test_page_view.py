@@ -143,12 +143,12 @@ async def test_resolved_unresolved_and_external_links_look_different():
     app = PageApp()
     async with app.run_test(size=(100, 40)):
         view = app.query_one(PageView)
-        states = {view._link_state(i) for i in range(len(view.links))}
+        states = {view.link_cursor.state(i) for i in range(len(view.links))}
         assert states == {"link", "link-unresolved", "link-external"}
         kinds = {}
-        for i, state in enumerate(view._link_state(i) for i in range(len(view.links))):
+        for i, state in enumerate(view.link_cursor.state(i) for i in range(len(view.links))):
             kinds.setdefault(state, i)
-        styles = {state: view._styles.get("", state) for state in kinds}
+        styles = {state: view._painter.styles.get("", state) for state in kinds}
         assert len(set(styles.values())) == 3
         assert view.link_target(kinds["link-unresolved"]) is None
         assert view.links[kinds["link-unresolved"]].target == "Raven and Writing-Desk"

@@ -3,8 +3,8 @@
 The review screen shows the selected file of a changeset here. Lines are
 highlighted with pygments' ``diff`` lexer (token styles mapped to the theme
 variables ``$wikitui-diff-added`` / ``$wikitui-diff-removed`` when the theme has
-them, else ``$success`` / ``$error``), changed words inside a replaced line are
-marked, and long prose lines wrap. Only visible rows are rendered
+them, else ``$success`` / ``$error``) and changed words inside a replaced line are
+marked (:mod:`wikitui.ui.widgets.diff_highlight`); long prose lines wrap. Only visible rows are rendered
 (:meth:`DiffView.render_line`), so a file with hundreds of hunks stays fast.
 
 The view does not decide anything: it draws the decisions and the reasons the
@@ -14,21 +14,21 @@ absent means undecided) and a cursor on one hunk.
 
 from __future__ import annotations
 
-import difflib
 import itertools
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from textual import events
 from textual.cache import LRUCache
-from textual.content import Content, Span
+from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+from wikitui.ui.widgets.diff_highlight import HunkLine, highlight_hunk
 
 #: A hunk's decision; a hunk missing from the decisions mapping is undecided.
 Decision = Literal["accepted", "rejected"]
@@ -37,9 +37,6 @@ REJECTED: Decision = "rejected"
 
 #: The gutter marker of a hunk by decision (None: undecided).
 MARKERS: dict[str | None, str] = {ACCEPTED: "✓", REJECTED: "✗", None: "·"}
-
-_HEADER_RE = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
-_WORD_RE = re.compile(r"\s+|\w+|[^\w\s]")
 
 RowKind = Literal["title", "reason", "blank", "header", "note", " ", "+", "-", "\\"]
 
@@ -53,62 +50,6 @@ class _Row:
     content: Content
     old: int | None = None  # line number in the old text (first wrapped piece only)
     new: int | None = None  # line number in the new text (first wrapped piece only)
-
-
-def _lexer():
-    """The pygments diff lexer, created once (lexers are costly to build)."""
-    global _LEXER
-    if _LEXER is None:
-        from pygments.lexers import DiffLexer
-
-        _LEXER = DiffLexer(stripnl=False, ensurenl=False)
-    return _LEXER
-
-
-_LEXER = None
-
-
-def _word_spans(old: str, new: str, old_style: str, new_style: str) -> tuple[list[Span], list[Span]]:
-    """Spans marking the words that differ between a removed and an added line.
-
-    Neighbouring changes separated only by spaces merge into one span, so a
-    rewritten phrase reads as one change. Returns empty lists when the lines share
-    too little for a word diff to help (a rewritten line reads better plain).
-    """
-    a, b = _WORD_RE.findall(old), _WORD_RE.findall(new)
-    matcher = difflib.SequenceMatcher(lambda token: token.isspace(), a, b, autojunk=False)
-    if matcher.ratio() < 0.5:
-        return [], []
-
-    def offsets(tokens: list[str]) -> list[int]:
-        positions = [0]
-        for token in tokens:
-            positions.append(positions[-1] + len(token))
-        return positions
-
-    pos_a, pos_b = offsets(a), offsets(b)
-    old_ranges: list[list[int]] = []
-    new_ranges: list[list[int]] = []
-
-    def add(ranges: list[list[int]], text: str, start: int, end: int) -> None:
-        piece = text[start:end]
-        if not piece.strip():
-            return
-        start += len(piece) - len(piece.lstrip())
-        end -= len(piece) - len(piece.rstrip())
-        if ranges and not text[ranges[-1][1] : start].strip():
-            ranges[-1][1] = end  # only spaces between: one change
-        else:
-            ranges.append([start, end])
-
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "equal":
-            add(old_ranges, old, pos_a[i1], pos_a[i2])
-            add(new_ranges, new, pos_b[j1], pos_b[j2])
-    return (
-        [Span(start, end, old_style) for start, end in old_ranges],
-        [Span(start, end, new_style) for start, end in new_ranges],
-    )
 
 
 class DiffView(ScrollView, can_focus=False):
@@ -155,7 +96,7 @@ class DiffView(ScrollView, can_focus=False):
         self._change: Any = None
         self._decisions: Mapping[str, str] = {}
         self._notes: Mapping[str, str] = {}
-        self._lines: list[list[tuple[str, Content, int | None, int | None]]] = []
+        self._lines: list[list[HunkLine]] = []
         self._rows: list[_Row] = []
         self._hunk_rows: list[tuple[int, int]] = []
         self._wrap_width = 0
@@ -256,10 +197,10 @@ class DiffView(ScrollView, can_focus=False):
         self._layouts.clear()
         return True
 
-    def _highlighted_lines(self, hunk: Any) -> list[tuple[str, Content, int | None, int | None]]:
+    def _highlighted_lines(self, hunk: Any) -> list[HunkLine]:
         entry = self._highlighted.get(id(hunk))
         if entry is None or entry[0] is not hunk:
-            entry = self._highlighted[id(hunk)] = (hunk, self._highlight_hunk(hunk))
+            entry = self._highlighted[id(hunk)] = (hunk, highlight_hunk(hunk, self._added, self._removed))
         return entry[1]
 
     async def prewarm(self, changes: Iterable[Any]) -> None:
@@ -275,80 +216,6 @@ class DiffView(ScrollView, can_focus=False):
             for hunk in change.hunks:
                 self._highlighted_lines(hunk)
                 await asyncio.sleep(0)
-
-    def _token_styles(self) -> dict:
-        from pygments.token import Generic
-
-        return {
-            Generic.Inserted: f"on ${self._added} 12%",
-            Generic.Deleted: f"on ${self._removed} 12%",
-            Generic.Subheading: "$text-accent",
-            Generic.Heading: "bold",
-        }
-
-    def _highlight_hunk(self, hunk: Any) -> list[tuple[str, Content, int | None, int | None]]:
-        """Highlight one hunk: (kind, content without the sign, old no., new no.) per line."""
-        styles = self._token_styles()
-        # An empty context line may come without its leading space: give it back.
-        shown = getattr(hunk, "display_lines", None)
-        if shown is None:  # a plain hunk: lines may still carry their endings
-            shown = [line.rstrip("\n").rstrip("\r") for line in hunk.lines]
-        raw_lines = [line.expandtabs(4) or " " for line in shown]
-        text = hunk.header.rstrip("\n") + "\n" + "".join(line + "\n" for line in raw_lines)
-        spans: list[Span] = []
-        for start, token_type, value in _lexer().get_tokens_unprocessed(text):
-            while token_type not in styles and token_type.parent is not None:
-                token_type = token_type.parent
-            if token_type in styles:
-                spans.append(Span(start, start + len(value), styles[token_type]))
-        content = Content(text, spans)
-        pieces = content.split("\n")
-        match = _HEADER_RE.match(hunk.header)
-        old_no, new_no = (int(match.group(1)), int(match.group(2))) if match else (None, None)
-        header = pieces[0]
-        if getattr(hunk, "kind", "text") != "text":  # a rename, or an empty file made or removed
-            header = Content.styled(hunk.header, "bold $text-primary")
-        lines: list[tuple[str, Content, int | None, int | None]] = [("header", header, None, None)]
-        for raw, piece in zip(raw_lines, pieces[1:]):
-            kind = raw[0] if raw[0] in "+-\\" else " "
-            old = new = None
-            if kind == " " and old_no is not None:
-                old, new = old_no, new_no
-                old_no, new_no = old_no + 1, new_no + 1
-            elif kind == "-" and old_no is not None:
-                old, old_no = old_no, old_no + 1
-            elif kind == "+" and new_no is not None:
-                new, new_no = new_no, new_no + 1
-            body = piece[1:] if kind != "\\" else piece
-            lines.append((kind, body, old, new))
-        self._mark_words(lines)
-        return lines
-
-    def _mark_words(self, lines: list[tuple[str, Content, int | None, int | None]]) -> None:
-        """Mark changed words where a run of removed lines is followed by as many added ones."""
-        index = 0
-        while index < len(lines):
-            if lines[index][0] != "-":
-                index += 1
-                continue
-            start = index
-            while index < len(lines) and lines[index][0] == "-":
-                index += 1
-            mid = index
-            while index < len(lines) and lines[index][0] == "+":
-                index += 1
-            if index - mid != mid - start:
-                continue
-            for i, j in zip(range(start, mid), range(mid, index)):
-                old_spans, new_spans = _word_spans(
-                    lines[i][1].plain, lines[j][1].plain, f"on ${self._removed} 35%", f"on ${self._added} 35%"
-                )
-                if old_spans:
-                    kind, content, old, new = lines[i]
-                    lines[i] = (kind, content.add_spans(old_spans), old, new)
-                if new_spans:
-                    kind, content, old, new = lines[j]
-                    lines[j] = (kind, content.add_spans(new_spans), old, new)
 
     def _gutter_width(self) -> int:
         # cursor bar, marker, space, old no., space, new no., space, sign, space

@@ -123,6 +123,7 @@ class LinksPanel(Vertical):
         self._unlinked_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
+        """The tab header over the list of entries."""
         yield LinksTabs(id="links-tabs", markup=True)
         yield OptionList(id="links-list")
 

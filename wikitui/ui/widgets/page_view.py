@@ -2,20 +2,16 @@
 
 Textual's ``Markdown`` widget mounts one widget per block (seconds for a long page)
 and cannot focus links (Textual issue #3554). ``PageView`` uses the line API instead:
-the page is parsed by chunks into a :class:`~wikitui.ui.markdown_lines.PageDocument`,
+the page is parsed by chunks into a :class:`~wikitui.ui.markdown.document.PageDocument`,
 only the lines in view are painted (and cached), and the rest of a long page is laid
-out between key presses.
+out between key presses. The link cursor is a
+:class:`~wikitui.ui.markdown.link_cursor.LinkCursor`, as in the chat's answers.
 """
 
 from __future__ import annotations
 
-import asyncio
-from time import perf_counter
-from typing import Callable
-
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -24,18 +20,34 @@ from textual.strip import Strip
 
 from wikitui.core.links import Link
 from wikitui.core.page import PageInfo
-from wikitui.ui.markdown_lines import PageDocument
-from wikitui.ui.widgets.page_styles import COMPONENT_ROLES, PAGE_VIEW_CSS, LinkStates, RoleStyles
-
-#: Seconds of layout work per slice while the rest of a long page is laid out.
-_SLICE = 0.006
-#: Seconds between updates of the scrollable size while laying out in the background.
-_SYNC_EVERY = 0.25
-#: Lines a huge page is laid out ahead of the top of the view.
-_LOOKAHEAD = 1000
+from wikitui.ui.markdown.document import PageDocument
+from wikitui.ui.markdown.link_cursor import LinkCursor, Resolver
+from wikitui.ui.markdown.paint import ROLES, LinePainter
+from wikitui.ui.widgets.background_layout import BackgroundLayout
+from wikitui.ui.widgets.page_styles import PAGE_VIEW_CSS
 
 
-class PageView(LinkStates, ScrollView, can_focus=True):
+class _LinkMessage(Message):
+    """A message about a link of a page view (the base of :class:`PageView`'s link messages).
+
+    Attributes:
+        link_index: Index of the link in :attr:`PageView.links` (None: no link).
+        link: The link (None: no link).
+    """
+
+    def __init__(self, page_view: PageView, link_index: int | None, link: Link | None) -> None:
+        super().__init__()
+        self.page_view = page_view
+        self.link_index = link_index
+        self.link = link
+
+    @property
+    def control(self) -> PageView:
+        """The page view the link is on."""
+        return self.page_view
+
+
+class PageView(ScrollView, can_focus=True):
     """A rendered markdown page (or a highlighted raw file) with a link cursor.
 
     The tab stops are exactly the page's outgoing links in reading order
@@ -68,7 +80,7 @@ class PageView(LinkStates, ScrollView, can_focus=True):
     | e | Edit the page in ``$VISUAL``/``$EDITOR`` (the screen's ``edit_page``). |
     """
 
-    COMPONENT_CLASSES = {f"page-view--{role}" for role in COMPONENT_ROLES}
+    COMPONENT_CLASSES = {f"page-view--{role}" for role in ROLES}
     """One class per role of the rendered lines (links, headings, code tokens, ...)."""
 
     DEFAULT_CSS = PAGE_VIEW_CSS
@@ -76,7 +88,7 @@ class PageView(LinkStates, ScrollView, can_focus=True):
     selected_link: reactive[int | None] = reactive(None, init=False)
     """Index in :attr:`links` of the link under the cursor, or None."""
 
-    class LinkActivated(Message):
+    class LinkActivated(_LinkMessage):
         """The user followed a link (``enter`` on the selected link, or a click).
 
         Attributes:
@@ -84,54 +96,33 @@ class PageView(LinkStates, ScrollView, can_focus=True):
             link: The link.
         """
 
-        def __init__(self, page_view: PageView, link_index: int, link: Link) -> None:
-            super().__init__()
-            self.page_view = page_view
-            self.link_index = link_index
-            self.link = link
-
-        @property
-        def control(self) -> PageView:
-            """The page view the link is on."""
-            return self.page_view
-
-    class LinkHighlighted(Message):
-        """The link cursor moved (``link`` is None when no link is selected).
-
-        Attributes:
-            link_index: Index of the selected link, or None.
-            link: The selected link, or None.
-        """
-
-        def __init__(self, page_view: PageView, link_index: int | None, link: Link | None) -> None:
-            super().__init__()
-            self.page_view = page_view
-            self.link_index = link_index
-            self.link = link
-
-        @property
-        def control(self) -> PageView:
-            """The page view the cursor is on."""
-            return self.page_view
+    class LinkHighlighted(_LinkMessage):
+        """The link cursor moved (``link_index`` and ``link`` are None when no link is selected)."""
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self.links: list[Link] = []
-        """The tab stops: the page's links in reading order."""
+        self.link_cursor = LinkCursor()
+        """The page's links, where each leads and which is selected (see :attr:`selected_link`)."""
         self._doc = PageDocument.message("", "")
-        self._resolve: Callable[[Link], str | None] | None = None
-        self._targets: dict[int, str | None] = {}
-        self._strips: LRUCache[int, Strip] = LRUCache(1024)
-        self._styles = RoleStyles(self, "page-view--")
+        self._painter = LinePainter(self, "page-view--")
         self._pending: tuple[float, str | None] | None = None
-        self._stick_to_end = False
-        self._layout_running = False
+        self._background = BackgroundLayout(self)
 
     # ------------------------------------------------------------------ public API
+    @property
+    def links(self) -> list[Link]:
+        """The tab stops: the page's links in reading order."""
+        return self.link_cursor.links
+
     @property
     def document(self) -> PageDocument:
         """The page being shown, as laid out so far."""
         return self._doc
+
+    @property
+    def laying_out(self) -> bool:
+        """Whether the rest of the page is being laid out in the background."""
+        return self._background.running
 
     def show(
         self,
@@ -139,7 +130,7 @@ class PageView(LinkStates, ScrollView, can_focus=True):
         *,
         path: str | None,
         info: PageInfo | None = None,
-        resolve: Callable[[Link], str | None] | None = None,
+        resolve: Resolver | None = None,
         scroll_y: float = 0,
         anchor: str | None = None,
         read_only_source: str | None = None,
@@ -167,42 +158,32 @@ class PageView(LinkStates, ScrollView, can_focus=True):
 
     def select_link(self, index: int | None) -> None:
         """Put the link cursor on link ``index`` (None: no link) and bring it into view."""
+        self.link_cursor.check(index)
         if index is not None:
-            if not 0 <= index < len(self.links):
-                raise IndexError(f"no link {index} on this page ({len(self.links)} links)")
             self._doc.ensure_link(index)
-            self._sync_size()
+            self.sync_size()
         if index == self.selected_link and index is not None:
             self._scroll_to_link(index)
         self.selected_link = index
 
     def link_target(self, index: int) -> str | None:
         """Where link ``index`` leads: its resolved path, its URL, or None when unresolved."""
-        if index not in self._targets:
-            link = self.links[index]
-            if link.kind == "url":
-                self._targets[index] = link.target
-            else:
-                self._targets[index] = self._resolve(link) if self._resolve else link.target
-        return self._targets[index]
+        return self.link_cursor.target(index)
 
     def scroll_to_line(self, source_line: int) -> bool:
         """Scroll so the block holding file line ``source_line`` is at the top; whether it exists."""
-        y = self._doc.line_for_source(source_line)
-        if y is None:
-            return False
-        self._sync_size()
-        self._stick_to_end = False
-        self.scroll_to(y=y, animate=False, immediate=True)
-        return True
+        return self._scroll_to_top(self._doc.line_for_source(source_line))
 
     def scroll_to_anchor(self, anchor: str) -> bool:
         """Scroll to a heading (case-insensitive, Obsidian-style) or a ``^block``; whether found."""
-        y = self._doc.find_anchor(anchor)
+        return self._scroll_to_top(self._doc.find_anchor(anchor))
+
+    def _scroll_to_top(self, y: int | None) -> bool:
+        """Put rendered line ``y`` at the top of the view; False when there is no such line."""
         if y is None:
             return False
-        self._sync_size()
-        self._stick_to_end = False
+        self.sync_size()
+        self._background.stick_to_end = False
         self.scroll_to(y=y, animate=False, immediate=True)
         return True
 
@@ -215,17 +196,12 @@ class PageView(LinkStates, ScrollView, can_focus=True):
     def _height(self) -> int:
         return self.scrollable_content_region.height
 
-    def _set_document(
-        self, doc: PageDocument, resolve: Callable[[Link], str | None] | None, pending: tuple[float, str | None]
-    ) -> None:
+    def _set_document(self, doc: PageDocument, resolve: Resolver | None, pending: tuple[float, str | None]) -> None:
         old = self.selected_link
         self._doc = doc
-        self.links = doc.links
-        self._resolve = resolve
-        self._targets = {}
-        self._strips.clear()
-        self._stick_to_end = False
-        self._layout_running = False
+        self.link_cursor.reset(doc.links, resolve)
+        self._painter.clear()
+        self._background.reset()
         self.set_reactive(PageView.selected_link, None)
         if old is not None:
             self.post_message(self.LinkHighlighted(self, None, None))
@@ -238,7 +214,7 @@ class PageView(LinkStates, ScrollView, can_focus=True):
         """Lay out the first screen (and a remembered position or anchor) now, the rest later."""
         doc = self._doc
         doc.set_width(self._width)
-        self._strips.clear()
+        self._painter.clear()
         scroll_y, anchor = self._pending or (0, None)
         self._pending = None
         y = int(scroll_y)
@@ -246,55 +222,20 @@ class PageView(LinkStates, ScrollView, can_focus=True):
             found = doc.find_anchor(anchor)
             y = found if found is not None else 0
         doc.ensure_lines(y + self._height + 1)
-        self._sync_size()
+        self.sync_size()
         self.scroll_to(y=y, animate=False, immediate=True)
         if not doc.complete:
             # Only once the first screen is painted: layout slices must not delay it.
-            self.call_after_refresh(self._start_background_layout, doc)
-
-    def _wants_layout(self, doc: PageDocument) -> bool:
-        """Whether to keep laying out: always for ordinary pages; near the view for huge ones.
-
-        A huge page laid out whole holds millions of objects, and Python's garbage
-        collector then pauses for a noticeable time; so it is laid out a few thousand
-        lines ahead of the reader (and whole only when asked: ``end``, wrapping links).
-        """
-        if doc is not self._doc or doc.complete:
-            return False
-        return not doc.huge or self._stick_to_end or len(doc.lines) < self.scroll_offset.y + _LOOKAHEAD
-
-    def _start_background_layout(self, doc: PageDocument) -> None:
-        if not self._layout_running and self._wants_layout(doc):
-            self._layout_running = True
-            self.run_worker(self._lay_out_rest(doc), exclusive=True, group="page-view-layout")
-
-    async def _lay_out_rest(self, doc: PageDocument) -> None:
-        """Lay out the rest of the page in short slices, so keys are handled in between."""
-        synced = perf_counter()
-        try:
-            while self._wants_layout(doc):
-                end = perf_counter() + _SLICE
-                while perf_counter() < end and doc.step():
-                    pass
-                # A new virtual size makes Textual lay the screen out again: not every slice.
-                if perf_counter() - synced > _SYNC_EVERY or self._stick_to_end or doc.complete:
-                    self._sync_size()
-                    synced = perf_counter()
-                if self._stick_to_end:
-                    self.scroll_end(animate=False, immediate=True)
-                await asyncio.sleep(0)
-            self._sync_size()
-        finally:
-            if doc is self._doc:
-                self._layout_running = False
+            self.call_after_refresh(self._background.start, doc)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
         """Scrolling through a huge page lays out more of it ahead of the view."""
         super().watch_scroll_y(old, new)
         if new > old and not self._doc.complete:
-            self._start_background_layout(self._doc)
+            self._background.start(self._doc)
 
-    def _sync_size(self) -> None:
+    def sync_size(self) -> None:
+        """Make the scrollable height the number of lines laid out so far."""
         lines = len(self._doc.lines)
         if self.virtual_size.height != lines:
             grew_into_view = self.virtual_size.height < self.scroll_offset.y + self._height
@@ -313,7 +254,7 @@ class PageView(LinkStates, ScrollView, can_focus=True):
         doc = self._doc
         if doc.width == width:  # only the height changed: fill a taller view
             doc.ensure_lines(self.scroll_offset.y + self._height + 1)
-            self._sync_size()
+            self.sync_size()
             return
         top = self.scroll_offset.y
         source_line = doc.line_sources[top] if top < len(doc.line_sources) else 0
@@ -321,44 +262,35 @@ class PageView(LinkStates, ScrollView, can_focus=True):
         self._lay_out()
         if source_line:
             self.scroll_to_line(source_line)
-        self._strips.clear()
+        self._painter.clear()
         self.refresh()
 
     def notify_style_update(self) -> None:
         """The theme or the focus changed: drop cached styles and painted lines."""
         super().notify_style_update()
-        self._styles.clear()
-        self._strips.clear()
+        self._painter.clear_styles()
 
     # ------------------------------------------------------------------ painting
     def render_line(self, y: int) -> Strip:
         """Paint line ``y`` of the view (lines are cached until the page or theme changes)."""
         index = self.scroll_offset.y + y
-        width = self._width
-        strip = self._strips.get(index)
-        if strip is None or strip.cell_length != width:
-            strip = self._paint(index, width)
-            if index < len(self._doc.lines):  # lines still to be laid out are not cached blank
-                self._strips[index] = strip
-        return strip
-
-    def _paint(self, index: int, width: int) -> Strip:
-        if index >= len(self._doc.lines):
-            return Strip.blank(width, self.rich_style)
-        return self._styles.paint(self._doc.lines[index], width, self.rich_style, self._link_state)
+        lines = self._doc.lines
+        if index >= len(lines):  # still to be laid out
+            return Strip.blank(self._width, self.rich_style)
+        return self._painter.paint(index, lines[index], self._width, self.rich_style, self.link_cursor.state)
 
     def _refresh_link(self, index: int | None) -> None:
         doc = self._doc
         if index is None or index >= len(doc.link_first) or doc.link_first[index] < 0:
             return
         first, last = doc.link_first[index], doc.link_last[index]
-        for y in range(first, last + 1):
-            self._strips.discard(y)
+        self._painter.forget(first, last)
         self.refresh_lines(first, last - first + 1)
 
     # ------------------------------------------------------------------ link cursor
     def watch_selected_link(self, old: int | None, new: int | None) -> None:
         """Repaint the old and new link, bring the new one into view, tell the workspace."""
+        self.link_cursor.selected = new
         self._refresh_link(old)
         self._refresh_link(new)
         if new is not None:
@@ -372,7 +304,7 @@ class PageView(LinkStates, ScrollView, can_focus=True):
             return
         top, height = self.scroll_offset.y, max(1, self._height)
         margin = min(2, height // 4)
-        self._stick_to_end = False
+        self._background.stick_to_end = False
         if first < top:
             self.scroll_to(y=max(0, first - margin), animate=False, immediate=True)
         elif last >= top + height:
@@ -389,15 +321,10 @@ class PageView(LinkStates, ScrollView, can_focus=True):
             return
         current = self.selected_link
         if current is not None and self._link_in_view(current):
-            self.select_link((current + 1) % len(self.links))
+            self.select_link(self.link_cursor.step(1))
             return
-        doc = self._doc
-        top = self.scroll_offset.y
-        for index in range(len(self.links)):
-            if doc.ensure_link(index) and doc.link_first[index] >= top:
-                self.select_link(index)
-                return
-        self.select_link(0)
+        found = self._doc.first_link_from(self.scroll_offset.y)
+        self.select_link(0 if found is None else found)
 
     def action_previous_link(self) -> None:
         """Select the previous link (the last above the bottom of the view when none is)."""
@@ -405,19 +332,11 @@ class PageView(LinkStates, ScrollView, can_focus=True):
             return
         current = self.selected_link
         if current is not None and self._link_in_view(current):
-            self.select_link((current - 1) % len(self.links))
+            self.select_link(self.link_cursor.step(-1))
             return
-        doc = self._doc
-        bottom = self.scroll_offset.y + self._height
-        doc.ensure_lines(bottom)
-        found = None
-        for index, first in enumerate(doc.link_first):
-            if 0 <= first < bottom:
-                found = index
-            elif first >= bottom:
-                break
+        found = self._doc.last_link_before(self.scroll_offset.y + self._height)
         if found is None:
-            doc.ensure_all()
+            self._doc.ensure_all()
             found = len(self.links) - 1
         self.select_link(found)
 
@@ -444,18 +363,18 @@ class PageView(LinkStates, ScrollView, can_focus=True):
     # ------------------------------------------------------------------ scrolling
     def action_scroll_end(self) -> None:
         """Go to the bottom; on a page still being laid out, stay there as it grows."""
-        self._stick_to_end = not self._doc.complete
+        self._background.stick_to_end = not self._doc.complete
         self.scroll_end(animate=False, immediate=True)
-        self._start_background_layout(self._doc)
+        self._background.start(self._doc)
 
     def action_scroll_home(self) -> None:
         """Go to the top of the page."""
-        self._stick_to_end = False
+        self._background.stick_to_end = False
         self.scroll_home(animate=False, immediate=True)
 
     def action_scroll_up(self) -> None:
         """Scroll up one line."""
-        self._stick_to_end = False
+        self._background.stick_to_end = False
         self.scroll_relative(y=-1, animate=False, immediate=True)
 
     def action_scroll_down(self) -> None:
@@ -464,11 +383,11 @@ class PageView(LinkStates, ScrollView, can_focus=True):
 
     def action_page_up(self) -> None:
         """Scroll up one page."""
-        self._stick_to_end = False
+        self._background.stick_to_end = False
         self.scroll_relative(y=-max(1, self._height - 1), animate=False, immediate=True)
 
     def action_page_down(self) -> None:
         """Scroll down one page."""
         self._doc.ensure_lines(self.scroll_offset.y + 2 * self._height + 1)
-        self._sync_size()
+        self.sync_size()
         self.scroll_relative(y=max(1, self._height - 1), animate=False, immediate=True)

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 
 from rich.cells import get_character_cell_size
 
-from wikitui.ui.markdown_layout import Block, Line, Seg, add_roles, text_width, wrap_runs
+from wikitui.ui.markdown.blocks import Block
+from wikitui.ui.markdown.line import Line, Seg, add_roles, text_width
+from wikitui.ui.markdown.wrap import wrap_runs
 
 #: Cells a column gets at least (or its natural width, when smaller) before the table goes row by row.
 MIN_COLUMN_CELLS = 4

@@ -15,11 +15,9 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 from wikitui.core.links import Link
-from wikitui.ui.markdown_layout import Block, CodeBlock, Seg, TextBlock
-from wikitui.ui.markdown_table import TableBlock
-
-#: Lines longer than this are cut before parsing: a megabyte-long line would freeze the parse.
-MAX_LINE_CHARS = 10_000
+from wikitui.ui.markdown.blocks import Block, CodeBlock, TextBlock
+from wikitui.ui.markdown.line import Seg
+from wikitui.ui.markdown.table import TableBlock
 
 
 def _same_link(link: Link, kind: str, key: object, embed: bool) -> bool:

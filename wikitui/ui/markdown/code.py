@@ -14,7 +14,7 @@ from functools import lru_cache
 from pygments.lexer import Lexer
 from pygments.token import Comment, Generic, Keyword, Name, Number, Operator, String, Token, _TokenType
 
-from wikitui.ui.markdown_layout import Seg
+from wikitui.ui.markdown.line import Seg
 
 #: Token types (and their subtypes) and the role each is painted with; first match wins.
 _ROLES: tuple[tuple[_TokenType, str], ...] = (

@@ -2,42 +2,34 @@
 
 The walk over markdown-it's tokens keeps a stack of open containers (list items, block
 quotes) whose prefixes (bullets, hanging indents, quote bars) every block inside them
-carries, and hands each link it meets to a :class:`~wikitui.ui.markdown_links.LinkMatcher`
+carries, and hands each link it meets to a :class:`~wikitui.ui.markdown.links.LinkMatcher`
 so the link gets its tab-stop index. Obsidian's syntax is handled on top of CommonMark:
 ``[[wikilinks]]`` (an inline rule), ``![[embeds]]``, ``%% comments %%``, ``^block`` ids,
-callouts and task lists.
+callouts and task lists. The inline content of each block is turned into runs by
+:mod:`wikitui.ui.markdown.inline`.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from urllib.parse import unquote
 
 from markdown_it.token import Token
 
-from wikitui.core.links import Link, is_external, split_wikilink
-from wikitui.ui.markdown_links import LinkMatcher, place_link
-from wikitui.ui.markdown_parser import markdown_parser
-from wikitui.ui.markdown_code import highlight
-from wikitui.ui.markdown_layout import (
-    BlankBlock,
-    Block,
-    CodeBlock,
-    Prefix,
-    RuleBlock,
-    Seg,
-    TextBlock,
-)
-from wikitui.ui.markdown_table import TableBlock
+from wikitui.core.links import Link
+from wikitui.ui.markdown.blocks import BlankBlock, Block, CodeBlock, RuleBlock, TextBlock
+from wikitui.ui.markdown.code import highlight
+from wikitui.ui.markdown.inline import BR_TAG, ObsidianComments, inline_runs
+from wikitui.ui.markdown.line import Prefix, Seg
+from wikitui.ui.markdown.links import LinkMatcher, place_link
+from wikitui.ui.markdown.parser import markdown_parser
+from wikitui.ui.markdown.table import TableBlock
 
 _BULLETS = ("•", "◦", "▪", "‣")
 _TASK = re.compile(r"\[([ xX])\] ")
 _CALLOUT = re.compile(r"\[!([A-Za-z-]+)\][+-]?[ \t]*")
 _BLOCK_ID = re.compile(r"\s+\^[A-Za-z0-9-]+\s*$")
 _TAG = re.compile(r"<[^>\n]*>")
-_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
-_SIZE = re.compile(r"^\d+(x\d+)?$")
 _QUOTE_BAR: Prefix = [("▎ ", "quote-bar")]
 @dataclass(slots=True)
 class _Container:
@@ -78,7 +70,7 @@ class BlockBuilder:
     _lists: list[_ListState] = field(default_factory=list)
     _gap: bool = False
     _last_line = 0  # last file line of the previous block
-    _comment: bool = False  # inside an Obsidian %% comment
+    _comments: ObsidianComments = field(default_factory=ObsidianComments)  # %% comments may span blocks
 
     # ------------------------------------------------------------------ emitting
     def _content_roles(self) -> str:
@@ -132,90 +124,9 @@ class BlockBuilder:
 
     # ------------------------------------------------------------------ inline
     def inline(self, tok: Token, roles: str, last_line: int) -> list[Seg]:
-        """Runs of an inline token; links get their tab-stop index."""
-        runs: list[Seg] = []
-        styles: list[str] = [roles] if roles else []
-        link: int | None = None
-        link_role = ""
-        link_from = 0
-        href = ""
-        take = self.matcher.take
+        """Runs of an inline token (:func:`~wikitui.ui.markdown.inline.inline_runs`); links get their tab-stop index."""
         breaks = markdown_parser().options["breaks"]
-        for c in tok.children or ():
-            t = c.type
-            if self._comment and t != "text":
-                continue
-            cur = " ".join(styles + [link_role]) if link_role else " ".join(styles)
-            if t == "text":
-                content = c.content
-                if "%%" in content or self._comment:
-                    content = self._strip_comments(content)
-                if content:
-                    runs.append((content.replace("\t", " "), cur, link))
-            elif t == "softbreak":  # a line break, as in Obsidian (``breaks``), else a space
-                runs.append(("\n" if breaks else " ", cur, link))
-            elif t == "hardbreak":
-                runs.append(("\n", cur, link))
-            elif t == "code_inline":
-                runs.append((c.content, f"{cur} code".strip(), link))
-            elif t in ("em_open", "strong_open", "s_open"):
-                styles.append(t[:-5])
-            elif t in ("em_close", "strong_close", "s_close"):
-                name = t[:-6]
-                if name in styles:
-                    styles.reverse()
-                    styles.remove(name)
-                    styles.reverse()
-            elif t == "link_open":
-                href = str(c.attrs.get("href", ""))
-                link = take("md", unquote(href), False, last_line)
-                link_role = "" if link is not None else ("link-external" if is_external(href) else "link-plain")
-                link_from = len(runs)
-            elif t == "link_close":
-                if not any(r[0].strip() for r in runs[link_from:]):
-                    runs.append((href, cur, link))
-                link, link_role = None, ""
-            elif t == "image":
-                src = str(c.attrs.get("src", ""))
-                index = take("md", unquote(src), True, last_line)
-                if index is None and link is not None:
-                    index = link  # a linked image: ``[![alt](img)](target)`` is one link
-                label = c.content or src.rsplit("/", 1)[-1]
-                self._embed(runs, f"⧉ {label}", index, "link-external" if index is None else "")
-            elif t == "wikilink":
-                target, anchor, label = split_wikilink(c.content)
-                embed = bool(c.meta.get("embed"))
-                index = take("wiki", (target, anchor), embed, last_line)
-                role = "" if index is not None else "link-plain"
-                if embed:
-                    shown = label if label and not _SIZE.match(label) else ""
-                    shown = shown or (f"{target} > {anchor}" if target and anchor else target or anchor)
-                    self._embed(runs, f"⧉ {shown}", index, role)
-                else:
-                    shown = label or (f"{target} > {anchor}" if target and anchor else target or anchor)
-                    runs.append((shown, " ".join(styles + [role]).strip(), index))
-            elif t == "html_inline" and _BR.match(c.content):
-                runs.append(("\n", cur, link))
-        return runs
-
-    def _strip_comments(self, content: str) -> str:
-        """Drop the parts of ``content`` inside Obsidian ``%% %%`` comments (they may span blocks)."""
-        parts = content.split("%%")
-        kept = []
-        for i, part in enumerate(parts):
-            if i:
-                self._comment = not self._comment
-            if not self._comment:
-                kept.append(part)
-        return "".join(kept)
-
-    @staticmethod
-    def _embed(runs: list[Seg], shown: str, index: int | None, role: str) -> None:
-        """An embed stands on a line of its own."""
-        if runs and not runs[-1][0].endswith("\n"):
-            runs.append(("\n", "", None))
-        runs.append((shown, role, index))
-        runs.append(("\n", "", None))
+        return inline_runs(tok, roles, last_line, self.matcher.take, self._comments, breaks)
 
     # ------------------------------------------------------------------ blocks
     def build(self, tokens: list[Token]) -> list[Block]:
@@ -252,7 +163,7 @@ class BlockBuilder:
                 self._gap = True
             elif t in ("fence", "code_block"):
                 self._code(tok)
-            elif t == "hr" and not self._comment:
+            elif t == "hr" and not self._comments.inside:
                 first, last = self._lines(tok)
                 self._emit(RuleBlock(first), last)
             elif t == "html_block":
@@ -264,7 +175,7 @@ class BlockBuilder:
 
     def _paragraph(self, tok: Token, inline: Token) -> None:
         first, last = self._lines(tok)
-        was_comment = self._comment
+        was_comment = self._comments.inside
         runs = self.inline(inline, self._content_roles(), last)
         if runs and runs[-1][0] and runs[-1][2] is None:
             text, roles, link = runs[-1]
@@ -272,22 +183,11 @@ class BlockBuilder:
             if stripped != text:
                 runs[-1] = (stripped, roles, link)
         if not any(r[0].strip() or r[2] is not None for r in runs):
-            if was_comment or self._comment:  # a paragraph entirely inside a comment
+            if was_comment or self._comments.inside:  # a paragraph entirely inside a comment
                 self.matcher.unmatched(last)
             return
-        top = self._stack[-1] if self._stack else None
-        if top is not None and top.kind == "item" and top.pending and runs:
-            m = _TASK.match(runs[0][0])
-            if m:
-                box = "☑ " if m.group(1) in "xX" else "☐ "
-                top.first = [(box, "bullet")]
-                top.rest = [("  ", "")]
-                runs[0] = (runs[0][0][m.end() :], runs[0][1], runs[0][2])
-        if top is not None and top.kind == "quote" and top.pending and runs:
-            m = _CALLOUT.match(runs[0][0])
-            if m:
-                runs[0] = (runs[0][0][m.end() :], runs[0][1], runs[0][2])
-                runs.insert(0, (m.group(1).capitalize() + " ", "callout", None))
+        if self._stack and runs and self._stack[-1].pending:
+            _container_marker(self._stack[-1], runs)
         self._emit(TextBlock(first, runs=runs), last)
 
     def _heading(self, tok: Token, inline: Token) -> None:
@@ -324,7 +224,7 @@ class BlockBuilder:
 
     def _code(self, tok: Token) -> None:
         first, last = self._lines(tok)
-        if self._comment:
+        if self._comments.inside:
             self.matcher.unmatched(last)
             return
         fenced = tok.type == "fence"
@@ -335,10 +235,10 @@ class BlockBuilder:
     def _html(self, tok: Token) -> None:
         first, last = self._lines(tok)
         content = tok.content.strip()
-        if self._comment or content.startswith("<!--") or not content:
+        if self._comments.inside or content.startswith("<!--") or not content:
             self.matcher.unmatched(last)  # comments are invisible, as in any renderer
             return
-        visible = _TAG.sub("", _BR.sub("\n", content)).strip()
+        visible = _TAG.sub("", BR_TAG.sub("\n", content)).strip()
         if not visible:
             self.matcher.unmatched(last)
             return
@@ -372,3 +272,23 @@ class BlockBuilder:
         block = TableBlock(first, rows=rows, aligns=aligns, header_rows=header_rows, row_lines=row_lines)
         self._emit(block, last)
         return j
+
+
+def _container_marker(top: _Container, runs: list[Seg]) -> None:
+    """Read the marker that opens a list item's or a quote's first paragraph.
+
+    A task item's ``[ ]`` / ``[x]`` becomes its bullet (☐ / ☑); a callout's ``[!note]``
+    becomes its title (``Note``).
+    """
+    if top.kind == "item":
+        m = _TASK.match(runs[0][0])
+        if m:
+            box = "☑ " if m.group(1) in "xX" else "☐ "
+            top.first = [(box, "bullet")]
+            top.rest = [("  ", "")]
+            runs[0] = (runs[0][0][m.end() :], runs[0][1], runs[0][2])
+    elif top.kind == "quote":
+        m = _CALLOUT.match(runs[0][0])
+        if m:
+            runs[0] = (runs[0][0][m.end() :], runs[0][1], runs[0][2])
+            runs.insert(0, (m.group(1).capitalize() + " ", "callout", None))
