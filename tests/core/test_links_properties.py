@@ -7,10 +7,12 @@ line point at its own text, and links written from parts read back as those part
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wikitui.core.links import CONTEXT_CHARS, extract_links, mask_body, mask_text, split_wikilink
+from wikitui.core.links import CONTEXT_CHARS, WIKILINK, cut_context, extract_links, mask_body, mask_text, split_wikilink
 from wikitui.core.page import parse_page
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -92,3 +94,40 @@ def test_wikilinks_written_from_parts_read_back_as_those_parts(parts, filler):
     for target, anchor, label, _embed in expected:
         inner = target + (f"#{anchor}" if anchor else "") + (f"|{label}" if label else "")
         assert split_wikilink(inner) == (target, anchor, label)
+
+
+def _reference_mentions(text: str, names: list[str]) -> list[tuple[int, str]]:
+    """Unlinked mentions the plain way: blank every link, then one row per line holding a name."""
+    info = parse_page("wiki/other.md", text)
+    masked = list(mask_text(text, frontmatter_end=info.body_line - 1 if info.has_frontmatter else 0))
+    for m in WIKILINK.finditer("".join(masked)):
+        masked[m.start() : m.end()] = " " * (m.end() - m.start())
+    for link in info.links:
+        masked[link.start : link.end] = " " * (link.end - link.start)
+    blanked = "".join(masked)
+    pattern = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE)
+    rows: dict[int, str] = {}
+    for m in pattern.finditer(blanked):
+        line = blanked.count("\n", 0, m.start()) + 1
+        rows.setdefault(line, cut_context(text.split("\n")[line - 1]))
+    return list(rows.items())
+
+
+@SETTINGS
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["Alice", "alice", "[[Alice]]", "![[Alice]]", "[Alice](a.md)", "[[x|Alice]]", "`Alice`",
+                             "Alices", "xAlice", "%%Alice%%", "\n", " ", "\n```\nAlice\n```\n", "[", "]", "!", "(", ")"]),
+            st.text(max_size=4),
+        ),
+        max_size=40,
+    ).map("".join)
+)
+def test_unlinked_mentions_are_the_lines_naming_the_page_outside_links(text):
+    from wikitui.core.mentions import _mentions
+
+    info = parse_page("wiki/other.md", text)
+    pattern = re.compile(r"(?<![\w])(?:Alice)(?![\w])", re.IGNORECASE)
+    found = [(m.line, m.context) for m in _mentions("wiki/other.md", text, info, pattern)]
+    assert found == _reference_mentions(text, ["Alice"])

@@ -95,11 +95,6 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def blank_spans(text: str, spans: list[tuple[int, int]]) -> str:
-    """``text`` with every character of ``spans`` (sorted by start; overlaps allowed) blanked, newlines kept."""
-    return _blank(text, spans)
-
-
 def cut_context(line: str) -> str:
     """A line as context for a link or a mention: stripped, and cut to :data:`CONTEXT_CHARS` (DESIGN §8)."""
     line = line.strip()
