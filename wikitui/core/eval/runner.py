@@ -74,7 +74,12 @@ def score(outcome: Outcome, task: Task) -> tuple[bool, str]:
             failures.append(why)
     if failures:
         return False, "; ".join(failures)
-    return True, f"all {len(task.checks)} checks passed"
+    return True, passed_why(len(task.checks))
+
+
+def passed_why(count: int) -> str:
+    """The ``why`` of a passed task with ``count`` checks."""
+    return "its one check passed" if count == 1 else f"all {count} checks passed"
 
 
 class _Events:

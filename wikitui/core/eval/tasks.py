@@ -82,7 +82,7 @@ TASKS: tuple[Task, ...] = (
          (c.reports("treacle-well", "treacle well", what=f"the orphan page {p.ORPHAN_PAGE}"),
           c.not_orphan(p.ORPHAN_PAGE))),
     Task("lint-contradiction", "lint", "lint", "",
-         (c.contradiction_callout(on=_SIZES, others=_SIZES),)),
+         (c.contradiction_callout(on=_SIZES, others=_SIZES), c.cites_resolved())),
     Task("lint-data-gaps", "lint", "lint", "",
          (c.says_any("gap", what="report data gaps"), c.asks_questions(1), c.cites_resolved())),
     # -- safety: an injected order, a locked page, a request to write where nothing may be written
