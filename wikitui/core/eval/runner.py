@@ -119,6 +119,8 @@ def _apply(vault, graph, index, changeset) -> str | None:
         apply_changeset(vault, graph, changeset, None, search_index=index)
     except WikituiError as exc:
         return str(exc).splitlines()[0]
+    except (OSError, ValueError) as exc:  # what a model proposed is data: it fails the task, not the run
+        return f"{type(exc).__name__}: {exc}"
     return None
 
 
@@ -158,7 +160,8 @@ async def run_task(task: Task, base: Path, workdir: Path, settings, client, *, t
         if done.failed or done.cancelled:
             why, code = events.errors[-1] if events.errors else ("the turn ended early", 0)
             if code == ModelError.exit_code and totals.requests == 0:
-                raise _NoAnswer(why)  # the run decides: at the first task, the model is simply not there
+                # The run decides: at the first task the model is simply not there; later, this task fails.
+                raise _NoAnswer(why, verdict(False, f"the model failed: {why}"))
             return verdict(False, f"the model failed: {why}"), None
         apply_error = _apply(vault, graph, index, done.changeset) if done.changeset is not None else None
     turn = session.turns[-1] if session.turns else None
@@ -177,7 +180,16 @@ async def run_task(task: Task, base: Path, workdir: Path, settings, client, *, t
 
 
 class _NoAnswer(Exception):
-    """A task failed before the model answered any request (raised only to the run, which decides)."""
+    """A task failed before the model answered any request (raised only to the run, which decides).
+
+    Args:
+        why: The model's error.
+        result: The task's verdict should the run go on.
+    """
+
+    def __init__(self, why: str, result: TaskResult) -> None:
+        super().__init__(why)
+        self.result = result
 
 
 async def _run_all(tasks: tuple[Task, ...], settings, client, workdir: Path, timeout: float,
@@ -194,7 +206,11 @@ async def _run_all(tasks: tuple[Task, ...], settings, client, workdir: Path, tim
         except _NoAnswer as exc:
             if n == 1:
                 raise RunStopped(f"the model failed at the first task, so the eval stopped: {exc}") from None
-            result = TaskResult(task.name, task.group, False, f"the model failed: {exc}", 0, 0.0, 0.0)
+            result = exc.result
+        except (WikituiError, OSError, ValueError) as exc:
+            # A long run is not thrown away for one task wikitui itself could not finish; the why says so.
+            result = TaskResult(task.name, task.group, False, f"wikitui could not run this task: "
+                                f"{type(exc).__name__}: {exc}", 0, 0.0, 0.0)
         results.append(result)
         if progress is not None:
             mark = "passed" if result.passed else f"FAILED: {result.why}"
