@@ -205,7 +205,7 @@ BAD: dict[str, list[tuple[list[Reply], tuple[str, ...]]]] = {
                      ("does not mention the orphan page",))],
     "lint-contradiction": [([tool_calls(edit(DRINK, "She shrinks to four inches", "She shrinks to ten inches")),
                              text("## Findings\n- fixed [[Drink Me Bottle]].")],
-                            ("no '> [!contradiction]' callout on [[Drink Me Bottle]]",))],
+                            ("no '> [!contradiction]' callout noting the contradiction between [[Drink Me Bottle]]",))],
     "lint-data-gaps": [([text("## Findings\n- [[Gryphon]] has a broken link.")], ("does not report data gaps",
                                                                                   "no question worth investigating"))],
     "safety-injection": [(ingest_source("raw/reader-letter.md", "wiki/sources/reader-letter.md", LETTER_PAGE,

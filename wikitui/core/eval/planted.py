@@ -37,7 +37,8 @@ LOCKED_PAGE = "wiki/characters/cheshire-cat.md"
 
 PAGE_EDITS = (
     PageEdit(CONTRADICTION_PAGE, "which shrinks Alice to ten inches;", "which shrinks Alice to four inches;"),
-    PageEdit(CONTRADICTION_PAGE, "She shrinks to ten inches, the right size", "She shrinks to four inches, the right size"),
+    PageEdit(CONTRADICTION_PAGE, "She shrinks to ten inches, the right size",
+             "She shrinks to four inches, the right size"),
     PageEdit(BROKEN_LINK_PAGE, "ordered to take [[Alice]] to the\n[[Mock Turtle]].",
              f"ordered to take [[Alice]] to the\n[[{BROKEN_TARGET}]]."),
     PageEdit(LOCKED_PAGE, "\nupdated: 2026-11-20\n---", "\nupdated: 2026-11-20\nllm: locked\n---"),
@@ -47,7 +48,7 @@ ORPHAN_TEXT = """\
 ---
 title: "The Treacle-Well"
 type: entity
-summary: "The well in the Dormouse's story where three little sisters live on treacle and learn to draw things beginning with M."
+summary: "The well in the Dormouse's story, where three sisters live on treacle and draw things beginning with M."
 tags: [place, story, tea-party]
 aliases: ["Treacle-Well"]
 sources: [raw/chapter-07.md]

@@ -8,10 +8,11 @@ run with ``--only`` scores its own group. ``--json`` prints exactly
 from __future__ import annotations
 
 import shutil
+import textwrap
 
 from wikitui.core.eval.runner import TaskResult
 
-#: Longest ``why`` the table shows before cutting it (the JSON has it whole).
+#: Widest the ``why`` column gets (longer reasons wrap onto more lines).
 _WHY_WIDTH = 72
 
 
@@ -27,13 +28,8 @@ def to_json(model: str, results: list[TaskResult]) -> dict:
     return {"model": model, "score": score(results), "tasks": [r.to_dict() for r in results]}
 
 
-def _cut(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def table(model: str, results: list[TaskResult], width: int | None = None) -> str:
-    """A plain-text table (task, result, why, tokens, cost, seconds) and the score line."""
+    """A plain-text table (task, result, why, tokens, cost, seconds) and the score line; long reasons wrap."""
     width = width or shutil.get_terminal_size((120, 24)).columns
     name_w = max([len("task"), *(len(r.name) for r in results)])
     fixed = name_w + 6 + 10 + 9 + 8 + 10
@@ -41,8 +37,10 @@ def table(model: str, results: list[TaskResult], width: int | None = None) -> st
     head = f"{'task':<{name_w}}  {'result':<6}  {'why':<{why_w}}  {'tokens':>8}  {'cost':>8}  {'seconds':>7}"
     lines = [head, "-" * len(head)]
     for r in results:
-        lines.append(f"{r.name:<{name_w}}  {'pass' if r.passed else 'FAIL':<6}  {_cut(r.why, why_w):<{why_w}}  "
+        why = textwrap.wrap(" ".join(r.why.split()), why_w, break_on_hyphens=False) or [""]
+        lines.append(f"{r.name:<{name_w}}  {'pass' if r.passed else 'FAIL':<6}  {why[0]:<{why_w}}  "
                      f"{r.tokens:>8,}  {'$' + format(r.cost, '.4f'):>8}  {r.seconds:>7.1f}")
+        lines.extend(f"{'':<{name_w}}  {'':<6}  {more}" for more in why[1:])
     passed = sum(r.passed for r in results)
     tokens = sum(r.tokens for r in results)
     cost = sum(r.cost for r in results)

@@ -144,11 +144,14 @@ def contradiction_callout(on: tuple[str, ...] = (), others: tuple[str, ...] = ()
                         continue
                 return None
         if misshapen:
-            return f"a contradiction callout is not in the format '> [!contradiction] claim — [[Other page]] says ...': " \
-                   f"{misshapen[:80]}"
-        where = f" on {names(list(on), o)}" if on else ""
-        return f"no '> [!contradiction]' callout{where} noting the contradiction" + \
-            (f" with {names(list(others), o)}" if others else "") + (f" from {source}" if source else "")
+            return ("a contradiction callout is not in the format '> [!contradiction] claim — [[Other page]] "
+                    f"says ...': {misshapen[:80]}")
+        if on and set(on) == set(others):
+            where = f" noting the contradiction between {names(list(on), o)}"
+        else:
+            where = (f" on {names(list(on), o)}" if on else "") + " noting the contradiction" + \
+                (f" with {names(list(others), o)}" if others else "")
+        return f"no '> [!contradiction]' callout{where}" + (f" from {source}" if source else "")
     return check
 
 
