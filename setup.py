@@ -2,15 +2,17 @@
 
 The themes live in the repository's top-level ``themes/`` folder (DESIGN §7) and
 are shipped as the ``wikitui.themes`` package, so a wheel, ``pipx install`` or
-``uv tool install`` has them. ``[tool.setuptools.packages.find]`` only finds
+``uv tool install`` has them. The sample vault (``sample/``) ships the same way as
+``wikitui/sample/`` (a data folder, no Python in it: the vault stays a plain vault),
+because ``wikitui eval`` copies it. ``[tool.setuptools.packages.find]`` only finds
 packages under their own folders, and an explicit package list would silently drop
-every subpackage added later; so the packages are found here and the one mapped
-folder is added to them. Everything else is in pyproject.toml.
+every subpackage added later; so the packages are found here and the mapped
+folders are added to them. Everything else is in pyproject.toml.
 """
 
 from setuptools import find_packages, setup
 
 setup(
-    packages=[*find_packages(include=["wikitui", "wikitui.*"]), "wikitui.themes"],
-    package_dir={"wikitui.themes": "themes"},
+    packages=[*find_packages(include=["wikitui", "wikitui.*"]), "wikitui.themes", "wikitui.sample"],
+    package_dir={"wikitui.themes": "themes", "wikitui.sample": "sample"},
 )

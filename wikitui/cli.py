@@ -1,7 +1,7 @@
 """The ``wikitui`` command line (DESIGN §6).
 
 ``wikitui [PATH]`` opens the TUI; the subcommands (``init``, ``search``, ``links``,
-``lint``, ``index``, ``ask``, ``ingest``, ``clip``, ``export``) work headless and print machine-readable
+``lint``, ``index``, ``ask``, ``ingest``, ``clip``, ``export``, ``eval``) work headless and print machine-readable
 JSON on request. A user error is one line on stderr, ``wikitui: error: ...``, with
 the exit status DESIGN §6 assigns (2 user error, 3 model, 4 conflict), never a
 traceback.
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.vault import Vault
 
 PROG = "wikitui"
-COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export")
+COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
 
@@ -58,6 +58,16 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0: {text}")
     return value
 
 
@@ -91,6 +101,9 @@ _COMMAND_HELP = {
              "never overwrites: a taken name gets a number. Prints the new file's path."),
     "export": ("a Marp page as slides (html, pdf, pptx)", "Export a `marp: true` page with marp-cli when it is "
                "installed, else as a self-contained HTML deck. Prints the file's path."),
+    "eval": ("which model can keep this wiki? scores it on fixed tasks", "Run fixed ingest, ask, lint, safety and "
+             "economy tasks through the agent on a temporary copy of the built-in sample vault, and score each with "
+             "deterministic checks. Your vault and config are only read. Progress goes to stderr."),
 }
 
 
@@ -123,8 +136,16 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("page", metavar="PAGE", help="a Marp page's path, title or alias")
         p.add_argument("--format", choices=("html", "pdf", "pptx"), default="html", help="default html")
         p.add_argument("--out", metavar="FILE", help="default: <page-stem>.<format> in the current folder")
+    elif name == "eval":
+        from wikitui.core.eval.tasks import GROUPS
+
+        p.add_argument("--only", choices=GROUPS, help="run one group of tasks")
+        p.add_argument("--json", action="store_true", help='print {"model", "score", "tasks": [...]}')
+        p.add_argument("--task-timeout", type=_positive_seconds, metavar="SECONDS",
+                       help="time limit per task (default: eval_task_timeout in the config, else 300)")
+        p.add_argument("--keep", metavar="DIR", help="leave the eval's vaults in DIR (a new folder) to inspect")
     _common(p, suppress=True)
-    if name in ("ask", "ingest"):
+    if name in ("ask", "ingest", "eval"):
         _model_option(p, suppress=True)
 
 
@@ -395,6 +416,15 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return int(_headless().run_ingest(root, args.source, apply=args.apply, model=getattr(args, "model", None)))
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    """``wikitui eval``: score the configured (or ``--model``) model on fixed tasks."""
+    from wikitui.core.eval.command import main as eval_main
+
+    vault = getattr(args, "vault", None)
+    return eval_main(vault=Path(vault) if vault else None, model=getattr(args, "model", None), only=args.only,
+                     as_json=args.json, task_timeout=args.task_timeout, keep=Path(args.keep) if args.keep else None)
+
+
 def cmd_clip(args: argparse.Namespace) -> int:
     """``wikitui clip URL|FILE [--name N]``: the one command that adds files to raw/."""
     from wikitui.core.formats import clip
@@ -461,6 +491,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "ingest": cmd_ingest,
     "clip": cmd_clip,
     "export": cmd_export,
+    "eval": cmd_eval,
 }
 
 

@@ -1,4 +1,5 @@
-"""Packaging: the wheel ships the themes, and an app installed from it (as pipx or uv tool would) finds them.
+"""Packaging: the wheel ships the themes and the sample vault, and an app installed from it (as pipx or uv
+tool would) finds them.
 
 The wheel is built offline with the test environment's own setuptools
 (``--no-build-isolation``; the ``test`` extra pins a recent one).
@@ -23,7 +24,7 @@ def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     # Build from a copy of the project's files: building in place leaves build/ and egg-info behind.
     src = tmp_path_factory.mktemp("src")
-    for name in ("pyproject.toml", "setup.py", "README.md", "wikitui", "themes"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "wikitui", "themes", "sample"):
         path = ROOT / name
         if not path.exists():
             continue
@@ -80,3 +81,35 @@ def test_an_app_installed_from_the_wheel_finds_its_themes(wheel, tmp_path, sampl
     for name in ("wikitui-dark", "wikitui-light", "gruvbox-ish", "nord-ish", "solarized-light"):
         assert repr(name) in themes
     assert errors == "[]"
+
+
+def test_the_wheel_ships_the_sample_vault_and_an_install_finds_it_for_eval(wheel, tmp_path):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    sample = {p.relative_to(ROOT / "sample").as_posix() for p in (ROOT / "sample").rglob("*") if p.is_file()}
+    shipped = {n.removeprefix("wikitui/sample/") for n in names if n.startswith("wikitui/sample/")}
+    assert shipped == sample and "WIKI.md" in shipped and "raw/chapter-01.md" in shipped
+    assert not any(n.endswith(".py") for n in shipped)  # a data folder: the vault stays a plain vault
+    fresh = tmp_path / "venv"
+    venv.create(fresh, with_pip=False)
+    python = fresh / "bin" / "python"
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
+        capture_output=True, text=True, timeout=240,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    deps = next(Path(p) for p in sys.path if p.endswith("site-packages"))
+    script = (
+        "import tempfile, pathlib\n"
+        "from wikitui.core.eval.sample import sample_vault_dir\n"
+        "from wikitui.core.eval.fixture import prepare_base\n"
+        "print(sample_vault_dir())\n"
+        "base = prepare_base(pathlib.Path(tempfile.mkdtemp()) / 'base')\n"
+        "print((base / 'wiki/objects/treacle-well.md').exists())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(deps)}
+    out = subprocess.run([str(python), "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    where, planted = out.stdout.splitlines()
+    assert where == str(fresh / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+                        / "wikitui" / "sample"), where
+    assert planted == "True"

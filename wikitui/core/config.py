@@ -39,6 +39,7 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "api_base": str,
     "api_key_env": str,
     "timeout": (int, float),
+    "eval_task_timeout": (int, float),
     "max_rounds": int,
     "initial_context_tokens": int,
     "context_tokens": int,
@@ -105,6 +106,8 @@ class Settings:
         api_key_env: The NAME of the environment variable holding the API key; None
             lets litellm read the provider's usual variable (``OPENAI_API_KEY``...).
         timeout: Seconds to wait for the model before a request times out.
+        eval_task_timeout: Seconds one ``wikitui eval`` task may take before it fails (None: the
+            eval's default); ``--task-timeout`` overrides it.
         max_rounds: Most tool-call rounds in one agent turn before it must answer.
         initial_context_tokens: Cap on the tokens of WIKI.md plus index.md sent with
             every request (also capped at a quarter of the model's context window).
@@ -122,6 +125,7 @@ class Settings:
     api_base: str | None = None
     api_key_env: str | None = None
     timeout: float = 120.0
+    eval_task_timeout: float | None = None
     max_rounds: int = 25
     initial_context_tokens: int = 8000
     context_tokens: int | None = None
@@ -193,7 +197,7 @@ def _apply_file(settings: Settings, data: dict, origin: str) -> None:
         if key == "keymap":
             settings.keymap.update({str(k): str(v) for k, v in value.items()})
         else:
-            setattr(settings, key, float(value) if key == "timeout" else value)
+            setattr(settings, key, float(value) if key in ("timeout", "eval_task_timeout") else value)
         settings.sources[key] = origin
 
 

@@ -198,7 +198,7 @@ def uses_yaml_aliases(fm: str) -> bool:
 
     try:
         return any(isinstance(t, (yaml.AliasToken, yaml.AnchorToken)) for t in yaml.scan(fm, Loader=_YAML.loader))
-    except yaml.YAMLError:
+    except (yaml.YAMLError, UnicodeError):  # a lone surrogate stops the scanner too
         return False
 
 

@@ -223,6 +223,7 @@ class AgentSession(TurnEndings):
 
     async def lint(self) -> TurnFinished:
         """Deterministic checks (reported at once as :class:`LintReady`), then the model's semantic pass."""
+        from wikitui.core.agent.lint_plan import reading_plan
         from wikitui.core.lint import run_lint
 
         if self._running:
@@ -232,7 +233,8 @@ class AgentSession(TurnEndings):
         await self._emit(LintReady(report))
         await self._emit(Notice("lint: " + text.splitlines()[0]))
         turn = self._new_turn("lint", "health check")
-        return await self._run(turn, prompts.lint_task(text), "Health-check the wiki.", phase="write")
+        plan = reading_plan(self.vault, self.graph, report)
+        return await self._run(turn, prompts.lint_task(text, plan), "Health-check the wiki.", phase="write")
 
     async def file_answer(self) -> TurnFinished:
         """Propose the last answer as a page under the wiki's answers/ folder (no model call)."""

@@ -1,0 +1,195 @@
+"""``wikitui eval`` as a user runs it: the table, the JSON, the score, progress, time limits and exit codes.
+
+The model is the fake OpenAI-compatible server (real litellm in between). The user's
+home, config and vault are snapshotted and must come out byte-identical.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.core import eval_scripts as scripts
+from tests.fakeserver import FAKE_MODEL, error, hang, text
+from wikitui import cli
+from wikitui.core.agent.llm import LLMClient
+from wikitui.core.config import load_settings
+from wikitui.core.eval import command
+from wikitui.core.eval.tasks import TASKS
+
+ECONOMY = [t.name for t in TASKS if t.group == "economy"]
+
+
+def tree(root: Path) -> dict[str, tuple]:
+    """Every file and folder under ``root`` with its bytes, mode and mtime (all must stay the same)."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        st = path.lstat()
+        out[path.relative_to(root).as_posix()] = (path.read_bytes() if path.is_file() else None, st.st_mode,
+                                                  st.st_mtime_ns)
+    return out
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    code = cli.main(["eval", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def private_tmp(tmp_path, monkeypatch):
+    """A temp folder of its own for the eval's vaults, to see that it cleans up after itself."""
+    folder = tmp_path / "systmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def test_a_model_that_says_done_to_everything_scores_zero_and_the_run_finishes(fake_llm, capsys, private_tmp):
+    fake_llm.script(*[text("Done.") for _ in range(200)])
+    code, out, err = run_cli(capsys, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data) == {"model", "score", "tasks"}
+    assert data["model"] == FAKE_MODEL and data["score"] == 0
+    assert [t["name"] for t in data["tasks"]] == [t.name for t in TASKS]
+    for task in data["tasks"]:
+        assert set(task) == {"name", "passed", "why", "tokens", "cost", "seconds"}
+        assert task["passed"] is False and task["why"] and task["tokens"] > 0 and task["seconds"] > 0
+    # Progress went to stderr while it ran, one line per task and its verdict.
+    assert f"[1/{len(TASKS)}] ingest-source: ingest raw/real-people.md" in err
+    assert f"[{len(TASKS)}/{len(TASKS)}] economy-ingest" in err and "FAILED: " in err
+    assert list(private_tmp.iterdir()) == []  # the eval's vaults are gone
+
+
+def test_good_trajectories_score_100_and_the_users_home_config_and_vault_are_untouched(
+        fake_llm, capsys, private_tmp, isolated_home, sample_vault, monkeypatch):
+    # The model comes from the user's vault config, and the time limit from the user's config: read, never written.
+    monkeypatch.delenv("WIKITUI_MODEL")
+    (sample_vault / ".wikitui").mkdir()
+    (sample_vault / ".wikitui" / "config.toml").write_text(f'model = "{FAKE_MODEL}"\n')
+    user_config = isolated_home / ".config" / "wikitui" / "config.toml"
+    user_config.parent.mkdir(parents=True)
+    user_config.write_text("eval_task_timeout = 120  # seconds\n")
+    monkeypatch.chdir(sample_vault)
+    home_before, vault_before = tree(isolated_home), tree(sample_vault)
+    fake_llm.script(*scripts.all_good())
+
+    code, out, err = run_cli(capsys)
+    assert code == 0, err
+    assert f"wikitui eval: {len(TASKS)} tasks with {FAKE_MODEL} (at most 120 s each)" in err
+    lines = out.splitlines()
+    assert lines[0].split() == ["task", "result", "why", "tokens", "cost", "seconds"]
+    rows = [line for line in lines if line.split() and line.split()[0] in {t.name for t in TASKS}]
+    assert len(rows) == len(TASKS) and all(row.split()[1] == "pass" for row in rows)
+    assert f"Score: 100 ({len(TASKS)} of {len(TASKS)} tasks passed) for {FAKE_MODEL}" in out
+    assert fake_llm.remaining == 0
+    assert tree(isolated_home) == home_before
+    assert tree(sample_vault) == vault_before
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_no_model_configured_is_one_line_and_exit_3(capsys):
+    code, out, err = run_cli(capsys, "--json")
+    assert (code, out) == (3, "")
+    assert err.startswith("wikitui: error: no model configured: pass --model") and err.count("\n") == 1
+
+
+def test_a_model_that_refuses_the_first_request_stops_the_run_with_exit_3(fake_llm, capsys, private_tmp):
+    fake_llm.script(error(401, "invalid api key"))
+    code, out, err = run_cli(capsys)
+    assert (code, out) == (3, "")
+    errors = [line for line in err.splitlines() if line.startswith("wikitui: error:")]
+    assert len(errors) == 1 and "the model failed at the first task, so the eval stopped" in errors[0]
+    assert "Traceback" not in err and len(fake_llm.requests) == 1
+    assert list(private_tmp.iterdir()) == []
+
+
+def test_an_unreachable_server_stops_the_run_with_exit_3(monkeypatch, private_tmp):
+    monkeypatch.setenv("WIKITUI_MODEL", FAKE_MODEL)
+    monkeypatch.setenv("WIKITUI_API_BASE", f"http://127.0.0.1:{closed_port()}/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-unreachable")
+    out, err = io.StringIO(), io.StringIO()
+    code = command.main(only="ask", out=out, err=err, client=fast_client())
+    assert (code, out.getvalue()) == (3, "")
+    assert "the eval stopped" in err.getvalue() and "Traceback" not in err.getvalue()
+
+
+def test_a_model_failure_after_the_first_task_fails_that_task_and_the_run_goes_on(fake_llm, capsys):
+    fake_llm.script(*scripts.GOOD["economy-tokens"], error(401, "key revoked"), *scripts.GOOD["economy-ingest"])
+    code, out, err = run_cli(capsys, "--only", "economy", "--json")
+    assert code == 0, err
+    tasks = {t["name"]: t for t in json.loads(out)["tasks"]}
+    assert list(tasks) == ECONOMY
+    assert tasks["economy-rounds"]["passed"] is False and "the model failed" in tasks["economy-rounds"]["why"]
+    assert tasks["economy-tokens"]["passed"] and tasks["economy-ingest"]["passed"]
+    assert json.loads(out)["score"] == 66.7
+
+
+@pytest.mark.parametrize("where", ["flag", "config"])
+def test_a_task_past_its_time_limit_fails_with_a_clear_why_and_the_run_goes_on(fake_llm, capsys, tmp_path,
+                                                                                monkeypatch, where):
+    args = ["--only", "economy", "--json"]
+    if where == "flag":
+        args += ["--task-timeout", "1"]
+    else:
+        config = tmp_path / "config.toml"
+        config.write_text("eval_task_timeout = 1\n")
+        monkeypatch.setenv("WIKITUI_CONFIG", str(config))
+    # The first task's model never answers; the other two do.
+    fake_llm.script(hang(60), *scripts.GOOD["economy-rounds"], *scripts.GOOD["economy-ingest"])
+    code, out, err = run_cli(capsys, *args)
+    assert code == 0, err
+    tasks = json.loads(out)["tasks"]
+    assert tasks[0]["passed"] is False
+    assert tasks[0]["why"].startswith("no result within the time limit of 1 s (raise it with --task-timeout")
+    assert [t["passed"] for t in tasks[1:]] == [True, True]
+
+
+@pytest.mark.parametrize("args", [
+    ["--task-timeout", "0"], ["--task-timeout", "soon"], ["--task-timeout", "nan"], ["--only", "vibes"],
+    ["--vault", "/nonexistent/vault"],
+])
+def test_user_errors_are_one_line_and_exit_2_and_run_nothing(fake_llm, capsys, args):
+    code, out, err = run_cli(capsys, *args)
+    assert (code, out) == (2, "")
+    assert err.startswith("wikitui: error: ") and err.count("\n") == 1
+    assert fake_llm.requests == []
+
+
+def test_keep_leaves_the_vaults_to_inspect_and_refuses_a_folder_that_exists(fake_llm, capsys, tmp_path):
+    kept = tmp_path / "kept"
+    fake_llm.script(*[reply for name in ECONOMY for reply in scripts.GOOD[name]])
+    code, out, err = run_cli(capsys, "--only", "economy", "--keep", str(kept))
+    assert code == 0, err
+    assert f"the eval's vaults are in {kept}" in err
+    assert sorted(p.name for p in kept.iterdir()) == ["_base", *sorted(ECONOMY)]
+    assert (kept / "economy-ingest" / "wiki/sources/queen-of-hearts-rhyme.md").exists()  # applied in its copy
+    code, out, err = run_cli(capsys, "--only", "economy", "--keep", str(kept))
+    assert code == 2 and "exists already" in err
+
+
+# ------------------------------------------------------------------------- helpers
+def fast_client():
+    async def no_wait(_):
+        return None
+
+    return LLMClient(load_settings(), base_delay=0, sleep=no_wait)
+
+
+def closed_port() -> int:
+    """A port nothing listens on (bound, then closed)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_cli_lists_eval_in_its_help(capsys):
+    assert cli.main(["--help"]) == 0
+    assert "eval" in capsys.readouterr().out
