@@ -59,8 +59,8 @@ async def measure(vault_root: Path, fake) -> dict:
 
     from tests.fakeserver import text
     from wikitui.ui.chat_controller import load_model_client
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.vault import Vault
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
     from wikitui.ui.widgets.chat_pane import ChatPane
 
     body = answer_text(TOKENS)

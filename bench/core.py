@@ -41,9 +41,9 @@ from bench._common import (  # noqa: E402
     percentile,
     timed,
 )
-from wikitui.core.graph import LinkGraph  # noqa: E402
-from wikitui.core.search import SearchIndex  # noqa: E402
-from wikitui.core.vault import Vault  # noqa: E402
+from wikitui.core.vault.graph import LinkGraph  # noqa: E402
+from wikitui.core.search.facade import SearchIndex  # noqa: E402
+from wikitui.core.vault.layout import Vault  # noqa: E402
 
 WIKITUI = ROOT / ".venv" / "bin" / "wikitui"
 
@@ -266,8 +266,8 @@ def measure_cli(root: Path, queries: list[str], repeats: int) -> dict:
 _LOAD_SCRIPT = """
 import resource, sys, time
 start = time.perf_counter()
-from wikitui.core.vault import Vault
-from wikitui.core.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.graph import LinkGraph
 v = Vault.open(sys.argv[1])
 g = LinkGraph.load(v, save_cache=False)
 elapsed = time.perf_counter() - start

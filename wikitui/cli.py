@@ -26,8 +26,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.vault import Vault
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
 
 PROG = "wikitui"
 COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export")
@@ -191,13 +191,13 @@ def _vault_arg(args: argparse.Namespace) -> Path:
 
 
 def _open(args: argparse.Namespace) -> "Vault":
-    from wikitui.core.vault import Vault
+    from wikitui.core.vault.layout import Vault
 
     return Vault.open(_vault_arg(args))
 
 
 def _graph(vault: "Vault") -> "LinkGraph":
-    from wikitui.core.graph import LinkGraph
+    from wikitui.core.vault.graph import LinkGraph
 
     return LinkGraph.load(vault)
 
@@ -211,7 +211,7 @@ def _dump(data: object) -> None:
 # ----------------------------------------------------------------- commands
 def cmd_init(args: argparse.Namespace) -> int:
     """``wikitui init [PATH]``."""
-    from wikitui.core.init import init_vault
+    from wikitui.core.vault.create import init_vault
 
     target = Path(args.path) if args.path else _vault_arg(args)
     if target.exists() and not target.is_dir():
@@ -233,7 +233,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     """``wikitui search QUERY``: update the index incrementally, then search it."""
     import gc
 
-    from wikitui.core.search import SearchIndex
+    from wikitui.core.search.facade import SearchIndex
 
     # Importing Whoosh and reading its tables allocates enough to set off a dozen
     # collections that find nothing to free (~7 ms of a 120 ms run). Even a first
@@ -318,7 +318,7 @@ def cmd_links(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     """``wikitui lint``: exit status 1 when any problem is found."""
-    from wikitui.core.lint import run_lint
+    from wikitui.core.vault.lint import run_lint
 
     vault = _open(args)
     report = run_lint(vault, _graph(vault))
@@ -338,7 +338,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 def cmd_index(args: argparse.Namespace) -> int:
     """``wikitui index [--rebuild]``: bring the search index up to date."""
-    from wikitui.core.search import SearchIndex
+    from wikitui.core.search.facade import SearchIndex
 
     vault = _open(args)
     progress = _progress_printer() if sys.stderr.isatty() else None
@@ -362,7 +362,7 @@ def _progress_printer() -> Callable[[int, int], None]:
 
 
 def _describe_stats(stats: object, *, rebuilt: bool) -> str:
-    """One line about an index update (fields of :class:`wikitui.core.search.UpdateStats`)."""
+    """One line about an index update (fields of :class:`wikitui.core.search.facade.UpdateStats`)."""
     counts = ", ".join(f"{getattr(stats, name, 0)} {name}" for name in ("added", "updated", "removed"))
     if getattr(stats, "unchanged", 0):
         counts += f"; {stats.unchanged} touched but unchanged"
@@ -397,7 +397,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 def cmd_clip(args: argparse.Namespace) -> int:
     """``wikitui clip URL|FILE [--name N]``: the one command that adds files to raw/."""
-    from wikitui.core.formats import clip
+    from wikitui.core.vault.formats import clip
 
     vault = _open(args)
     if "://" in args.source:
@@ -422,7 +422,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_launch(args: argparse.Namespace) -> int:
     """``wikitui [PATH]``: open the TUI, offering to initialise a folder that is not a vault."""
-    from wikitui.core.vault import Vault
+    from wikitui.core.vault.layout import Vault
 
     target = Path(args.path or args.vault or os.getcwd()).expanduser()
     if not target.is_dir():
@@ -439,7 +439,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
         if answer.strip().lower() not in ("y", "yes"):
             print("Nothing written.", file=sys.stderr)
             return 1
-        from wikitui.core.init import init_vault
+        from wikitui.core.vault.create import init_vault
 
         init_vault(target)
     if args.model:

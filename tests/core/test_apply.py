@@ -13,13 +13,13 @@ import textwrap
 import pytest
 
 from tests.core.changes_util import git, git_init, make_vault, open_vault, page, read, tree_hashes
-from wikitui.core.apply import apply_changeset
-from wikitui.core.changeset import ChangesetBuilder, FileConflict
-from wikitui.core.diffs import apply_hunks, compute_hunks
+from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.builder import ChangesetBuilder, FileConflict
+from wikitui.core.changes.diffs import apply_hunks, compute_hunks
 from wikitui.core.errors import UnsafePath
-from wikitui.core.pending import PendingStore
-from wikitui.core.journal import JOURNAL_NAME, LOCK_NAME, VaultBusy, recover
-from wikitui.core.yamledit import roundtrip_frontmatter, set_frontmatter_keys
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.changes.journal import JOURNAL_NAME, LOCK_NAME, VaultBusy, recover
+from wikitui.core.vault.frontmatter_edit import roundtrip_frontmatter, set_frontmatter_keys
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")
 
@@ -287,18 +287,18 @@ def test_a_git_vault_gets_one_commit_with_exactly_the_touched_files(vault_root):
 # ------------------------------------------------------------ crash safety
 CRASH_SCRIPT = textwrap.dedent("""
     import os, sys
-    from wikitui.core import journal
-    from wikitui.core.apply import apply_changeset
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.pending import PendingStore
-    from wikitui.core.vault import Vault
+    from wikitui.core.changes import journal
+    from wikitui.core.changes.apply import apply_changeset
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.layout import Vault
 
     root, cs_id, when = sys.argv[1], sys.argv[2], sys.argv[3]
     vault = Vault.open(root)
     graph = LinkGraph.load(vault, use_cache=False, save_cache=False)
     cs = PendingStore(vault).load(cs_id)
     if when == "mid-write":
-        from wikitui.core import replace
+        from wikitui.core.changes import replace
         real, count = replace.put_in, [0]
         def crashing(*args):
             count[0] += 1
@@ -370,7 +370,7 @@ def test_a_crash_after_the_writes_is_completed_with_its_commit(vault_root):
     assert "Line two of" in read(vault_root, "wiki/notes.md")
 
 
-# --------------------------------------------------------------- yamledit
+# --------------------------------------------------------------- frontmatter_edit
 def test_one_key_edit_changes_one_line_and_keeps_comments_and_order():
     text = textwrap.dedent("""\
         ---

@@ -18,7 +18,7 @@ import pytest
 from tests.fakeserver import text
 from wikitui import __version__
 from wikitui import cli
-from wikitui.core.lint import CHECKS
+from wikitui.core.vault.lint import CHECKS
 
 WIKITUI = Path(sys.executable).parent / "wikitui"
 

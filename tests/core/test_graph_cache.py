@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from wikitui.core.graph import LinkGraph
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 
 FILES = {
     "wiki/index.md": "# Index\n\n[[Alpha]] [[Beta]] [[Orphan]]\n",

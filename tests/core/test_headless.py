@@ -11,8 +11,8 @@ from tests.fakeserver import Dynamic, error, text, tool_call, tool_calls
 from wikitui.core.agent.headless import run_ask, run_ingest
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.config import load_settings
-from wikitui.core.pending import PendingStore
-from wikitui.core.vault import Vault
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.vault.layout import Vault
 
 CAUCUS = ("---\ntitle: Caucus-Race\ntype: concept\nsummary: A race in a circle that everybody wins.\n"
           "tags: [game]\nsources: [raw/chapter-03.md]\ncreated: 2026-11-30\nupdated: 2026-11-30\n---\n\n"

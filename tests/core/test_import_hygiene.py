@@ -24,7 +24,7 @@ def loaded_after(code: str) -> set[str]:
 
 def core_modules() -> list[str]:
     names = [m.name for m in pkgutil.walk_packages(wikitui.core.__path__, prefix="wikitui.core.")]
-    assert "wikitui.core.lint" in names and "wikitui.core.graph" in names
+    assert "wikitui.core.vault.lint" in names and "wikitui.core.vault.graph" in names
     return sorted(names)
 
 
@@ -38,7 +38,7 @@ def test_no_core_module_imports_textual_or_rich_or_litellm():
 
 
 def test_cli_and_search_start_without_the_ui_or_the_model_library():
-    loaded = loaded_after("import wikitui.cli\nimport wikitui.core.search")
+    loaded = loaded_after("import wikitui.cli\nimport wikitui.core.search.facade")
     assert not {"textual", "rich", "litellm"} & loaded
 
 
@@ -54,8 +54,8 @@ def test_a_search_from_the_command_line_loads_only_what_it_needs(sample_vault):
     (built only for queries with operators), the YAML and page parsers (the
     index holds what they read) and ``dataclasses`` (it imports ``inspect``).
     """
-    from wikitui.core.search import SearchIndex
-    from wikitui.core.vault import Vault
+    from wikitui.core.search.facade import SearchIndex
+    from wikitui.core.vault.layout import Vault
 
     SearchIndex(Vault.open(sample_vault)).update()
     code = (

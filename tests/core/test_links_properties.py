@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wikitui.core.links import CONTEXT_CHARS, extract_links, mask_body, mask_text, split_wikilink
-from wikitui.core.page import parse_page
+from wikitui.core.vault.links import CONTEXT_CHARS, extract_links, mask_body, mask_text, split_wikilink
+from wikitui.core.vault.page import parse_page
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

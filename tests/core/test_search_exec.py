@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from wikitui.core.search import SearchIndex
-from wikitui.core.vault import Vault
+from wikitui.core.search.facade import SearchIndex
+from wikitui.core.vault.layout import Vault
 
 QUERIES = [
     "alice", "rabbit", "white rabbit", "queen of hearts", "Alice -rabbit", "alice NOT rabbit",
@@ -26,9 +26,9 @@ QUERIES = [
 
 def _compare(idx: SearchIndex, queries: list[str]) -> int:
     """Run every query both ways in every scope; returns how many the direct scorer answered."""
-    from wikitui.core.search_exec import stored_fields, top_docs
-    from wikitui.core.search_expand import prepare_query
-    from wikitui.core.search_schema import parse_query
+    from wikitui.core.search.whoosh.fast.scoring import stored_fields, top_docs
+    from wikitui.core.search.whoosh.expand import prepare_query
+    from wikitui.core.search.whoosh.schema import parse_query
 
     store = idx._opened()
     direct = 0
@@ -97,9 +97,9 @@ def test_not_and_minus_exclude_the_same_pages(sample_vault):
 
 
 def test_a_lone_not_is_left_to_whoosh_and_still_answers(sample_vault):
-    from wikitui.core.search_exec import top_docs
-    from wikitui.core.search_expand import prepare_query
-    from wikitui.core.search_schema import parse_query
+    from wikitui.core.search.whoosh.fast.scoring import top_docs
+    from wikitui.core.search.whoosh.expand import prepare_query
+    from wikitui.core.search.whoosh.schema import parse_query
 
     idx = SearchIndex(Vault.open(sample_vault))
     idx.update()

@@ -15,9 +15,9 @@ from wikitui.core.agent.headless import run_ask, run_ingest
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.session import AgentSession
 from wikitui.core.config import load_settings
-from wikitui.core.graph import LinkGraph
-from wikitui.core.pending import PendingStore
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.vault.layout import Vault
 
 CAUCUS = ("---\ntitle: Caucus-Race\ntype: concept\nsummary: A race in a circle that everybody wins.\n"
           "sources: [raw/chapter-03.md]\n---\n\n# Caucus-Race\n\nOrganised by the [[Dodo]].\n")

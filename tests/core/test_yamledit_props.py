@@ -1,4 +1,4 @@
-"""Property tests of frontmatter edits (``core/yamledit.py``), issue 9 "Tests to add".
+"""Property tests of frontmatter edits (``core/vault/frontmatter_edit.py``), issue 9 "Tests to add".
 
 Over generated pages, hostile ones included: no exception but
 :class:`FrontmatterEditError` escapes; a no-op edit keeps every byte; a one-key
@@ -12,7 +12,7 @@ import datetime as _dt
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from wikitui.core.yamledit import FrontmatterEditError, frontmatter_value, roundtrip_frontmatter, set_frontmatter_keys
+from wikitui.core.vault.frontmatter_edit import FrontmatterEditError, frontmatter_value, roundtrip_frontmatter, set_frontmatter_keys
 
 PROPS = settings(max_examples=200, deadline=None)
 

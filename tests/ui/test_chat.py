@@ -27,9 +27,9 @@ from wikitui.core.agent.events import (
     TurnUsage,
 )
 from wikitui.core.agent.llm import LLMClient
-from wikitui.core.changeset import ChangesetBuilder
-from wikitui.core.graph import LinkGraph
-from wikitui.core.vault import Vault
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 from wikitui.ui.themes import bundled_theme_dir, load_theme_file
 from wikitui.ui.widgets.chat_input import complete
 from wikitui.ui.widgets.chat_log import ChatLog, NoteLine, ToolLine, UserLine
@@ -420,7 +420,7 @@ def test_snapshot_chat_mid_stream(sample_vault, model_named, snap_compare):
 
 def test_snapshot_changeset_card_in_the_chat(sample_vault, model_named, snap_compare, monkeypatch):
     # The rabbit's page proposes its `updated:` date too (issue 10, point 6): the same day, every day.
-    monkeypatch.setattr("wikitui.core.updated.now", lambda: __import__("datetime").datetime(2026, 12, 1, 12, 0))
+    monkeypatch.setattr("wikitui.core.changes.updated.now", lambda: __import__("datetime").datetime(2026, 12, 1, 12, 0))
 
     async def propose(pilot: Pilot) -> None:
         app = pilot.app

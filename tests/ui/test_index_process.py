@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from wikitui.core.search import SearchIndex
-from wikitui.core.vault import Vault
+from wikitui.core.search.facade import SearchIndex
+from wikitui.core.vault.layout import Vault
 from wikitui.ui.index_process import run_indexing
 
 

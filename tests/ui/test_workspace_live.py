@@ -67,7 +67,7 @@ async def test_deleting_the_open_page_shows_a_clear_state(sample_vault):
 
 async def test_a_change_made_while_another_process_writes_the_index_is_indexed_after(sample_vault):
     """`wikitui index` running in a terminal holds the index: the workspace's own update waits, then retries."""
-    from wikitui.core.search import UpdateStats
+    from wikitui.core.search.results import UpdateStats
 
     app = workspace(sample_vault)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -21,9 +21,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.signal import Signal
 
-from wikitui.core.graph import LinkGraph
-from wikitui.core.history_nav import History
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.navigation import History
+from wikitui.core.vault.layout import Vault
 from wikitui.ui.early_keys import EarlyKeys, KeyHandled
 from wikitui.ui.messages import IndexProgress, VaultChanged
 from wikitui.ui.screens.main import MainScreen
@@ -212,7 +212,7 @@ class WikituiApp(App[None]):
     # ------------------------------------------------------------------- graph
     @work(thread=True, exclusive=True, group="graph", name="load graph")
     def _load_graph(self) -> None:
-        from wikitui.core.journal import recover
+        from wikitui.core.changes.journal import recover
 
         try:
             # An apply or undo interrupted by a crash is finished or rolled back first,
@@ -278,7 +278,7 @@ class WikituiApp(App[None]):
             )
             if error:
                 raise RuntimeError(error)
-            from wikitui.core.search import SearchIndex
+            from wikitui.core.search.facade import SearchIndex
 
             self.search_index = SearchIndex(self.vault)
         except Exception as exc:

@@ -141,7 +141,7 @@ class ChatController:
 
     def _restore(self) -> None:
         """Show the restored conversation, its input history and the pending changesets."""
-        from wikitui.core.pending import PendingStore
+        from wikitui.core.changes.pending import PendingStore
 
         assert self.session is not None
         entries = self.session.chat_log()
@@ -243,7 +243,7 @@ class ChatController:
         self._model_turn("lint", lambda s: s.lint())
 
     async def _lint_without_model(self, _session: "AgentSession") -> None:
-        from wikitui.core.lint import run_lint
+        from wikitui.core.vault.lint import run_lint
 
         report = await asyncio.to_thread(run_lint, self.pane.vault, self.pane.graph)
         self._show_lint(report)

@@ -58,9 +58,9 @@ def main(argv: list[str] | None = None) -> int:
             _emit({"done": done, "total": total})
 
     try:
-        from wikitui.core.graph import LinkGraph
-        from wikitui.core.search import SearchIndex
-        from wikitui.core.vault import Vault
+        from wikitui.core.vault.graph import LinkGraph
+        from wikitui.core.search.facade import SearchIndex
+        from wikitui.core.vault.layout import Vault
 
         vault = Vault.open(args[0])
         graph = LinkGraph.load(vault)

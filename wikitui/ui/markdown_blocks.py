@@ -16,7 +16,7 @@ from urllib.parse import unquote
 
 from markdown_it.token import Token
 
-from wikitui.core.links import Link, is_external, split_wikilink
+from wikitui.core.vault.links import Link, is_external, split_wikilink
 from wikitui.ui.markdown_links import LinkMatcher, place_link
 from wikitui.ui.markdown_parser import markdown_parser
 from wikitui.ui.markdown_code import highlight

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Iterator
 
-from wikitui.core.links import Link, extract_links, mask_text
-from wikitui.core.page import Heading, PageInfo, parse_page, split_frontmatter
+from wikitui.core.vault.links import Link, extract_links, mask_text
+from wikitui.core.vault.page import Heading, PageInfo, parse_page, split_frontmatter
 from wikitui.ui.markdown_blocks import BlockBuilder
 from wikitui.ui.markdown_parser import MAX_NESTING, markdown_parser
 from wikitui.ui.markdown_links import MAX_LINE_CHARS, LinkMatcher, mark_link

@@ -71,9 +71,9 @@ class _Printer:
 def _open(vault_path, model: str | None, err: TextIO):
     """Vault, settings, graph and an up-to-date search index; raises WikituiError for user errors."""
     from wikitui.core.config import load_settings
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.search import SearchIndex
-    from wikitui.core.vault import Vault
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.search.facade import SearchIndex
+    from wikitui.core.vault.layout import Vault
 
     vault = Vault.open(vault_path)
     settings = load_settings(vault, model)
@@ -172,7 +172,7 @@ def _finish_ingest(done: TurnFinished, vault, graph, index, *, apply: bool, out:
         err.write(f"wikitui: changeset {changeset.id} ({len(changeset.files)} file(s)) is pending; "
                   "review it in wikitui (ctrl+r) or run again with --apply\n")
         return EXIT_OK
-    from wikitui.core.apply import apply_changeset
+    from wikitui.core.changes.apply import apply_changeset
 
     try:
         result = apply_changeset(vault, graph, changeset, None, search_index=index)

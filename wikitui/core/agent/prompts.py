@@ -13,10 +13,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from wikitui.core.fsutil import read_text
-from wikitui.core.vault import SCHEMA_FILE, Vault
+from wikitui.core.vault.files import read_text
+from wikitui.core.vault.layout import SCHEMA_FILE, Vault
 
-#: The line below which wikitui owns index.md (mirrors wikitui.core.catalog.INDEX_MARKER).
+#: The line below which wikitui owns index.md (mirrors wikitui.core.vault.catalog.INDEX_MARKER).
 INDEX_MARKER = "<!-- wikitui:index -->"
 
 ROLE = """\

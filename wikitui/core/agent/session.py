@@ -50,7 +50,7 @@ from wikitui.core.agent.turn_end import TurnEndings
 from wikitui.core.agent.window import Budget, ContextWindow
 from wikitui.core.config import Settings, scrub
 from wikitui.core.errors import WikituiError
-from wikitui.core.fsutil import is_binary
+from wikitui.core.vault.files import is_binary
 
 #: Told to the model when it used up its rounds.
 _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now with what you have, and say "
@@ -223,7 +223,7 @@ class AgentSession(TurnEndings):
 
     async def lint(self) -> TurnFinished:
         """Deterministic checks (reported at once as :class:`LintReady`), then the model's semantic pass."""
-        from wikitui.core.lint import run_lint
+        from wikitui.core.vault.lint import run_lint
 
         if self._running:
             return await self._fail_early("lint", "", _busy())
@@ -261,7 +261,7 @@ class AgentSession(TurnEndings):
     def _builder(self):
         if self._builder_factory is not None:
             return self._builder_factory()
-        from wikitui.core.changeset import ChangesetBuilder
+        from wikitui.core.changes.builder import ChangesetBuilder
 
         return ChangesetBuilder(self.vault, self.graph)
 

@@ -19,7 +19,7 @@ from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.reading import describe_binary, resolve_readable
 from wikitui.core.agent.toolschema import ToolArgError, check_arguments, function_schema, parse_arguments
 from wikitui.core.errors import WikituiError
-from wikitui.core.fsutil import decode_text, is_binary
+from wikitui.core.vault.files import decode_text, is_binary
 
 #: Tools that propose changes (refused during an ingest's plan phase).
 PROPOSE_TOOLS = ("propose_edit", "propose_page", "propose_delete", "propose_move")
@@ -320,7 +320,7 @@ class ToolBox:
     # ---------------------------------------------------------------- helpers
     def _index(self):
         if self.search_index is None:
-            from wikitui.core.search import SearchIndex  # deferred: whoosh is heavy
+            from wikitui.core.search.facade import SearchIndex  # deferred: whoosh is heavy
 
             self.search_index = SearchIndex(self.vault)
             self.search_index.update(self.graph)

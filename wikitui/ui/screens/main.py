@@ -32,7 +32,7 @@ from wikitui.ui.widgets.workspace_footer import WorkspaceFooter
 
 if TYPE_CHECKING:
     from wikitui.ui.widgets.agent_pane import AgentPane
-    from wikitui.core.graph import LinkGraph
+    from wikitui.core.vault.graph import LinkGraph
     from wikitui.ui.widgets.page_tree import PreparedPages
     from wikitui.ui.app import WikituiApp
 

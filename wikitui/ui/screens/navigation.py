@@ -14,8 +14,8 @@ import os
 from typing import TYPE_CHECKING
 
 from wikitui.core.errors import UnsafePath
-from wikitui.core.fsutil import atomic_write, decode_text, is_binary
-from wikitui.core.page import PageInfo, parse_page
+from wikitui.core.vault.files import atomic_write, decode_text, is_binary
+from wikitui.core.vault.page import PageInfo, parse_page
 from wikitui.ui.messages import AskAgentRequested
 from wikitui.ui.screens.dialogs import ConfirmScreen, CreateChoice, CreatePageScreen, suggest_page_path
 from wikitui.ui.widgets.links_panel import LinksPanel
@@ -24,8 +24,8 @@ from wikitui.ui.widgets.page_view import PageView
 from wikitui.ui.widgets.source_tree import SourceTree
 
 if TYPE_CHECKING:
-    from wikitui.core.links import Link
-    from wikitui.core.search import Hit
+    from wikitui.core.vault.links import Link
+    from wikitui.core.search.results import Hit
 
 #: Pages above this size get a notice (they still open: the page pane paints only what shows).
 LARGE_PAGE = 1_000_000

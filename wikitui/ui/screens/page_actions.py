@@ -13,7 +13,7 @@ from wikitui.ui.editor import EditorError, editor_command, run_editor
 from wikitui.ui.widgets.page_view import PageView
 
 if TYPE_CHECKING:
-    from wikitui.core.page import Heading
+    from wikitui.core.vault.page import Heading
 
 
 class PageActionsMixin:

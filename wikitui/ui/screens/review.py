@@ -36,9 +36,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
-from wikitui.core.disk_status import DiskStatus
+from wikitui.core.changes.disk_status import DiskStatus
 from wikitui.core.errors import Conflict, WikituiError
-from wikitui.core.vault import Vault
+from wikitui.core.vault.layout import Vault
 from wikitui.ui.messages import VaultChanged
 from wikitui.ui.screens.conflict import ConflictScreen
 from wikitui.ui.screens.review_disk import DiskMarks

@@ -19,7 +19,7 @@ from textual.worker import get_current_worker
 if TYPE_CHECKING:
     from textual.signal import Signal
 
-    from wikitui.core.search import Hit
+    from wikitui.core.search.results import Hit
     from wikitui.ui.messages import IndexProgress
 
 #: Results asked of the index per query.

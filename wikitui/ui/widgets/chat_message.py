@@ -26,7 +26,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from wikitui.core.links import Link
+from wikitui.core.vault.links import Link
 from wikitui.ui.markdown_layout import Line
 from wikitui.ui.markdown_lines import PageDocument
 from wikitui.ui.widgets.page_styles import LinkStates

@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 
 from wikitui.core.errors import Conflict, WikituiError
-from wikitui.core.links import Link
+from wikitui.core.vault.links import Link
 from wikitui.ui.chat_controller import COMMANDS, ChatController
 from wikitui.ui.widgets.changeset_card import ChangesetCard
 from wikitui.ui.widgets.chat_input import ChatInput, Completion, complete
@@ -283,7 +283,7 @@ class ChatPane(Vertical):
 
     @work(exclusive=True, group="chat-review")
     async def _review(self) -> None:
-        from wikitui.core.pending import PendingStore
+        from wikitui.core.changes.pending import PendingStore
         from wikitui.ui.screens.review import ReviewScreen
 
         if self.graph is None:
@@ -296,7 +296,7 @@ class ChatPane(Vertical):
         outcome: dict[str, Any] = {}
 
         def apply(decision) -> None:
-            from wikitui.core.apply import apply_changeset
+            from wikitui.core.changes.apply import apply_changeset
 
             try:
                 outcome["result"] = apply_changeset(self.vault, self.graph, changeset, decision.accepted,
@@ -380,7 +380,7 @@ class ChatPane(Vertical):
 
     @work(exclusive=True, group="chat-undo")
     async def _undo(self) -> None:
-        from wikitui.core.history import undo_last
+        from wikitui.core.changes.undo import undo_last
 
         if self.graph is None:
             self.chat_log.add_note("The wiki is still loading; /undo again in a moment.", "error")

@@ -22,8 +22,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from wikitui.core.links import Link
-from wikitui.core.page import PageInfo
+from wikitui.core.vault.links import Link
+from wikitui.core.vault.page import PageInfo
 from wikitui.ui.markdown_lines import PageDocument
 from wikitui.ui.widgets.page_styles import COMPONENT_ROLES, PAGE_VIEW_CSS, LinkStates, RoleStyles
 
