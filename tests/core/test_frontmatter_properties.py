@@ -43,6 +43,9 @@ YAMLISH = st.lists(
 @example("- a\n- b")
 @example("yes:")  # PyYAML reads the key as True
 @example("a: 1\n\t\nb: 2")  # a tab on a blank line: PyYAML refuses the block
+@example("\xa0")  # a no-break space is a character to YAML, not white space
+@example("title: \xa0x")
+@example("a: b\x85c: d")  # NEL breaks a line in YAML 1.1
 def test_any_block_gives_a_page_and_the_fast_path_agrees_with_pyyaml(block):
     info = parse_page("wiki/p.md", f"---\n{block}\n---\n# Heading\n\nbody\n")
     assert isinstance(info.meta, dict) and info.title

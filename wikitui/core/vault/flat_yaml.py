@@ -42,6 +42,11 @@ _NOT_STR = re.compile(
 #: A character YAML does not allow in a document (PyYAML's reader refuses it; libyaml fails to encode a
 #: lone surrogate with a UnicodeEncodeError, not a YAML error).
 NOT_ALLOWED = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+# Line breaks YAML 1.1 knows besides "\n" and "\r" (PyYAML splits lines there; this reader does not).
+_OTHER_BREAKS = re.compile("[\x85\u2028\u2029]")
+#: The only white space YAML has inside a line. ``str.strip()`` would also strip a no-break space,
+#: which YAML keeps as a character of the value.
+_BLANK = " \t"
 
 # The plain scalars among _NOT_STR's words: the only ones a scalar starting with a letter can be.
 _WORDS = frozenset(
@@ -55,7 +60,7 @@ class _Unsupported(Exception):
 
 def _scalar(raw: str) -> object:
     """A scalar value of the subset; raises _Unsupported for anything else."""
-    s = raw.strip()
+    s = raw.strip(_BLANK)
     if not s:
         raise _Unsupported
     first = s[0]
@@ -89,13 +94,13 @@ def _scalar(raw: str) -> object:
 
 def _flow_list(raw: str) -> list:
     """``[a, b, "c"]`` with scalar items only."""
-    inner = raw.strip()[1:-1]
+    inner = raw.strip(_BLANK)[1:-1]
     if "[" in inner or "]" in inner or "{" in inner or "}" in inner:
         raise _Unsupported
-    if not inner.strip():
+    if not inner.strip(_BLANK):
         return []
     items = inner.split(",")
-    if items[-1].strip() == "":
+    if items[-1].strip(_BLANK) == "":
         items.pop()  # a trailing comma is allowed
     return [_scalar(item) for item in items]
 
@@ -106,7 +111,7 @@ def load_simple(text: str) -> dict | None:
     Characters YAML does not allow in a document (control characters, lone
     surrogates) are beyond it too: PyYAML then reports them.
     """
-    if NOT_ALLOWED.search(text):
+    if NOT_ALLOWED.search(text) or _OTHER_BREAKS.search(text):
         return None
     try:
         return _load(text)
@@ -121,7 +126,7 @@ def _load(text: str) -> dict:
     while i < n:
         line = lines[i].rstrip("\r")
         i += 1
-        if not line.strip():
+        if not line.strip(_BLANK):
             if "\t" in line:
                 raise _Unsupported  # a tab cannot start a YAML token: PyYAML refuses the block
             continue
@@ -137,7 +142,7 @@ def _load(text: str) -> dict:
         if key in data or key in _WORDS:
             raise _Unsupported  # a repeated key, or one PyYAML reads as a bool or None ("yes:", "null:")
         raw = rest[1:]
-        if not raw.strip():
+        if not raw.strip(_BLANK):
             items = []
             while i < n:
                 nxt = lines[i].rstrip("\r")
@@ -148,7 +153,7 @@ def _load(text: str) -> dict:
                 i += 1
             data[key] = items if items else None
             continue
-        raw = raw.rstrip()
+        raw = raw.rstrip(_BLANK)
         if raw.startswith("["):
             if not raw.endswith("]"):
                 raise _Unsupported
