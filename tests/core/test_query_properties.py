@@ -99,7 +99,7 @@ def test_any_query_is_answered_or_refused_in_one_line(index, text):
 @SETTINGS
 @given(QUERYISH)
 def test_a_parsed_query_is_bounded(index, text):
-    store = index._opened()
+    store = index.backend.store()
     notes: list[str] = []
     try:
         q = parse_query(store, text, notes)
@@ -126,7 +126,7 @@ SIMPLE_TOKEN = st.one_of(
 @SETTINGS
 @given(st.lists(SIMPLE_TOKEN, min_size=1, max_size=6), st.sampled_from([" ", "  ", "\t", " \t "]))
 def test_the_fast_path_builds_what_the_parser_builds(index, tokens, sep):
-    store = index._opened()
+    store = index.backend.store()
     text = sep.join(tokens)
     fast = simple_query(store.schema, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES)
     if fast is None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from wikitui.core.search import facade as search_mod
+from wikitui.core.search.whoosh import backend as search_mod
 from wikitui.core.errors import BadQuery
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.search.facade import SearchIndex
@@ -191,7 +191,7 @@ def test_snippets_with_many_words_and_with_letters_that_lower_case_longer():
 
 
 def test_long_pages_get_snippets_near_the_top_and_far_down(tmp_path):
-    from wikitui.core.search.facade import SNIPPET_HEAD
+    from wikitui.core.search.whoosh.querying import SNIPPET_HEAD
 
     root = tmp_path / "v"
     write(root, "WIKI.md", "# Schema\n")

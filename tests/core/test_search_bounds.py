@@ -54,7 +54,7 @@ def index(crowded):
 
 
 def prepared(index: SearchIndex, text: str, notes: list[str] | None = None):
-    store = index._opened()
+    store = index.backend.store()
     q = parse_query(store, text, notes)
     return q, prepare_query(q, store.searcher().reader())
 
@@ -92,7 +92,7 @@ def test_one_and_two_edits_are_kept_as_asked_without_a_note(index):
 
 def test_a_fuzzy_word_in_a_phrase_is_text_and_gets_no_note(index):
     notes: list[str] = []
-    parse_query(index._opened(), '"abcdef~9 rabbit"', notes)
+    parse_query(index.backend.store(), '"abcdef~9 rabbit"', notes)
     assert notes == []
 
 

@@ -24,7 +24,8 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import TOC
 
 from wikitui import cli
-from wikitui.core.search.facade import SearchIndex, index_name
+from wikitui.core.search.facade import SearchIndex
+from wikitui.core.search.whoosh.backend import index_name
 from wikitui.core.vault.layout import Vault
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,7 +17,7 @@ It differs from Whoosh's ``StemmingAnalyzer`` in three ways:
   instead of a chain of four generators: indexing spends most of its analysis time
   in per-token generator overhead, and highlighting re-analyses text at query time.
 
-This module imports Whoosh; :mod:`wikitui.core.search.facade` imports it lazily.
+This module imports Whoosh; the backend imports it only when a search or an update runs.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ whichever way it was parsed (:mod:`wikitui.core.search.whoosh.simple_query` or W
 - all its fuzzy, prefix and wildcard words together expand to at most
   :data:`MAX_EXPANDED_TERMS` indexed terms (see :mod:`wikitui.core.search.whoosh.expand`).
 
-This module imports Whoosh; :mod:`wikitui.core.search.facade` imports it lazily.
+This module imports Whoosh; the backend imports it only when a search or an update runs.
 """
 
 from __future__ import annotations

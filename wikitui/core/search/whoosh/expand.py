@@ -9,7 +9,7 @@ equal share of the budget (one that needs fewer leaves the rest to the others),
 and within its share keeps its most frequent terms. Looking for terms stops after
 :data:`_EXPANSION_SCAN` candidates per multi-term, so the work is bounded too.
 
-This module imports Whoosh; :mod:`wikitui.core.search.facade` imports it lazily.
+This module imports Whoosh; the backend imports it only when a search or an update runs.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ def _btexts(q, reader):
     slower. This is why fuzzy searches slowed after updates until optimised.
     """
     if not isinstance(q, query.FuzzyTerm):
-        yield from q._btexts(reader)
+        for _fieldname, btext in q.expanded_terms(reader):
+            yield btext
         return
     maxdist = min(q.maxdist, MAX_FUZZY_DISTANCE)  # the automaton grows exponentially with it
     seen = set()

@@ -12,7 +12,7 @@ of it as soon as no writer is at work.
 Another process's writer creates and deletes such files while this one looks, so
 every listing here tolerates a file vanishing under it.
 
-This module imports Whoosh; :mod:`wikitui.core.search.facade` imports it lazily.
+This module imports Whoosh; the backend imports it when the index is first opened.
 """
 
 from __future__ import annotations
@@ -30,6 +30,16 @@ from whoosh.util.filelock import FileLock
 MANIFEST = "manifest.pickle"
 
 
+def _toc_pattern(index_name: str) -> re.Pattern:
+    """A table of contents' file name, ``_<name>_<generation>.toc`` (Whoosh 2's file layout)."""
+    return re.compile(rf"^_{re.escape(index_name)}_([0-9]+)\.toc$")
+
+
+def _segment_pattern(index_name: str) -> re.Pattern:
+    """A segment file's name, ``<name>_<segment id>.<ext>``; group 1 is the segment's id (Whoosh 2's file layout)."""
+    return re.compile(rf"({re.escape(index_name)}_[0-9a-z]+)[.][A-Za-z0-9_.]+")
+
+
 def lock_name(index_name: str) -> str:
     """The file Whoosh's write lock is taken on."""
     return f"{index_name}_WRITELOCK"
@@ -41,7 +51,7 @@ def index_files(folder: Path, index_name: str) -> dict[str, tuple[int, int]]:
     Locks, the manifest's copy and writers' temp files are left out, and a file
     gone before it is looked at (another process's commit) is skipped.
     """
-    toc, seg = TOC._pattern(index_name), TOC._segment_pattern(index_name)
+    toc, seg = _toc_pattern(index_name), _segment_pattern(index_name)
     out = {}
     with os.scandir(folder) as it:
         for entry in it:
@@ -59,7 +69,7 @@ def index_files(folder: Path, index_name: str) -> dict[str, tuple[int, int]]:
 def has_litter(folder: Path, index_name: str, gen: int, segment_ids: set[str]) -> bool:
     """Whether ``folder`` holds more than generation ``gen`` (its segments), the lock and the manifest's copy."""
     keep = {f"_{index_name}_{gen}.toc", MANIFEST, lock_name(index_name)}
-    seg = TOC._segment_pattern(index_name)
+    seg = _segment_pattern(index_name)
     for name in os.listdir(folder):
         if name in keep:
             continue

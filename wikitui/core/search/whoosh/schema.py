@@ -18,7 +18,7 @@ character and a dangling operator silently yields an empty query. wikitui reject
 those with :class:`~wikitui.core.errors.BadQuery` so a typo is reported instead of
 returning nothing. :func:`check_query` documents exactly what is rejected.
 
-This module imports Whoosh; :mod:`wikitui.core.search.facade` imports it lazily.
+This module imports Whoosh; the backend imports it only when a search or an update runs.
 """
 
 from __future__ import annotations

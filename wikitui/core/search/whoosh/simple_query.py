@@ -16,7 +16,7 @@ compares the two on many queries, ``repr`` for ``repr``), and returns None for
 anything else (operators, ``-word``, fuzzy words, groups, punctuation), which the
 parser then reads.
 
-This module imports Whoosh; :mod:`wikitui.core.search.facade` imports it lazily.
+This module imports Whoosh; the backend imports it only when a search or an update runs.
 """
 
 from __future__ import annotations

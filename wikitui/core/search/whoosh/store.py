@@ -23,7 +23,7 @@ next process that opens the index and can take its write lock. The folder is
 never wiped while another process holds that lock: an index being written is
 not damaged, only unfinished.
 
-This module imports Whoosh; :mod:`wikitui.core.search.facade` imports it lazily.
+This module imports Whoosh; the backend imports it only when a search or an update runs.
 """
 
 from __future__ import annotations
@@ -133,7 +133,8 @@ class IndexStore:
             ValueError: the index's fields are not this version's (an index written
                 by a development build): it must be recreated.
         """
-        toc = ix._read_toc()  # Whoosh re-reads the table of contents on every access: read it once
+        # Whoosh re-reads the table of contents on every access (ix.schema, ix.latest_generation()...): read it once.
+        toc = index.TOC.read(ix.storage, ix.indexname)
         schema, gen = toc.schema, toc.generation
         if sorted(schema.names()) != _FIELD_NAMES:
             raise ValueError(f"index fields {schema.names()} are not {_FIELD_NAMES}")

@@ -1,7 +1,18 @@
-"""Importing Whoosh: quickly, and with one costly copy taken out.
+"""Importing Whoosh: quickly, and with one costly copy taken out (the fast path's own import).
 
 ``wikitui search`` is scripted by other tools, so its start-up counts; Whoosh's
-import is most of it. This module imports nothing heavy itself.
+import is most of it. Both tricks here depend on Whoosh's internals (which modules
+it imports, and the class its compound files open parts with), so
+:func:`import_whoosh` applies them only when asked to (``fast=True``: the backend
+checked the version, see :func:`wikitui.core.search.whoosh.fast.available`).
+What they buy (``bench/search_fast_path.py``, 2026-12-01, a shared 2-core VM
+with the load near 1.7, so read the ratios): the stand-ins cut Whoosh's import
+from 78 to 32 ms, nearly half of a ``wikitui search`` run; reading in place cuts
+the first search after a one-page commit from 31 to 13 ms on a generated
+2,000-page vault and from 23 to 16 ms on vault-large (Whoosh copies every part it
+opens: on 10,000 pages 100-200 ms and tens of MB per commit).
+
+This module imports nothing heavy itself.
 """
 
 from __future__ import annotations
@@ -24,8 +35,8 @@ def _lazy_function(module: str, name: str):
     return call
 
 
-def import_whoosh() -> None:
-    """Import Whoosh without three modules it loads but never uses here (~50 ms of start-up).
+def import_whoosh(*, fast: bool = True) -> None:
+    """Import the Whoosh modules the backend needs; with ``fast``, without three it never uses (~50 ms of start-up).
 
     ``whoosh.compat`` imports ``urllib.request`` (ssl, http, email) for a download
     helper nothing calls; ``whoosh.reading`` imports the ``cached_property``
@@ -36,7 +47,14 @@ def import_whoosh() -> None:
     are removed right after, so any later import gets the real modules (and the
     stand-in functions load them if ever called). With other threads running (the
     TUI) another import could see a stand-in, so Whoosh is then imported plainly.
+    With ``fast`` (only for the version this was written for), index files are
+    also read in place (:func:`_no_copy_on_open`); without, Whoosh is untouched.
     """
+    if not fast:
+        import whoosh.query  # noqa: F401
+        import whoosh.reading  # noqa: F401
+
+        return
     if "whoosh.reading" in sys.modules or threading.active_count() > 1:
         import whoosh.query  # noqa: F401
         import whoosh.reading  # noqa: F401

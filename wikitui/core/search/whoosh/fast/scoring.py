@@ -17,37 +17,29 @@ its words as Whoosh does), :class:`~wikitui.core.search.whoosh.expand.ExpandedTe
 (prefix, wildcard and fuzzy words), ``Or`` (without coordination scaling),
 ``And``, ``AndNot`` and the null query, nested in any way.
 
-This module imports Whoosh; :mod:`wikitui.core.search.facade` imports it lazily.
+This module imports Whoosh; the backend imports it only when the fast path is used.
 """
 
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left
-from itertools import accumulate
-from pickle import loads
 
 from whoosh import query
-from whoosh.formats import Positions
-from whoosh.system import _INT_SIZE
-from whoosh.codec.whoosh3 import W3LeafMatcher, _lenfield
-from whoosh.reading import TermNotFound
 from whoosh.scoring import BM25F
-from whoosh.util.numeric import byte_to_length
 
 from wikitui.core.search.whoosh.expand import ExpandedTerms
+from wikitui.core.search.whoosh.fast.postings import (
+    LENGTHS,
+    Unsupported,
+    adjacent,
+    length_bytes,
+    position_decoder,
+    positions_in,
+    postings,
+)
 
-#: Decoded field lengths, as Whoosh stores them (one byte per document).
-_LENGTHS = [byte_to_length(b) for b in range(256)]
 #: Fields whose terms usually match a large part of the vault (``kind:page``).
 _FILTER_FIELDS = frozenset({"kind", "type", "tags", "path"})
-#: Weights of a block that stores none (every posting weighs 1).
-_ONES = [1.0] * 1024
-
-
-class Unsupported(Exception):
-    """The query (or the index) needs Whoosh's own matchers."""
-
 
 Scores = dict[int, float]
 
@@ -67,36 +59,6 @@ class _Run:
         self._scorable = {name for name, field in self.schema.items() if field.scorable}
 
     # ------------------------------------------------------------ postings
-    def _postings(self, reader, fieldname: str, btext: bytes, values: list | None = None):
-        """(document numbers, weights) of a term in one leaf reader, deleted documents included.
-
-        With ``values``, the postings' raw values (positions) are appended to it.
-        The term's entry is looked up once, and its postings decoded a block at a
-        time. Deleted documents (earlier versions of re-indexed files) are removed
-        once from the final scores (:func:`top_docs`), not from every term's
-        postings: a document is deleted in all of them, so no result changes.
-        """
-        terms = getattr(reader, "_terms", None)
-        if terms is None:
-            raise Unsupported("a reader without a term table")
-        if fieldname in self._scorable and not reader.field_length(fieldname):
-            return (), ()  # nothing in this field here (an Obsidian vault has no summaries)
-        try:
-            info = terms.term_info(fieldname, btext)
-        except TermNotFound:
-            return (), ()
-        if info.is_inlined():  # a term in one document keeps its posting in its entry
-            block_ids, block_weights, block_values = info.inlined_postings()
-            ids = list(block_ids)
-            weights = list(block_weights) if block_weights else [1.0] * len(ids)
-            if values is not None:
-                values.extend(block_values)
-        else:
-            offset, length = info.extent()
-            m = W3LeafMatcher(terms._postfile, offset, length, self.schema[fieldname].format)
-            ids, weights = _read_blocks(m, values)
-        return ids, weights
-
     def _norms(self, reader, fieldname: str, avgfl: float, B: float) -> list[float]:
         """``K1 * ((1 - B) + B * length / avgfl)`` for every document of a leaf (BM25's length part).
 
@@ -108,10 +70,13 @@ class _Run:
         norms = cache.get(key)
         if norms is None:
             K1 = self.K1
-            table = [K1 * ((1 - B) + B * fl / avgfl) for fl in _LENGTHS]
-            norms = [table[b] for b in _length_bytes(reader, fieldname)]
+            table = [K1 * ((1 - B) + B * fl / avgfl) for fl in LENGTHS]
+            norms = [table[b] for b in length_bytes(reader, fieldname)]
             cache[key] = norms
         return norms
+
+    def _postings(self, reader, fieldname: str, btext: bytes, values: list | None = None):
+        return postings(reader, self.schema, self._scorable, fieldname, btext, values)
 
     # -------------------------------------------------------------- queries
     def term(self, fieldname: str, text, boost: float, within: Scores | None = None) -> Scores:
@@ -128,7 +93,7 @@ class _Run:
         for reader, offset in self.leaves:
             ids, weights = self._postings(reader, fieldname, btext)
             if within is not None and ids:
-                keep = _positions_in(ids, within, offset)
+                keep = positions_in(ids, within, offset)
                 ids, weights = [ids[i] for i in keep], [weights[i] for i in keep]
             if not ids:
                 continue
@@ -170,7 +135,7 @@ class _Run:
             btexts = [field.to_bytes(w) for w in q.words]
         except ValueError:
             return {}
-        decode = _position_decoder(field.format)
+        decode = position_decoder(field.format)
         out: Scores = {}
         for reader, offset in self.leaves:
             postings = []
@@ -190,7 +155,7 @@ class _Run:
                     continue
                 # Positions of each word in the documents holding them all.
                 where = [{d: v for d, v in zip(ids, values) if d in common} for _b, ids, _w, values in postings]
-                found = [d for d in sorted(common) if _adjacent([decode(w[d]) for w in where])]
+                found = [d for d in sorted(common) if adjacent([decode(w[d]) for w in where])]
                 if not found:
                     continue
                 wanted = set(found)
@@ -211,7 +176,7 @@ class _Run:
             for btext in q.btexts:
                 ids, _weights = self._postings(reader, q.fieldname, btext)
                 if within is not None and ids:
-                    ids = [ids[i] for i in _positions_in(ids, within, offset)]
+                    ids = [ids[i] for i in positions_in(ids, within, offset)]
                 out.update(dict.fromkeys((d + offset for d in ids), q.boost))
         return out
 
@@ -256,65 +221,6 @@ class _Run:
         return scores
 
 
-def _read_blocks(m: W3LeafMatcher, values: list | None) -> tuple[list[int], list[float]]:
-    """Every posting of ``m``: what its ``_read_ids`` and ``_read_weights`` decode, a block at a time."""
-    ids: list[int] = []
-    weights: list[float] = []
-    while True:
-        m._read_data()
-        block_ids, block_weights = m._data[0], m._data[1]
-        ids.extend(block_ids if m._byteids else accumulate(block_ids))
-        count = m._blocklength
-        if block_weights is None:
-            weights.extend(_ONES[:count] if count <= len(_ONES) else [1.0] * count)
-        elif isinstance(block_weights, float):
-            weights.extend([block_weights] * count)
-        else:
-            weights.extend(block_weights)
-        if values is not None:
-            values.extend(m._data[2])
-        if m._lastblock:
-            return ids, weights
-        m._goto(m._nextoffset)
-
-
-def _positions_in(ids: list[int], wanted, offset: int) -> list[int]:
-    """Indexes of the (sorted) ``ids`` whose ``id + offset`` is in ``wanted``, in order."""
-    if len(wanted) * 8 < len(ids):  # a few wanted among many: look each up
-        n = len(ids)
-        keep = []
-        for d in wanted:
-            j = bisect_left(ids, d - offset)
-            if j < n and ids[j] == d - offset:
-                keep.append(j)
-        keep.sort()
-        return keep
-    return [i for i, d in enumerate(ids) if d + offset in wanted]
-
-
-def _adjacent(positions: list) -> bool:
-    """Whether the first word occurs at some p, the second at p + 1, and so on (each an iterable of positions)."""
-    starts = set(positions[0])
-    for k, later in enumerate(positions[1:], 1):
-        starts.intersection_update([p - k for p in later])
-        if not starts:
-            return False
-    return True
-
-
-def _position_decoder(fmt):
-    """A function from a posting's value to its positions (Whoosh's ``decode_positions``, without its Python loop)."""
-    if type(fmt) is not Positions:
-        return fmt.decode_positions
-
-    def decode(value: bytes):
-        if not value.endswith(b"."):
-            value += b"."
-        return accumulate(loads(value[_INT_SIZE:]))
-
-    return decode
-
-
 def _union(parts) -> Scores:
     out: Scores = {}
     for part in parts:
@@ -326,22 +232,6 @@ def _union(parts) -> Scores:
             prev = get(d)
             out[d] = s if prev is None else prev + s
     return out
-
-
-def _length_bytes(reader, fieldname: str) -> bytes:
-    """One leaf's stored field lengths, one byte per document (0 where the field is empty)."""
-    doccount = reader.doc_count_all()
-    perdoc = reader._perdoc
-    from whoosh.codec.whoosh3 import LENGTHS_COLUMN
-
-    col = perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
-    if col is None:
-        return bytes(doccount)
-    try:
-        raw = bytes(col._dbfile.get(col._basepos, col._count))
-    except AttributeError:  # another column implementation: read it the slow way
-        raw = bytes(col.load())
-    return raw[:doccount] + bytes(max(0, doccount - len(raw)))
 
 
 def top_docs(searcher, q, limit: int, allowed: set[int] | None = None) -> list[tuple[int, float]] | None:

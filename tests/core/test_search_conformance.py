@@ -1,18 +1,24 @@
-"""The direct scorer answers the common queries exactly as Whoosh's own matchers would.
+"""Conformance of the search backend: the fast path answers exactly as Whoosh's own searcher.
 
+The Whoosh backend has two ways to answer a query: its fast path (scoring straight
+from the postings, reading Whoosh's internals; :mod:`wikitui.core.search.whoosh.fast`)
+and Whoosh's public searcher, which it falls back to on any other Whoosh version.
 Each test indexes a vault, edits a few files (so the index has several segments and
 deleted documents, as it does while someone works), then runs a set of queries both
 ways in every scope: the same documents must come back in the same order with the
-same scores.
+same scores (and, through the facade, the same snippets and notes).
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from wikitui.core.search.facade import SearchIndex
+from wikitui.core.search.whoosh.backend import WhooshBackend
 from wikitui.core.vault.layout import Vault
 
 QUERIES = [
@@ -30,7 +36,7 @@ def _compare(idx: SearchIndex, queries: list[str]) -> int:
     from wikitui.core.search.whoosh.expand import prepare_query
     from wikitui.core.search.whoosh.schema import parse_query
 
-    store = idx._opened()
+    store = idx.backend.store()
     direct = 0
     with store.read_lock:
         searcher = store.searcher()
@@ -103,7 +109,7 @@ def test_a_lone_not_is_left_to_whoosh_and_still_answers(sample_vault):
 
     idx = SearchIndex(Vault.open(sample_vault))
     idx.update()
-    store = idx._opened()
+    store = idx.backend.store()
     q = prepare_query(parse_query(store, "NOT rabbit"), store.searcher().reader())
     assert top_docs(store.searcher(), q, 10) is None
     hits = idx.search("NOT rabbit", limit=500)
@@ -132,3 +138,86 @@ def test_real_vaults_score_the_same_both_ways(corpus_copy, name: str, queries: l
     idx.update()
     _edit_some(vault, idx, 4)
     assert _compare(idx, queries) == 3 * len(queries)
+
+
+# ------------------------------------------------------------ through the facade
+def _answers(idx: SearchIndex, queries: list[str]) -> list:
+    out = []
+    for text in queries:
+        for scope in ("all", "wiki", "raw"):
+            hits = idx.search(text, scope=scope, limit=10)
+            out.append((text, scope, [(h.path, h.kind, h.title, h.snippet, h.line) for h in hits],
+                        [h.score for h in hits], hits.notes))
+    return out
+
+
+def _same(a: list, b: list) -> None:
+    assert len(a) == len(b)
+    for (text, scope, rows, scores, notes), (text2, scope2, rows2, scores2, notes2) in zip(a, b):
+        assert (text, scope, rows, notes) == (text2, scope2, rows2, notes2)
+        assert scores == pytest.approx(scores2, rel=1e-12), (text, scope)
+
+
+def test_both_backends_give_the_same_hits_snippets_and_notes(sample_vault):
+    vault = Vault.open(sample_vault)
+    fast = SearchIndex(vault, backend=WhooshBackend(vault, fast=True))
+    public = SearchIndex(vault, backend=WhooshBackend(vault, fast=False))
+    fast.update()
+    _edit_some(vault, fast, 6)
+    queries = [*QUERIES, "rabit~3", "NOT rabbit", "alice +rabbit"]
+    for _ in ("after edits", "optimised"):
+        public.close()  # it reopens on the commits made through the other facade
+        mine, theirs = _answers(fast, queries), _answers(public, queries)
+        assert fast.backend.fast and not public.backend.fast
+        _same(mine, theirs)
+        assert sum(1 for _t, _s, rows, _sc, _n in mine if rows) > len(queries)  # they found things
+        fast.optimize()
+
+
+def test_on_another_whoosh_version_whoosh_s_own_searcher_answers(sample_vault, monkeypatch):
+    import whoosh
+
+    from wikitui.core.search.whoosh.fast import scoring
+
+    vault = Vault.open(sample_vault)
+    expected = SearchIndex(vault, backend=WhooshBackend(vault, fast=True))
+    expected.update()
+    wanted = _answers(expected, ["white rabbit", "rabbit OR hatter", "tea*"])
+    expected.close()
+    monkeypatch.setattr(whoosh, "__version__", (2, 7, 6))
+    used: list = []
+    monkeypatch.setattr(scoring, "top_docs", lambda *args, **kwargs: used.append(args))
+    idx = SearchIndex(vault)  # the default backend decides by the installed version
+    _same(_answers(idx, ["white rabbit", "rabbit OR hatter", "tea*"]), wanted)
+    assert idx.backend.fast is False and used == []
+
+
+def test_the_fast_path_can_be_switched_off(sample_vault, monkeypatch):
+    from wikitui.core.search.whoosh.fast import SWITCH, available
+
+    assert available()  # the version this project pins
+    monkeypatch.setenv(SWITCH, "0")
+    assert not available()
+    idx = SearchIndex(Vault.open(sample_vault))
+    idx.update()
+    assert idx.search("rabbit") and idx.backend.fast is False
+
+
+def test_on_another_version_whoosh_itself_is_left_untouched(sample_vault):
+    """No stand-in modules, no patched class: a Whoosh the fast path was not written for runs as shipped."""
+    code = (
+        "import sys, whoosh; whoosh.__version__ = (3, 0, 0)\n"
+        "from wikitui.core.search.facade import SearchIndex; from wikitui.core.vault.layout import Vault\n"
+        f"idx = SearchIndex(Vault.open({str(sample_vault)!r})); idx.update(); hits = idx.search('rabbit')\n"
+        "from whoosh.filedb import compound, structfile\n"
+        "print(len(hits) > 0, idx.backend.fast, compound.BufferFile is structfile.BufferFile)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "False", "True"]
+
+
+def test_the_backend_meets_the_protocol(sample_vault):
+    from wikitui.core.search.backend import Backend
+
+    assert isinstance(WhooshBackend(Vault.open(sample_vault)), Backend)
