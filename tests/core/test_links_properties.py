@@ -34,6 +34,7 @@ NESTED = "[" * 100_000 + "x" + "]" * 100_000
 @example("[[" * 50_000)
 @example("\ud800[[a\udfff]]\x00[b](c\ud800)")
 @example("```\n[[not a link]]\n")
+@example("http://0")  # a bare URL: the test once took every link to start with a bracket
 def test_any_text_parses_and_links_point_at_their_own_text(text):
     masked = mask_text(text)
     assert len(masked) == len(text)
@@ -41,8 +42,10 @@ def test_any_text_parses_and_links_point_at_their_own_text(text):
     for link in extract_links(text):
         assert 0 <= link.start < link.end <= len(text)
         raw = text[link.start : link.end]
-        assert raw.startswith(("[", "!["))
-        assert raw.endswith(("]]", ")"))
+        if not raw.startswith(("[", "![")):  # a bare address is a link too (Obsidian's default)
+            assert link.kind == "url" and raw == link.target and raw.startswith(("http://", "https://"))
+        else:
+            assert raw.endswith(("]]", ")"))
         assert link.embed == raw.startswith("!")
         assert link.line == text.count("\n", 0, link.start) + 1
         assert len(link.context) <= CONTEXT_CHARS

@@ -198,7 +198,7 @@ def uses_yaml_aliases(fm: str) -> bool:
 
     try:
         return any(isinstance(t, (yaml.AliasToken, yaml.AnchorToken)) for t in yaml.scan(fm, Loader=_YAML.loader))
-    except yaml.YAMLError:
+    except (yaml.YAMLError, UnicodeEncodeError):  # libyaml cannot encode a lone surrogate: no scan either
         return False
 
 
