@@ -197,17 +197,6 @@ def test_cost_context_window_and_token_count_work_offline():
     assert 100 < n < 300
 
 
-def test_importing_the_agent_does_not_import_litellm():
-    code = (
-        "import sys\n"
-        "import wikitui.core.agent, wikitui.core.agent.llm, wikitui.core.agent.session, "
-        "wikitui.core.agent.tools, wikitui.core.agent.headless, wikitui.core.config\n"
-        "assert 'litellm' not in sys.modules, 'litellm imported eagerly'\n"
-        "assert 'textual' not in sys.modules and 'rich' not in sys.modules\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
-
-
 # ----------------------------------------------------------------- the fast stream path
 def _summary(events: list) -> tuple:
     """What a caller makes of a stream: the text, the tool calls, the usage and the end."""

@@ -12,6 +12,7 @@ import io
 from tests.fakeserver import Text, cut, empty_ok, error, html_page, json_for_stream, text, tool_call, tool_calls
 from wikitui.core.agent.events import AgentError, ChangesetReady, Notice, TextDelta, TurnFinished, TurnUsage
 from wikitui.core.agent.headless import run_ask, run_ingest
+from wikitui.core.workspace import Workspace
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.session import AgentSession
 from wikitui.core.config import load_settings
@@ -46,9 +47,10 @@ class Chat:
         return [e for e in self.events if isinstance(e, kind)]
 
 
-def run(fn, *args, **kwargs) -> tuple[int, str, str]:
+def run(fn, vault_path, *args, **kwargs) -> tuple[int, str, str]:
+    """Run ``fn`` on a workspace opened on ``vault_path``, as ``wikitui ask``/``ingest`` do."""
     out, err = io.StringIO(), io.StringIO()
-    code = fn(*args, out=out, err=err, client=fast_client(), **kwargs)
+    code = fn(Workspace.open(vault_path), *args, out=out, err=err, client=fast_client(), **kwargs)
     return code, out.getvalue(), err.getvalue()
 
 

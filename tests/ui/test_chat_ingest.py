@@ -138,7 +138,7 @@ async def test_ingest_plan_go_review_apply_and_undo(fake_llm, sample_vault):
         assert chat.chat_log.cards[next(iter(chat.chat_log.cards))].status == "applied"
         assert any("Applied 3 hunks" in n.plain and "/undo reverts it" in n.plain
                    for n in chat.chat_log.query(NoteLine))
-        assert CURIOSITY in app.graph.pages
+        assert CURIOSITY in app.workspace.graph.pages
 
         # The reason waits for the user's next message: applying starts no model call (a paid call).
         await wait_for(pilot, lambda: any("Your reasons will go to the agent with your next message" in n.plain

@@ -6,7 +6,7 @@ import threading
 
 from textual.widgets import OptionList, Static
 
-from wikitui.ui import index_process
+from wikitui.core.search import child_process as index_process
 from wikitui.ui.screens.search import SearchScreen
 from wikitui.ui.widgets.index_status import IndexStatus
 
@@ -49,7 +49,7 @@ async def test_a_failed_build_says_why_in_the_search_screen(sample_vault, monkey
     monkeypatch.setattr(index_process, "run_indexing", lambda root, progress, stop: (False, "the disk is full"))
     app = workspace(sample_vault, watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.index_state == "failed", "the build to fail", 20)
+        await wait_for(pilot, lambda: app.workspace.index_state.value == "failed", "the build to fail", 20)
         await pilot.press("slash", *"rabbit")
         await wait_for(pilot, lambda: "the disk is full" in _status(app), "the reason")
         assert _status(app).startswith("Search is not available")

@@ -14,10 +14,8 @@ graph incrementally.
 
 from __future__ import annotations
 
-import gc
 import os
 import posixpath
-from contextlib import contextmanager
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -30,33 +28,6 @@ from wikitui.core.vault.page import PageInfo, parse_page
 from wikitui.core.vault.layout import FileStat, Vault
 
 __all__ = ["CACHE_VERSION", "Backlink", "LinkGraph", "Mention"]
-
-
-@contextmanager
-def _no_gc():
-    """Pause the cyclic garbage collector while building many small objects.
-
-    Loading a vault allocates hundreds of thousands of objects and no cycles; the
-    collector's repeated passes cost ~30% of a cold load on a 3,000-page vault.
-
-    On the way out the new objects go straight to the oldest generation: they are the
-    graph, which lives as long as its owner, and the first young collection after the
-    pause would otherwise walk every one of them (~80 ms on 10,000 pages) only to
-    promote them there. ``gc.freeze()`` then ``gc.unfreeze()`` does exactly that
-    promotion and nothing else, but only when nothing is frozen: unfreezing would also
-    hand back to the collector what the process froze on purpose (the app freezes
-    its long-lived objects), so then the collector is left to its usual course.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if not gc.get_freeze_count():
-            gc.freeze()
-            gc.unfreeze()
-        if was_enabled:
-            gc.enable()
 
 
 def _rank(path: str) -> tuple[int, str]:
@@ -117,10 +88,13 @@ class LinkGraph:
     # ------------------------------------------------------------------ loading
     @classmethod
     def load(cls, vault: Vault, *, use_cache: bool = True, save_cache: bool = True) -> "LinkGraph":
-        """Scan the vault, parse what changed since the cache, and resolve every link."""
+        """Scan the vault, parse what changed since the cache, and resolve every link.
+
+        It allocates many small objects and no cycles: a program loading a large
+        vault may pause the garbage collector around it (``wikitui.gc_tuning.paused``).
+        """
         graph = cls(vault)
-        with _no_gc():
-            graph._load(use_cache=use_cache, save_cache=save_cache)
+        graph._load(use_cache=use_cache, save_cache=save_cache)
         return graph
 
     def _load(self, *, use_cache: bool, save_cache: bool) -> None:
@@ -403,10 +377,6 @@ class LinkGraph:
 
     def refresh(self) -> set[str]:
         """Rescan the vault and update whatever changed; returns the changed paths."""
-        with _no_gc():
-            return self._refresh()
-
-    def _refresh(self) -> set[str]:
         pages, raws, others = self.vault.scan()
         changed: set[str] = set()
         seen = set()

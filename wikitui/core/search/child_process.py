@@ -5,10 +5,11 @@ stretches inside C calls that hold the GIL (sorting a segment's postings took
 ~0.4 s on a 2,700-page vault), so no frame can be drawn meanwhile. A child
 process has its own interpreter and lock; the UI thread only reads its progress.
 
-Protocol: ``python -m wikitui.ui.index_process VAULT`` prints one JSON object per
+Protocol: ``python -m wikitui.core.search.child_process VAULT`` prints one JSON object per
 line: ``{"done": n, "total": m}`` while working, then ``{"finished": true, ...}``
 (or ``{"error": "..."}``). Closing its stdin (or writing ``stop``) cancels it.
-This module imports no Textual: it runs the core only.
+The child is an entry point of its own: it pauses the garbage collector while it
+loads the link graph, as the CLI and the app do.
 """
 
 from __future__ import annotations
@@ -58,12 +59,14 @@ def main(argv: list[str] | None = None) -> int:
             _emit({"done": done, "total": total})
 
     try:
-        from wikitui.core.vault.graph import LinkGraph
+        from wikitui import gc_tuning
         from wikitui.core.search.facade import SearchIndex
+        from wikitui.core.vault.graph import LinkGraph
         from wikitui.core.vault.layout import Vault
 
         vault = Vault.open(args[0])
-        graph = LinkGraph.load(vault)
+        with gc_tuning.paused():
+            graph = LinkGraph.load(vault)
         index = SearchIndex(vault)
         stats = index.update(graph=graph, progress=progress, cancel=stop.is_set)
         if not stop.is_set() and not getattr(stats, "cancelled", False) and index.segment_count() > 1:
@@ -86,7 +89,7 @@ class IndexProcess:
 
     def __init__(self, vault_root: Path) -> None:
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "wikitui.ui.index_process", str(vault_root)],
+            [sys.executable, "-m", "wikitui.core.search.child_process", str(vault_root)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,  # never let the child write on the UI's terminal

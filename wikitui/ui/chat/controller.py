@@ -3,21 +3,21 @@
 The controller turns what the user types into session calls, runs each turn in an
 async worker (the session streams on the app's event loop; litellm's slow first
 import happens in a thread), and turns the session's events into widgets: streamed
-answers, quiet tool lines, notes, changeset cards and the token footer. Reviews,
-applies and undos are the pane's (:class:`~wikitui.ui.widgets.chat_pane.ChatPane`).
+answers, quiet tool lines, notes, changeset cards and the token footer. Slash
+commands are :mod:`wikitui.ui.chat.slash`'s; reviews, applies and undos are the
+chat pane's. The controller knows the pane only as a :class:`ChatView`, and the
+vault as the :class:`~wikitui.core.workspace.Workspace` it is given.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
-import shlex
-from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 
 from textual.content import Content
 
+from wikitui import gc_tuning
 from wikitui.core.agent.events import (
     AgentError,
     ChangesetReady,
@@ -31,29 +31,16 @@ from wikitui.core.agent.events import (
     TurnUsage,
 )
 from wikitui.core.config import NoModelConfigured, Settings, load_settings
-from wikitui.ui.chat_notes import error_hint, error_note, lint_note, notice_note, usage_line
-
-__all__ = ["COMMANDS", "ChatController", "error_hint", "load_model_client"]
+from wikitui.ui.chat.notes import error_note, lint_note, notice_note, usage_line
+from wikitui.ui.chat.slash import SlashCommands
 
 if TYPE_CHECKING:
     from wikitui.core.agent.session import AgentSession
+    from wikitui.core.workspace import Workspace
+    from wikitui.ui.widgets.chat_input import ChatInput
     from wikitui.ui.widgets.chat_log import ChatLog, ToolLine
     from wikitui.ui.widgets.chat_message import ChatMessage
-    from wikitui.ui.widgets.chat_pane import ChatPane
 
-#: The slash commands: name and a few words of help (also the completion menu's detail).
-COMMANDS: list[tuple[str, str]] = [
-    ("ingest", "PATH · read a raw source, plan, then /go"),
-    ("ask", "QUESTION · answer from the wiki"),
-    ("go", "[NOTE] · carry out the ingest plan"),
-    ("file", "file the last answer as a page"),
-    ("lint", "check the wiki's health"),
-    ("undo", "revert the last applied changeset"),
-    ("review", "review the pending changeset (ctrl+r)"),
-    ("model", "NAME · use another model in this session"),
-    ("clear", "start a new conversation"),
-    ("help", "list the commands"),
-]
 #: At most this many entries of a restored conversation are shown.
 RESTORE_LIMIT = 300
 #: Seconds a turn waits for the workspace's link graph to load before giving up.
@@ -65,41 +52,56 @@ def load_model_client() -> None:
 
     litellm leaves ~200 MB of long-lived objects; every full collection would walk them
     all and stall the UI for ~0.5 s every few seconds while an answer streams.
-    ``gc.freeze`` moves everything alive now out of the collector's sight.
     """
     from wikitui.core.agent.llm import load_litellm
 
     load_litellm()
-    gc.freeze()
+    gc_tuning.freeze()
 
 
-@contextmanager
-def _no_full_collections() -> Iterator[None]:
-    """No full garbage collection while a turn streams (young generations still collected).
+class ChatView(Protocol):
+    """What the controller needs of the chat's widget (the chat pane)."""
 
-    A full collection walks every object the app holds and pauses the UI for 50-150 ms;
-    streaming allocates enough to trigger one every second or so. The one owed runs
-    after the turn, when a pause costs nothing.
-    """
-    young, middle, full = gc.get_threshold()
-    gc.set_threshold(young, middle, 1_000_000)
-    try:
-        yield
-    finally:
-        gc.set_threshold(young, middle, full)
+    chat_log: ChatLog
+    chat_input: ChatInput
+
+    def set_status(self, text: str | Content) -> None:
+        """The line above the input ("" hides it)."""
+
+    def set_busy(self, busy: bool, activity: str = "") -> None:
+        """Show what the agent is doing, or nothing."""
+
+    def set_footer(self, text: Content) -> None:
+        """The line below the input."""
+
+    def notify(self, message: str, **kwargs: Any) -> None:
+        """A toast."""
+
+    def run_worker(self, work: Any, **kwargs: Any) -> Any:
+        """Run a coroutine as a worker of the view."""
+
+    def run_undo(self) -> None:
+        """``/undo``."""
+
+    def action_review(self) -> None:
+        """``/review`` (ctrl+r)."""
 
 
 class ChatController:
-    """Runs the agent for a :class:`~wikitui.ui.widgets.chat_pane.ChatPane`.
+    """Runs the agent for a chat view (the chat pane).
 
     Args:
-        pane: The pane whose log, input and footer this controller fills.
+        view: The view whose log, input and footer this controller fills.
+        workspace: The open vault the agent works on (its graph and index, once loaded).
         client_factory: Builds the model client from the settings (None: the session's
             own ``LLMClient``); tests pass one that does not wait between retries.
     """
 
-    def __init__(self, pane: "ChatPane", *, client_factory: Callable[[Settings], Any] | None = None) -> None:
-        self.pane = pane
+    def __init__(self, view: ChatView, workspace: Workspace, *,
+                 client_factory: Callable[[Settings], Any] | None = None) -> None:
+        self.view = view
+        self.workspace = workspace
+        self.commands = SlashCommands(self)
         self.client_factory = client_factory
         self.settings: Settings = Settings()
         self.session: AgentSession | None = None
@@ -113,36 +115,34 @@ class ChatController:
 
     # ------------------------------------------------------------------ set-up
     @property
-    def log(self) -> "ChatLog":
-        """The pane's conversation."""
-        return self.pane.chat_log
+    def log(self) -> ChatLog:
+        """The view's conversation."""
+        return self.view.chat_log
 
     def start(self) -> None:
         """Load the settings and the vault's last conversation, and say what is missing."""
-        vault = self.pane.vault
-        self.settings = load_settings(vault)
+        self.settings = load_settings(self.workspace.vault)
         for warning in self.settings.warnings:
             self.log.add_note(f"⚠ {warning}", "error")
-        self.session = self._new_session(resume=True)
+        self.session = self.new_session(resume=True)
         self._restore()
         if not self.settings.model:
             self.show_setup()
         self.update_footer()
 
-    def _new_session(self, *, resume: bool = False, session_id: str | None = None) -> "AgentSession":
+    def new_session(self, *, resume: bool = False, session_id: str | None = None) -> AgentSession:
+        """A session on the workspace (``resume``: the vault's last conversation)."""
         from wikitui.core.agent.session import AgentSession
 
-        pane = self.pane
+        ws = self.workspace
         client = self.client_factory(self.settings) if self.client_factory is not None else None
         kwargs = {"client": client, "on_event": self.on_event}
         if resume:
-            return AgentSession.resume(pane.vault, pane.graph, pane.search_index, self.settings, **kwargs)
-        return AgentSession(pane.vault, pane.graph, pane.search_index, self.settings, session_id=session_id, **kwargs)
+            return AgentSession.resume(ws.vault, ws.graph, ws.search_index, self.settings, **kwargs)
+        return AgentSession(ws.vault, ws.graph, ws.search_index, self.settings, session_id=session_id, **kwargs)
 
     def _restore(self) -> None:
         """Show the restored conversation, its input history and the pending changesets."""
-        from wikitui.core.changes.pending import PendingStore
-
         assert self.session is not None
         entries = self.session.chat_log()
         if len(entries) > RESTORE_LIMIT:
@@ -151,7 +151,7 @@ class ChatController:
         for kind, text in entries:
             if kind == "user":
                 self.log.add_user(text)
-                self.pane.chat_input.sent.append(text)
+                self.view.chat_input.sent.append(text)
             elif kind == "assistant":
                 self.log.start_answer(text, streaming=False)
             elif kind == "tool":
@@ -160,12 +160,12 @@ class ChatController:
                 self._show_error(text)
             else:  # the notes a turn left: cancelled, cut, pending, tools
                 self._show_notice(Notice(text, kind))
-        for changeset in PendingStore(self.pane.vault).list():
+        for changeset in self.workspace.pending.list():
             self.log.add_card(changeset)
         if entries:
             self.log.add_note("— restored from the last session · /clear starts afresh —")
         if self.session.awaiting_go:
-            self.pane.set_status("plan ready · /go carries it out, or reply to steer it")
+            self.view.set_status("plan ready · /go carries it out, or reply to steer it")
 
     def show_setup(self) -> None:
         """Say exactly how to configure a model."""
@@ -189,7 +189,7 @@ class ChatController:
                                  usage.session_cost)
         elif totals is not None and totals.requests:
             parts += usage_line("session", totals.prompt_tokens, totals.completion_tokens, totals.cost)
-        self.pane.set_footer(Content.assemble(*parts))
+        self.view.set_footer(Content.assemble(*parts))
 
     # ------------------------------------------------------------------ commands
     def submit(self, text: str) -> None:
@@ -197,152 +197,78 @@ class ChatController:
         stripped = text.strip()
         if not stripped.startswith("/"):
             self.log.add_user(text)
-            self._model_turn("ask", lambda s: s.send(text))
+            self.model_turn("ask", lambda s: s.send(text))
             return
         name, _, arg = stripped[1:].partition(" ")
-        name, arg = name.lower(), arg.strip()
-        handler = getattr(self, f"_cmd_{name}", None)
         self.log.add_user(stripped)
-        if handler is None:
-            names = " ".join("/" + n for n, _ in COMMANDS)
-            self.log.add_note(f"Unknown command /{name}. The commands: {names}", "error")
-            return
-        handler(arg)
+        self.commands.run(name.lower(), arg.strip())
 
-    def _cmd_help(self, _arg: str) -> None:
-        lines = [Content.styled("Commands\n", "bold")]
-        for name, help_text in COMMANDS:
-            lines.append(Content.assemble((f"/{name:<7}", "$text-accent"), " ", help_text, "\n"))
-        lines.append(Content.styled("Plain text asks a question (or steers a waiting ingest plan). "
-                                    "[[ completes page titles; esc cancels a running turn.", "$text-muted"))
-        self.log.add_note(Content.assemble(*lines), "plan")
-
-    def _cmd_ask(self, arg: str) -> None:
-        if not arg:
-            self.log.add_note("/ask needs a question: /ask Why is the Hatter mad?", "error")
-            return
-        self._model_turn("ask", lambda s: s.ask(arg))
-
-    def _cmd_ingest(self, arg: str) -> None:
-        if not arg:
-            self.log.add_note("/ingest needs a source: /ingest raw/chapter-01.md (tab completes)", "error")
-            return
-        path = _unquote(arg)
-        self._model_turn("ingest", lambda s: s.ingest(path))
-
-    def _cmd_go(self, arg: str) -> None:
-        self._model_turn("go", lambda s: s.go(arg or None))
-
-    def _cmd_file(self, _arg: str) -> None:
-        self._turn("file", lambda s: s.file_answer(), needs_model=False)
-
-    def _cmd_lint(self, _arg: str) -> None:
-        if not self.settings.model:
-            self._turn("lint", self._lint_without_model, needs_model=False)
-            return
-        self._model_turn("lint", lambda s: s.lint())
-
-    async def _lint_without_model(self, _session: "AgentSession") -> None:
-        from wikitui.core.vault.lint import run_lint
-
-        report = await asyncio.to_thread(run_lint, self.pane.vault, self.pane.graph)
-        self._show_lint(report)
-        self.log.add_note("Configure a model for the agent's pass (contradictions, missing pages).")
-
-    def _cmd_undo(self, _arg: str) -> None:
-        self.pane.run_undo()
-
-    def _cmd_review(self, _arg: str) -> None:
-        self.pane.action_review()
-
-    def _cmd_model(self, arg: str) -> None:
-        if not arg:
-            where = self.settings.sources.get("model", "")
-            current = f"{self.settings.model} (from {where})" if self.settings.model else "none"
-            self.log.add_note(f"Model: {current}. /model provider/name switches for this session.")
-            return
-        if self.running:
-            self.log.add_note("Wait for the turn to end (or esc) before switching models.", "error")
-            return
-        self.settings.sources["model"] = "/model"
-        if self.session is not None and self.client_factory is None:
-            self.session.set_model(arg)  # same conversation and session totals, new client
-        else:
-            self.settings.model = arg
-            old = self.session
-            self.session = self._new_session(session_id=old.id if old is not None else None)
-        self.log.add_note(f"Model for this session: {arg}", "success")
-        self.update_footer()
-
-    def _cmd_clear(self, _arg: str) -> None:
-        if self.running:
-            self.log.add_note("Wait for the turn to end (or esc) before clearing.", "error")
-            return
-        self.pane.run_worker(self._clear(), group="chat-clear", exclusive=True)
-
-    async def _clear(self) -> None:
+    async def clear(self) -> None:
+        """Start a new conversation (``/clear``): the wiki and the pending changesets stay as they are."""
         await self.log.clear()
-        self.session = self._new_session()
+        self.session = self.new_session()
         self._last_usage = None
-        self.pane.set_status("")
+        self.view.set_status("")
         self.update_footer()
         self.log.add_note("New conversation. The wiki and pending changesets are as they were.")
 
     # ------------------------------------------------------------------ turns
-    def _model_turn(self, label: str, call: Callable[["AgentSession"], Awaitable[Any]]) -> None:
+    def model_turn(self, label: str, call: Callable[[AgentSession], Awaitable[Any]]) -> None:
+        """Run a turn that needs the model (say how to configure one when there is none)."""
         if not self.settings.model:
             self.show_setup()
-            self.pane.notify("No model configured: see the Agent pane for how to set one.", severity="warning")
+            self.view.notify("No model configured: see the Agent pane for how to set one.", severity="warning")
             return
-        self._turn(label, call, needs_model=True)
+        self.turn(label, call, needs_model=True)
 
-    def _turn(self, label: str, call: Callable[["AgentSession"], Awaitable[Any]], *, needs_model: bool) -> None:
+    def turn(self, label: str, call: Callable[[AgentSession], Awaitable[Any]], *, needs_model: bool) -> None:
+        """Run ``call(session)`` as a turn in a worker (one at a time)."""
         if self.running:
             self.log.add_note("The agent is busy with another turn: wait for it, or esc to cancel it.", "error")
             return
         self.running = True
         self._cancel_requested = False
-        self.pane.set_busy(True, "starting…")
-        self.pane.run_worker(self._run(call, needs_model), group="chat-turn", name=f"chat {label}",
+        self.view.set_busy(True, "starting…")
+        self.view.run_worker(self._run(call, needs_model), group="chat-turn", name=f"chat {label}",
                              exit_on_error=False)
 
-    async def _run(self, call: Callable[["AgentSession"], Awaitable[Any]], needs_model: bool) -> None:
+    async def _run(self, call: Callable[[AgentSession], Awaitable[Any]], needs_model: bool) -> None:
         try:
             if not await self._wait_for_graph():
                 self.log.add_note("The wiki is still loading; send the message again in a moment.", "error")
                 return
             session = self.session
             assert session is not None
-            session.graph = self.pane.graph
+            session.graph = self.workspace.graph
             if session.search_index is None:
-                session.search_index = self.pane.search_index
+                session.search_index = self.workspace.search_index
             if needs_model and not self._litellm_ready:
-                self.pane.set_busy(True, "loading the model client…")
+                self.view.set_busy(True, "loading the model client…")
                 await asyncio.to_thread(load_model_client)  # ~3 s the first time: never on the event loop
                 self._litellm_ready = True
             if self._cancel_requested:  # esc while the wiki or the client loaded
                 self.log.add_note("Cancelled before the agent started.", "error")
                 return
-            self.pane.set_busy(True, "thinking…")
-            with _no_full_collections():
+            self.view.set_busy(True, "thinking…")
+            with gc_tuning.no_full_collections():
                 await call(session)
         except Exception as exc:  # a bug must not take the app down: show it, keep the chat usable
             self.log.add_note(f"Unexpected error: {type(exc).__name__}: {exc}", "error")
         finally:
             self._end_answer()
             self.running = False
-            self.pane.set_busy(False)
+            self.view.set_busy(False)
             if self.session is not None and self.session.awaiting_go:
-                self.pane.set_status("plan ready · /go carries it out, or reply to steer it")
+                self.view.set_status("plan ready · /go carries it out, or reply to steer it")
 
     async def _wait_for_graph(self) -> bool:
         """Wait (briefly) for the workspace to load the link graph the tools read."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + GRAPH_WAIT
-        while self.pane.graph is None:
+        while self.workspace.graph is None:
             if loop.time() > deadline:
                 return False
-            self.pane.set_busy(True, "waiting for the wiki to load…")
+            self.view.set_busy(True, "waiting for the wiki to load…")
             await asyncio.sleep(0.05)
         return True
 
@@ -352,7 +278,7 @@ class ChatController:
             return False
         self._cancel_requested = True
         self.session.cancel()
-        self.pane.set_busy(True, "cancelling…")
+        self.view.set_busy(True, "cancelling…")
         return True
 
     def queue_feedback(self, text: str) -> None:
@@ -374,7 +300,7 @@ class ChatController:
         elif isinstance(event, ToolStarted):
             self._end_answer()
             self._tools[event.call_id] = log.add_tool(event.description)
-            self.pane.set_busy(True, event.description)
+            self.view.set_busy(True, event.description)
         elif isinstance(event, ToolFinished):
             line = self._tools.pop(event.call_id, None)
             if line is not None:
@@ -382,12 +308,12 @@ class ChatController:
         elif isinstance(event, TurnStarted):
             self._answer = None
             self._last_usage = None  # the footer's turn line follows the new turn (its first TurnUsage)
-            self.pane.set_busy(True, "writing the changes…" if event.op == "ingest-write" else "thinking…")
+            self.view.set_busy(True, "writing the changes…" if event.op == "ingest-write" else "thinking…")
         elif isinstance(event, Notice):
             self._end_answer()
             self._show_notice(event)
         elif isinstance(event, LintReady):
-            self._show_lint(event.report)
+            self.show_lint(event.report)
         elif isinstance(event, ChangesetReady):
             self._end_answer()
             log.add_card(event.changeset)
@@ -416,7 +342,7 @@ class ChatController:
                                                "or reply to steer it."), "plan")
         elif event.changeset is not None and not event.failed:
             files = len(event.changeset.files)
-            self.pane.notify(f"{files} file{'s' if files != 1 else ''} changed · ctrl+r to review",
+            self.view.notify(f"{files} file{'s' if files != 1 else ''} changed · ctrl+r to review",
                              title="Changes proposed")
 
     def _show_notice(self, notice: Notice) -> None:
@@ -431,7 +357,8 @@ class ChatController:
             return
         self.log.add_note(error_note(message), "error")
 
-    def _show_lint(self, report: Any) -> None:
+    def show_lint(self, report: Any) -> None:
+        """A lint report as a note."""
         self.log.add_note(*lint_note(report))
 
 
@@ -443,12 +370,3 @@ def _home_relative(path: Path | None) -> Path | None:
         return Path("~") / path.relative_to(Path.home())
     except ValueError:
         return path
-
-
-def _unquote(arg: str) -> str:
-    """A path argument, with shell-style quotes removed (for names with spaces)."""
-    try:
-        parts = shlex.split(arg)
-    except ValueError:
-        return arg
-    return parts[0] if len(parts) == 1 else arg
