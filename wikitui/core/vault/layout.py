@@ -15,8 +15,8 @@ from pathlib import Path, PurePosixPath
 
 from wikitui.core.errors import NotAVault, UnsafePath
 from wikitui.core.record import Record
+from wikitui.core.vault.statedir import STATE_DIR
 
-STATE_DIR = ".wikitui"
 SCHEMA_FILE = "WIKI.md"
 # ".md" in any case, as a tuple for str.endswith: no lower-cased copy of each name.
 _MD_SUFFIXES = (".md", ".MD", ".Md", ".mD")

@@ -10,8 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from wikitui.core.vault.files import atomic_write
-from wikitui.core.vault.layout import STATE_DIR, Vault
 
+TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.vault.layout import Vault
+
+#: wikitui's own folder in a vault.
+STATE_DIR = ".wikitui"
 GITIGNORE = "*\n"
 
 
@@ -26,7 +31,7 @@ def ensure_state_dir(vault: Vault | Path, *, create: bool = True) -> Path:
     Returns:
         The folder's path. A read-only vault is left as it is (no error).
     """
-    root = vault.root if isinstance(vault, Vault) else Path(vault)
+    root = Path(vault) if isinstance(vault, (str, Path)) else vault.root
     folder = root / STATE_DIR
     ignore = folder / ".gitignore"
     try:

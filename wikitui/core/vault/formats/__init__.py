@@ -31,7 +31,8 @@ How the rest of wikitui calls it:
 
 from wikitui.core.vault.formats.citations import Citation, resolve_citation
 from wikitui.core.vault.formats.conversion import Conversion
-from wikitui.core.vault.formats.dispatch import convert_file, kind_of, needs_conversion, source_text
+from wikitui.core.vault.formats.dispatch import convert_file, source_text
+from wikitui.core.vault.formats.kinds import kind_of, needs_conversion
 
 __all__ = [
     "Citation",

@@ -26,7 +26,7 @@ from typing import BinaryIO
 
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, clean_text, human_size
-from wikitui.core.vault.formats.dispatch import KINDS
+from wikitui.core.vault.formats.kinds import KINDS
 from wikitui.core.vault.formats.fetch import open_url, shown
 from wikitui.core.vault.files import is_binary
 from wikitui.core.record import Record

@@ -7,37 +7,13 @@ It only reads the source: raw/ is never written (the cache lives in ``.wikitui/`
 
 from __future__ import annotations
 
-import os
 from pathlib import Path, PurePosixPath
 
 from wikitui.core.errors import UnsafePath
 from wikitui.core.vault.formats.cache import TextCache, file_digest
 from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, MAX_TEXT_BYTES, Conversion, failed, finish, human_size
+from wikitui.core.vault.formats.kinds import CACHED_KINDS, kind_of
 from wikitui.core.vault.files import is_binary
-
-#: File suffix (lower case) → converter kind.
-KINDS = {
-    ".pdf": "pdf",
-    ".html": "html", ".htm": "html", ".xhtml": "html",
-    ".docx": "docx", ".pptx": "pptx", ".xlsx": "xlsx",
-    ".csv": "csv", ".tsv": "csv",
-    ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl",
-    ".png": "image", ".jpg": "image", ".jpeg": "image", ".gif": "image", ".webp": "image",
-    ".bmp": "image", ".tif": "image", ".tiff": "image",
-}
-#: Kinds worth caching: converting them costs more than reading the cache.
-CACHED_KINDS = frozenset({"pdf", "html", "docx", "pptx", "xlsx", "csv", "json", "jsonl"})
-
-
-def kind_of(path: str | Path) -> str | None:
-    """The converter kind of a file by its suffix, or None for text and unknown files."""
-    return KINDS.get(os.path.splitext(str(path))[1].lower())
-
-
-def needs_conversion(path: str | Path) -> bool:
-    """Whether a file is read through a converter (PDF, HTML, Office, tables, images) rather than as text."""
-    return kind_of(path) is not None
-
 
 def convert_file(path: Path | str, kind: str | None = None) -> Conversion:
     """Convert one file, without the cache. Never raises for a bad file.
