@@ -81,12 +81,7 @@ def test_accepting_everything_writes_the_proposal_and_the_bookkeeping(vault_root
     cs = b.build("ingest", "BERT paper", model="test/model", tokens=1234, cost=0.02)
     PendingStore(vault).save(cs)
     seen = []
-
-    class Index:
-        def update_paths(self, paths):
-            seen.extend(paths)
-
-    result = apply_changeset(vault, graph, cs, search_index=Index(), on_progress=lambda d, t: seen.append((d, t)))
+    result = apply_changeset(vault, graph, cs, on_progress=lambda d, t: seen.append((d, t)))
     assert read(vault_root, "wiki/concepts/BERT.md") == cs.files[1].new_text
     assert "and [[BERT]]." in read(vault_root, "wiki/concepts/Attention.md")
     assert result.applied == cs.hunk_ids() and result.remaining is None
@@ -96,8 +91,7 @@ def test_accepting_everything_writes_the_proposal_and_the_bookkeeping(vault_root
     assert "] ingest | BERT paper" in log and cs.id in log and "test/model" in log and "1,234" in log
     assert result.log_entry in log
     assert "wiki/concepts/BERT.md" in graph.pages and graph.backlinks("wiki/concepts/BERT.md")
-    assert {"wiki/concepts/BERT.md", "wiki/index.md", "wiki/log.md"} <= set(seen)
-    assert seen[-1] == (seen[-1][1], seen[-1][1])  # progress ends at total
+    assert seen == [(n, 5) for n in range(1, 6)]  # two pages, index.md, log.md, the commit: progress ends at total
     assert PendingStore(vault).list() == []  # fully decided: no longer pending
     assert not (vault.state_dir / JOURNAL_NAME).exists()
 

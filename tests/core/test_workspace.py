@@ -115,3 +115,19 @@ def test_a_workspace_with_its_index_off_neither_indexes_nor_keeps_changes(sample
         (sample_vault / "wiki" / "owls.md").write_text(OWLS, encoding="utf-8")
         assert ws.files_changed(["wiki/owls.md"]).index is None
         assert ws.retry_index() is None and ws.search_index is None
+
+
+def test_an_index_that_fails_after_an_apply_is_a_warning_the_pages_are_written(sample_vault, monkeypatch):
+    ws = Workspace.open(sample_vault)
+    ws.load_graph()
+    ws.update_index()
+
+    def broken(paths, graph=None):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(ws.index, "update_paths", broken)
+    builder = ChangesetBuilder(ws.vault, ws.graph)
+    builder.new_page("wiki/owls.md", OWLS, "a new concept")
+    result = ws.apply(builder.build("query", "Owls"))
+    assert (sample_vault / "wiki" / "owls.md").is_file() and "wiki/owls.md" in ws.graph.pages
+    assert any(w.startswith("search index not updated (run `wikitui index`)") for w in result.warnings)

@@ -290,7 +290,7 @@ class Workspace:
 
         result = apply_changeset(self.vault, self.require_graph(), changeset, accepted, rejected=rejected,
                                  on_progress=on_progress)
-        self.index_paths(self.touched(result))
+        self._index_written(result)
         return result
 
     def undo(self, on_progress: Callable[[int, int], None] | None = None) -> ApplyResult:
@@ -303,8 +303,17 @@ class Workspace:
         from wikitui.core.changes.undo import undo_last
 
         result = undo_last(self.vault, self.require_graph(), on_progress=on_progress)
-        self.index_paths(self.touched(result))
+        self._index_written(result)
         return result
+
+    def _index_written(self, result: ApplyResult) -> None:
+        """The index takes what an apply or undo wrote; a failure is a warning: the pages are written."""
+        if not (result.written or result.deleted):
+            return
+        try:
+            self.index_paths(self.touched(result))
+        except Exception as exc:
+            result.warnings.append(f"search index not updated (run `wikitui index`): {exc}")
 
     def touched(self, result: ApplyResult) -> list[str]:
         """The files an apply or undo wrote or deleted, index.md and log.md included when it rewrote them."""

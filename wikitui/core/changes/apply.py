@@ -6,7 +6,7 @@ hunk of the proposal, :mod:`wikitui.core.changes.updated`). When the file change
 since the proposal, the change is merged three-way (merge3) with the person's
 edits; when it does not merge, the apply stops with a
 :class:`~wikitui.core.changes.builder.FileConflict` before anything is written. Writing
-goes through :func:`wikitui.core.changes.transaction.run_writes` (journal, compare before
+goes through a :class:`wikitui.core.changes.transaction.WriteTransaction` (journal, compare before
 replace, index.md, log.md, history record, pending record, git commits).
 
 Undecided hunks stay pending as a smaller changeset with the same id, rebased on
@@ -31,7 +31,7 @@ from wikitui.core.errors import UnsafePath, WikituiError
 from wikitui.core.vault.files import encode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.changes.journal import recover_locked, write_lock
-from wikitui.core.changes.transaction import ApplyResult, run_writes, text_of, unresolved_in
+from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
 from wikitui.core.vault.layout import Vault
 
 __all__ = ["ApplyResult", "apply_changeset", "apply_hunks"]
@@ -178,7 +178,6 @@ def apply_changeset(
     accepted: set[str] | None = None,
     *,
     rejected: set[str] | None = None,
-    search_index: Any = None,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> ApplyResult:
     """Apply the accepted hunks of a changeset.
@@ -191,7 +190,6 @@ def apply_changeset(
             deletion is one decision: any of its hunks accepted takes the whole file.
         rejected: Ids of the hunks the user rejected: dropped. Hunks neither accepted
             nor rejected stay pending (when ``accepted`` is None nothing is left).
-        search_index: A search index to update (``update_paths(paths)``).
         on_progress: Called as ``on_progress(done, total)`` while writing.
 
     Returns:
@@ -205,12 +203,12 @@ def apply_changeset(
     """
     with write_lock(vault):
         recover_locked(vault)  # a crashed apply first, so its files are not mistaken for edits
-        return _apply(vault, graph, changeset, accepted, rejected, search_index, on_progress)
+        return _apply(vault, graph, changeset, accepted, rejected, on_progress)
 
 
 def _apply(
     vault: Vault, graph: LinkGraph, changeset: Changeset, accepted: set[str] | None, rejected: set[str] | None,
-    search_index: Any, on_progress: Callable[[int, int], None] | None,
+    on_progress: Callable[[int, int], None] | None,
 ) -> ApplyResult:
     from wikitui.core.changes.undo import next_record_path, record_for_apply
     from wikitui.core.changes.pending import PendingStore
@@ -258,13 +256,11 @@ def _apply(
     log_fields: dict[str, Any] = {"model": changeset.model, "hunks": _hunks_note(applied, len(all_ids))}
     if not changeset.usage_logged:
         log_fields.update(tokens=changeset.tokens, cost=changeset.cost)
-    outcome = run_writes(
-        vault, graph, writes, kind="apply", changeset_id=changeset.id, op=changeset.op, title=changeset.title,
-        log_pages=[rel for rel, _, _ in writes], log_fields=log_fields,
-        state_writes=[(history_rel, history_data), (pending_rel, pending_data)],
-        commit_subject=f"wikitui: {changeset.op} | {changeset.title}", commit_body=f"changeset: {changeset.id}",
-        search_index=search_index, on_progress=on_progress,
-    )
+    tx = WriteTransaction(vault, graph, "apply", changeset.id, writes)
+    tx.log_as(changeset.op, changeset.title, **log_fields)
+    tx.records = [(history_rel, history_data), (pending_rel, pending_data)]
+    tx.commit_as(f"wikitui: {changeset.op} | {changeset.title}", f"changeset: {changeset.id}")
+    outcome = tx.run(on_progress)
     if outcome.commit:
         from wikitui.core.changes.undo import set_record_commit
 
@@ -274,7 +270,6 @@ def _apply(
     planned = {rel: text for rel, text, _ in writes}
     late = {rel for rel, _old, new in outcome.done_writes if new != planned.get(rel)}  # merged while writing
     result.merged = [p.fc.path for p in plans if p.merged or p.fc.path in late or (p.at in late)]
-    result.commit, result.your_commit, result.log_entry = outcome.commit, outcome.your_commit, outcome.log_entry
-    result.index_updated, result.warnings = outcome.index_updated, outcome.warnings
+    result.take(outcome)
     result.unresolved_links = unresolved_in(graph, [*result.written, *(linked_to_removed - set(removed))])
     return result

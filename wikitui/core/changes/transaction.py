@@ -1,31 +1,36 @@
-"""The write pipeline of an apply or an undo: pages all-or-nothing, then the bookkeeping.
+"""The write transaction of an apply or an undo: pages all-or-nothing, then the bookkeeping.
 
-:func:`run_writes` writes the pages under a :class:`~wikitui.core.changes.journal.Journal`,
+A :class:`WriteTransaction` is set up with what to write (pages, wikitui's own
+records, the log.md entry, the git commit's message) and then :meth:`~WriteTransaction.run`
+once. It writes the pages under a :class:`~wikitui.core.changes.journal.Journal`,
 each compared before it is replaced (an edit saved meanwhile is merged, never
 lost), updates the link graph, regenerates index.md, appends to log.md (bytes,
-never re-encoded), writes wikitui's history and pending records, then commits to
-git (the person's own edits to those files first) and updates source records and
-the search index. :class:`ApplyResult` is what an apply or an undo reports.
+never re-encoded) and writes the records, all in one durable step that a crash
+rolls back or completes; then it commits to git (the person's own edits to those
+files first) and updates the source records. :class:`ApplyResult` is what an
+apply or an undo reports. Bringing the search index up to date is the caller's
+(:meth:`wikitui.core.workspace.Workspace.apply`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from wikitui.core.changes.model import FileConflict
-from wikitui.core.changes.diffs import merge_texts
+from wikitui.core.changes.file_merge import file_merge
+from wikitui.core.changes.journal import Journal, read_file_bytes
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.files import decode_exact, encode_exact
 from wikitui.core.vault.graph import LinkGraph
-from wikitui.core.changes.journal import Journal, read_file_bytes
-from wikitui.core.vault.links import Link
-from wikitui.core.changes.replace import Merge
 from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.links import Link
 
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.changes.model import Changeset
+
+#: A page write: (vault-relative path, the new text or None to delete, the text the caller read or None).
+PageWrite = tuple[str, "str | None", "str | None"]
 
 
 @dataclass
@@ -62,10 +67,15 @@ class ApplyResult:
     index_updated: bool = False
     warnings: list[str] = field(default_factory=list)
 
+    def take(self, outcome: WriteOutcome) -> None:
+        """Copy in what the transaction did beyond the pages (commits, log entry, index.md, warnings)."""
+        self.commit, self.your_commit, self.log_entry = outcome.commit, outcome.your_commit, outcome.log_entry
+        self.index_updated, self.warnings = outcome.index_updated, outcome.warnings
+
 
 @dataclass
 class WriteOutcome:
-    """What :func:`run_writes` did beyond the page writes.
+    """What :meth:`WriteTransaction.run` did beyond the page writes.
 
     ``done_writes`` holds, per page written, (path, the text replaced, the text
     written): what was really on disk, merges with edits saved meanwhile included.
@@ -76,7 +86,193 @@ class WriteOutcome:
     your_commit: str | None = None
     index_updated: bool = False
     warnings: list[str] = field(default_factory=list)
-    done_writes: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    done_writes: list[PageWrite] = field(default_factory=list)
+
+
+def _encode(rel: str, text: str | None) -> bytes | None:
+    if text is None:
+        return None
+    try:
+        return encode_exact(text)
+    except UnicodeEncodeError:
+        raise WikituiError(f"{rel}: the new text holds characters that cannot be written as UTF-8; nothing was written") from None
+
+
+class WriteTransaction:
+    """Pages written all-or-nothing, with index.md, log.md, wikitui's records and a git commit.
+
+    Every page is compared before it is replaced: an edit someone saved since the
+    caller read it is merged in (or the whole step stops with a
+    :class:`~wikitui.core.changes.model.FileConflict` and is rolled back), never
+    overwritten.
+
+    Args:
+        vault: The vault.
+        graph: The link graph (brought up to date as pages are written).
+        kind: ``apply`` or ``undo`` (for the journal, and the words of a conflict).
+        changeset_id: The changeset concerned.
+        pages: The page writes, checked by the caller (see :data:`PageWrite`).
+    """
+
+    def __init__(self, vault: Vault, graph: LinkGraph, kind: str, changeset_id: str, pages: list[PageWrite]) -> None:
+        self.vault = vault
+        self.graph = graph
+        self.kind = kind
+        self.changeset_id = changeset_id
+        self.pages = pages
+        #: wikitui's own records written in the same step (history, pending): bytes, or None to remove one.
+        self.records: list[tuple[str, bytes | None]] = []
+        self._log: tuple[str, str, list[str], dict] = (kind, "", [p for p, _, _ in pages], {})
+        self._commit_message = (f"wikitui: {kind}", f"changeset: {changeset_id}")
+        self._during = "the undo" if kind == "undo" else "the change"
+        self._outcome = WriteOutcome()
+
+    def log_as(self, op: str, title: str, pages: list[str] | None = None, **fields) -> None:
+        """The log.md entry: its operation, title, the pages it names (default: those written) and more fields."""
+        self._log = (op, title, self._log[2] if pages is None else pages, fields)
+
+    def commit_as(self, subject: str, body: str) -> None:
+        """The git commit's message (when the vault is a repository)."""
+        self._commit_message = (" ".join(subject.split()), body)
+
+    # ----------------------------------------------------------------- running
+    def run(self, on_progress: Callable[[int, int], None] | None = None) -> WriteOutcome:
+        """Write everything; what was done.
+
+        Raises:
+            FileConflict: A page was edited meanwhile in a way that does not merge (nothing written).
+            WikituiError: A new text cannot be encoded, or the log entry cannot be made (nothing written).
+        """
+        from wikitui.core.changes.git import is_git_vault
+
+        total, done = len(self.pages) + 3, 0
+
+        def progress() -> None:
+            nonlocal done
+            done += 1
+            if on_progress is not None:
+                on_progress(done, total)
+
+        use_git = is_git_vault(self.vault)
+        entry = self._log_entry(use_git)  # fails before any write
+        encoded = [(rel, _encode(rel, new), _encode(rel, old)) for rel, new, old in self.pages]
+        journal = self._journal(encoded, entry)
+        dirty = self._dirty(use_git)
+        journal.save()
+        try:
+            commit = self._write(journal, encoded, entry, dirty if use_git else None, progress)
+        except BaseException:
+            journal.rollback(merge_for=lambda rel: file_merge(rel, "the rollback"))
+            for rel in (*self._touched(), self.vault.index_path, self.vault.log_path):
+                self.graph.update_path(rel)
+            raise
+        self._complete(journal, commit)  # the step is durable now; this only completes it
+        progress()
+        journal.finish()
+        return self._outcome
+
+    def _touched(self) -> list[str]:
+        return [rel for rel, _, _ in self.pages]
+
+    def _log_entry(self, use_git: bool) -> str:
+        from wikitui.core.vault.log_md import format_log_entry
+
+        op, title, pages, fields = self._log
+        if use_git and "commit" not in fields:
+            # log.md is part of the commit, so the entry cannot hold the commit's own hash;
+            # it says where to find it (the commit message carries the changeset id).
+            fields = {**fields, "commit": f"git log --grep {self.changeset_id}"}
+        return format_log_entry(op, title, pages, changeset=self.changeset_id, **fields)
+
+    def _journal(self, encoded: list, entry: str) -> Journal:
+        """A journal protecting every file the step may write, saved before the first write."""
+        from wikitui.core.vault.log_md import log_chunk
+
+        vault = self.vault
+        journal = Journal(vault, self.kind, self.changeset_id)
+        for rel, data, _old in encoded:
+            journal.protect(rel, data)
+        journal.protect(vault.index_path)
+        journal.protect_append(vault.log_path, log_chunk(read_file_bytes(vault.root / vault.log_path), entry))
+        for rel, _data in self.records:
+            journal.protect(rel)
+        return journal
+
+    def _dirty(self, use_git: bool) -> list[str]:
+        """The files of this step with the person's own uncommitted edits (they get a commit of their own)."""
+        if not use_git:
+            return []
+        from wikitui.core.changes.git import GitError, dirty_paths
+
+        try:
+            return dirty_paths(self.vault, [*self._touched(), self.vault.index_path, self.vault.log_path])
+        except GitError as exc:
+            self._outcome.warnings.append(f"{exc}; your edits to these files may be in wikitui's commit")
+            return []
+
+    def _write(self, journal: Journal, encoded: list, entry: str, dirty: list[str] | None, progress) -> dict | None:
+        """The durable step: pages, index.md, log.md, records; returns the commit to make (None without git)."""
+        from wikitui.core.vault.log_md import log_chunk
+
+        vault, graph, outcome = self.vault, self.graph, self._outcome
+        for rel, data, old in encoded:
+            written, replaced = journal.write(rel, data, expected=old, merge=file_merge(rel, self._during))
+            outcome.done_writes.append((rel, _text(replaced), _text(written)))
+            progress()
+        for rel in self._touched():
+            graph.update_path(rel)
+        self._regenerate_index(journal)
+        progress()
+        journal.append(vault.log_path, lambda current: log_chunk(current, entry))
+        graph.update_path(vault.log_path)
+        outcome.log_entry = entry
+        progress()
+        for rel, data in self.records:
+            journal.write(rel, data)
+        journal.settle(lambda rel: file_merge(rel, self._during))
+        paths = sorted({*self._touched(), vault.log_path, *([vault.index_path] if outcome.index_updated else [])})
+        commit = None
+        if dirty is not None:
+            # Edits saved during the apply are the person's too: they go in their commit, not ours.
+            before = sorted((set(dirty) | journal.saved_by_others) & set(paths))
+            subject, body = self._commit_message
+            commit = {"paths": paths, "subject": subject, "body": body, "id": self.changeset_id, "before": before}
+        journal.mark_written(commit)
+        return commit
+
+    def _regenerate_index(self, journal: Journal) -> None:
+        """index.md's catalog from the pages as they are now (when it has the marker and changed)."""
+        from wikitui.core.vault.catalog import render_index
+
+        index_rel = self.vault.index_path
+        index_bytes = read_file_bytes(self.vault.root / index_rel)
+        if index_bytes is None:
+            return
+        current = decode_exact(index_bytes)
+        new_index = render_index(self.vault, self.graph, current)
+        if new_index is not None and new_index != current:
+            journal.write(index_rel, encode_exact(new_index), expected=index_bytes,
+                          merge=file_merge(index_rel, self._during))
+            self.graph.update_path(index_rel)
+            self._outcome.index_updated = True
+
+    def _complete(self, journal: Journal, commit: dict | None) -> None:
+        """After the durable step: source records and the git commits (failures are warnings)."""
+        from wikitui.core.changes.git import GitError, finish_commits
+
+        vault, outcome = self.vault, self._outcome
+        written = [rel for rel, text, _ in self.pages if text is not None and vault.is_page_path(rel)]
+        deleted = [rel for rel, text, _ in self.pages if text is None and vault.is_page_path(rel)]
+        try:
+            _page_sources_update(vault, self.graph, written, deleted)
+        except Exception as exc:  # a verdict cache: never worth failing an apply for
+            outcome.warnings.append(f"source records not updated: {exc}")
+        if commit is not None:
+            try:
+                outcome.your_commit, outcome.commit = finish_commits(
+                    vault, commit, {rel: journal.old_bytes(rel) for rel in commit["before"]})
+            except GitError as exc:
+                outcome.warnings.append(f"{exc}; the files are written but not committed")
 
 
 def _page_sources_update(vault: Vault, graph: LinkGraph, written: list[str], deleted: list[str]) -> None:
@@ -89,192 +285,6 @@ def _page_sources_update(vault: Vault, graph: LinkGraph, written: list[str], del
         info = graph.pages.get(rel)
         if info is not None:
             records.record(rel, page_sources(info), graph=graph)
-
-
-def file_merge(rel: str, during: str) -> Merge:
-    """How to combine an edit someone saved to ``rel`` while ``during`` was being written with ours.
-
-    Text is merged three-way (merge3) over what the write expected; a creation,
-    a deletion or overlapping edits cannot merge and raise :class:`FileConflict`.
-    With ``later`` (two saves of one person around wikitui's rename), lines both
-    inserted at one place are kept in the order they were saved.
-    """
-
-    def merge(base: bytes | None, theirs: bytes | None, ours: bytes | None, later: bool = False) -> bytes | None:
-        if theirs == ours or theirs == base:
-            return ours
-        if base is None:
-            raise FileConflict(rel, f"was created on disk while {during} was being written, with other content")
-        if theirs is None:
-            raise FileConflict(rel, f"was deleted on disk while {during} was being written")
-        if ours is None:
-            raise FileConflict(rel, f"was edited on disk while {during} was deleting it")
-        if theirs.startswith(base) and base.endswith(b"\n"):
-            # Lines added at the end (a log, a note typed below): they follow ours. Bytes only, so a
-            # merge keeps pace with a writer that appends every few milliseconds.
-            return ours + theirs[len(base):] if ours.endswith(b"\n") or not ours else ours + b"\n" + theirs[len(base):]
-        result = merge_texts(decode_exact(base), decode_exact(theirs), decode_exact(ours), insertions_in_order=later)
-        if not result.clean:
-            raise FileConflict(rel, f"was edited on disk while {during} was being written, in the same place",
-                               result.conflicts)
-        return encode_exact(result.text)
-
-    return merge
-
-
-def _encode(rel: str, text: str | None) -> bytes | None:
-    if text is None:
-        return None
-    try:
-        return encode_exact(text)
-    except UnicodeEncodeError:
-        raise WikituiError(f"{rel}: the new text holds characters that cannot be written as UTF-8; nothing was written") from None
-
-
-def run_writes(
-    vault: Vault,
-    graph: LinkGraph,
-    writes: list[tuple[str, str | None, str | None]],
-    *,
-    kind: str,
-    changeset_id: str,
-    op: str,
-    title: str,
-    log_pages: list[str],
-    log_fields: dict,
-    state_writes: list[tuple[str, bytes | None]],
-    commit_subject: str,
-    commit_body: str,
-    search_index: Any = None,
-    on_progress: Callable[[int, int], None] | None = None,
-) -> WriteOutcome:
-    """Write pages all-or-nothing and do the bookkeeping that goes with them.
-
-    Every page is compared before it is replaced: an edit someone saved since the
-    caller read it is merged in (or the whole step stops with a
-    :class:`FileConflict` and is rolled back), never overwritten.
-
-    Args:
-        vault: The vault.
-        graph: The link graph (brought up to date here).
-        writes: (vault-relative path, new text or None to delete, the text the caller
-            read there or None when there was no file), checked by the caller.
-        kind: ``apply`` or ``undo`` (for the journal).
-        changeset_id: The changeset concerned.
-        op: The log entry's operation.
-        title: The log entry's title.
-        log_pages: The pages the log entry names.
-        log_fields: More log fields (model, tokens, cost, hunks).
-        state_writes: wikitui's own records to write in the same step (history,
-            pending): bytes, or None to remove one.
-        commit_subject: The git commit's first line.
-        commit_body: The git commit's body.
-        search_index: A search index to update (anything with ``update_paths(paths)``).
-        on_progress: Called as ``on_progress(done, total)``.
-
-    Raises:
-        FileConflict: A page was edited meanwhile in a way that does not merge (nothing written).
-        WikituiError: A new text cannot be encoded (nothing written).
-    """
-    from wikitui.core.vault.catalog import render_index
-    from wikitui.core.changes.git import GitError, dirty_paths, finish_commits, is_git_vault
-    from wikitui.core.vault.log_md import format_log_entry, log_chunk
-
-    outcome = WriteOutcome()
-    total = len(writes) + 3
-    done = 0
-
-    def progress() -> None:
-        nonlocal done
-        done += 1
-        if on_progress is not None:
-            on_progress(done, total)
-
-    index_rel, log_rel = vault.index_path, vault.log_path
-    use_git = is_git_vault(vault)
-    if use_git and "commit" not in log_fields:
-        # log.md is part of the commit, so the entry cannot hold the commit's own hash;
-        # it says where to find it (the commit message carries the changeset id).
-        log_fields = {**log_fields, "commit": f"git log --grep {changeset_id}"}
-    entry = format_log_entry(op, title, log_pages, changeset=changeset_id, **log_fields)  # fails before any write
-    commit_subject = " ".join(commit_subject.split())
-    encoded = [(rel, _encode(rel, new), _encode(rel, old)) for rel, new, old in writes]
-    journal = Journal(vault, kind, changeset_id)
-    for rel, data, _old in encoded:
-        journal.protect(rel, data)
-    journal.protect(index_rel)
-    journal.protect_append(log_rel, log_chunk(read_file_bytes(vault.root / log_rel), entry))
-    for rel, _data in state_writes:
-        journal.protect(rel)
-    touched = [rel for rel, _, _ in writes]
-    dirty: list[str] = []
-    if use_git:
-        try:  # the person's own uncommitted edits to these files get a commit of their own
-            dirty = dirty_paths(vault, [*touched, index_rel, log_rel])
-        except GitError as exc:
-            outcome.warnings.append(f"{exc}; your edits to these files may be in wikitui's commit")
-    journal.save()
-    during = "the undo" if kind == "undo" else "the change"
-    try:
-        done_writes: list[tuple[str, str | None, str | None]] = []
-        for rel, data, old in encoded:
-            written, replaced = journal.write(rel, data, expected=old, merge=file_merge(rel, during))
-            done_writes.append((rel, _text(replaced), _text(written)))
-            progress()
-        for rel in touched:
-            graph.update_path(rel)
-        index_bytes = read_file_bytes(vault.root / index_rel)
-        if index_bytes is not None:
-            current = decode_exact(index_bytes)
-            new_index = render_index(vault, graph, current)
-            if new_index is not None and new_index != current:
-                journal.write(index_rel, encode_exact(new_index), expected=index_bytes,
-                              merge=file_merge(index_rel, during))
-                graph.update_path(index_rel)
-                outcome.index_updated = True
-        progress()
-        journal.append(log_rel, lambda current: log_chunk(current, entry))
-        graph.update_path(log_rel)
-        outcome.log_entry = entry
-        progress()
-        for rel, data in state_writes:
-            journal.write(rel, data)
-        journal.settle(lambda rel: file_merge(rel, during))
-        outcome.done_writes = done_writes
-        commit_list = sorted({*touched, log_rel, *([index_rel] if outcome.index_updated else [])})
-        commit = None
-        if use_git:
-            # Edits saved during the apply are the person's too: they go in their commit, not ours.
-            before = sorted((set(dirty) | journal.saved_by_others) & set(commit_list))
-            commit = {"paths": commit_list, "subject": commit_subject, "body": commit_body, "id": changeset_id,
-                      "before": before}
-        journal.mark_written(commit)
-    except BaseException:
-        journal.rollback(merge_for=lambda rel: file_merge(rel, "the rollback"))
-        for rel in (*touched, index_rel, log_rel):
-            graph.update_path(rel)
-        raise
-    # The step is durable now; what follows only completes it.
-    written = [rel for rel, text, _ in writes if text is not None and vault.is_page_path(rel)]
-    deleted = [rel for rel, text, _ in writes if text is None and vault.is_page_path(rel)]
-    try:
-        _page_sources_update(vault, graph, written, deleted)
-    except Exception as exc:  # a verdict cache: never worth failing an apply for
-        outcome.warnings.append(f"source records not updated: {exc}")
-    if search_index is not None:
-        try:
-            search_index.update_paths(sorted({*touched, log_rel, index_rel}))
-        except Exception as exc:
-            outcome.warnings.append(f"search index not updated (run `wikitui index`): {exc}")
-    if commit is not None:
-        try:
-            outcome.your_commit, outcome.commit = finish_commits(
-                vault, commit, {rel: journal.old_bytes(rel) for rel in commit["before"]})
-        except GitError as exc:
-            outcome.warnings.append(f"{exc}; the files are written but not committed")
-    progress()
-    journal.finish()
-    return outcome
 
 
 def _text(data: bytes | None) -> str | None:

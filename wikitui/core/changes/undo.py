@@ -25,7 +25,7 @@ from wikitui.core.errors import WikituiError
 from wikitui.core.vault.files import atomic_write, json_bytes
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.changes.journal import recover_locked, write_lock
-from wikitui.core.changes.transaction import ApplyResult, run_writes, text_of, unresolved_in
+from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
 from wikitui.core.vault.layout import Vault
 
 HISTORY_DIR = "history"
@@ -159,7 +159,6 @@ def undo_last(
     vault: Vault,
     graph: LinkGraph,
     *,
-    search_index: Any = None,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> ApplyResult:
     """Revert the most recently applied changeset that is not undone yet.
@@ -167,7 +166,6 @@ def undo_last(
     Args:
         vault: The vault.
         graph: Its link graph (kept up to date).
-        search_index: A search index to update (``update_paths(paths)``).
         on_progress: Called as ``on_progress(done, total)``.
 
     Returns:
@@ -180,10 +178,10 @@ def undo_last(
     """
     with write_lock(vault):
         recover_locked(vault)
-        return _undo(vault, graph, search_index, on_progress)
+        return _undo(vault, graph, on_progress)
 
 
-def _undo(vault: Vault, graph: LinkGraph, search_index: Any, on_progress: Callable[[int, int], None] | None) -> ApplyResult:
+def _undo(vault: Vault, graph: LinkGraph, on_progress: Callable[[int, int], None] | None) -> ApplyResult:
     records = [(rel, data) for rel, data in list_records(vault) if not data.get("undone")]
     if not records:
         raise NothingToUndo("nothing to undo: no applied changeset is left in this vault's history")
@@ -208,17 +206,15 @@ def _undo(vault: Vault, graph: LinkGraph, search_index: Any, on_progress: Callab
         return result
     removed = [p for p, t, _ in writes if t is None]
     linked_to_removed = {b.source for p in removed for b in graph.backlinks(p)}
-    outcome = run_writes(
-        vault, graph, writes, kind="undo", changeset_id=changeset_id, op="undo", title=title,
-        log_pages=[p for p, _, _ in writes], log_fields={}, state_writes=[(rel, _encode(record))],
-        commit_subject=f"wikitui: undo | {title}", commit_body=f"undo of changeset: {changeset_id}",
-        search_index=search_index, on_progress=on_progress,
-    )
+    tx = WriteTransaction(vault, graph, "undo", changeset_id, writes)
+    tx.log_as("undo", title)
+    tx.records = [(rel, _encode(record))]
+    tx.commit_as(f"wikitui: undo | {title}", f"undo of changeset: {changeset_id}")
+    outcome = tx.run(on_progress)
     result.written = [p for p, t, _ in writes if t is not None]
     result.deleted = removed
     planned = {p: t for p, t, _ in writes}
     result.merged = merged + [p for p, _old, new in outcome.done_writes if new != planned.get(p) and p not in merged]
-    result.commit, result.your_commit, result.log_entry = outcome.commit, outcome.your_commit, outcome.log_entry
-    result.index_updated, result.warnings = outcome.index_updated, outcome.warnings
+    result.take(outcome)
     result.unresolved_links = unresolved_in(graph, [*result.written, *(linked_to_removed - set(removed))])
     return result
