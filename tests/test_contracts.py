@@ -45,7 +45,7 @@ def test_a_breach_of_each_contract_is_caught(tmp_path):
         # The core imports Textual (behind a function, as a "harmless" deferred import).
         "wikitui/core/vault/lint.py": "\n\ndef _breach():\n    import textual  # noqa: F401\n",
         # A module other than the model client imports litellm.
-        "wikitui/core/agent/prompts.py": "\n\ndef _breach():\n    import litellm  # noqa: F401\n",
+        "wikitui/core/agent/prompts/system.py": "\n\ndef _breach():\n    import litellm  # noqa: F401\n",
         # The help screen imports the app, which imports the workspace screen, which opens the help.
         "wikitui/ui/screens/help.py": "\n\ndef _breach():\n    from wikitui.ui.app import WikituiApp  # noqa: F401\n",
         # The chat's controller imports the pane that owns it.
@@ -62,7 +62,7 @@ def test_a_breach_of_each_contract_is_caught(tmp_path):
     out = proc.stdout
     assert proc.returncode != 0 and "0 kept" in out, out
     assert "wikitui.core.vault.lint -> textual" in out
-    assert "wikitui.core.agent.prompts -> litellm" in out
+    assert "wikitui.core.agent.prompts.system -> litellm" in out
     assert "wikitui.ui.widgets.page_tree -> wikitui.ui.screens.outline" in out
     assert "wikitui.core.vault.graph -> wikitui.core.changes.pending" in out
     assert "No cycles are allowed in wikitui.ui." in out  # app -> screens -> app; chat <-> widgets

@@ -16,7 +16,6 @@ import datetime as _dt
 import json
 import re
 from collections.abc import Callable
-from typing import Any
 
 from wikitui.core.vault.catalog import INDEX_MARKER
 from wikitui.core.changes.model import Changeset, FileConflict
