@@ -24,14 +24,11 @@ from wikitui.core.vault.files import decode_text, read_bytes
 from wikitui.core.vault.graph_cache import CACHE_NAME, CACHE_VERSION, CachedGraph, read_cache, write_cache
 from wikitui.core.vault.links import Link
 from wikitui.core.vault.mentions import Mention, unlinked_mentions
+from wikitui.core.vault.names import PageNames
 from wikitui.core.vault.page import PageInfo, parse_page
 from wikitui.core.vault.layout import FileStat, Vault
 
 __all__ = ["CACHE_VERSION", "Backlink", "LinkGraph", "Mention"]
-
-
-def _rank(path: str) -> tuple[int, str]:
-    return (len(path), path)
 
 
 #: (path, mtime_ns, size) of a FileStat or a PageInfo: what tells a page changed.
@@ -75,13 +72,9 @@ class LinkGraph:
         # has ~55,000 links, and an object each cost a fifth of the resolving time; backlinks()
         # builds Backlink objects for the one page asked about.
         self._backlinks: dict[str, list] = {}
-        self._by_stem: dict[str, list[str]] = {}
-        self._by_title: dict[str, list[str]] = {}
-        self._by_alias: dict[str, list[str]] = {}
-        self._files_by_name: dict[str, list[str]] = {}
-        # Whether the four name maps above are current. A warm start that takes the cached
-        # resolution leaves them to the first link resolved afterwards.
-        self._names_ready = False
+        # What names (stems, titles, aliases, file names) stand for which paths. A warm start
+        # that takes the cached resolution leaves them to the first link resolved afterwards.
+        self._names = PageNames(vault)
         #: Number of files parsed by the last load or refresh (0 on a fully warm start).
         self.parsed_count = 0
 
@@ -166,33 +159,8 @@ class LinkGraph:
     # --------------------------------------------------------------- resolution
     def _rebuild(self) -> None:
         """Rebuild the name maps and resolve every link."""
-        self._build_names()
+        self._names.build(self.pages, self.raw_files, self.other_files)
         self._resolve_all()
-
-    def _build_names(self) -> None:
-        """The maps from lower-cased stems, titles, aliases and file names to paths."""
-        by_stem: dict[str, list[str]] = {}
-        by_title: dict[str, list[str]] = {}
-        by_alias: dict[str, list[str]] = {}
-        for path, info in self.pages.items():
-            by_stem.setdefault(path.rpartition("/")[2][:-3].lower(), []).append(path)
-            by_title.setdefault(info.title.lower(), []).append(path)
-            if info.aliases:
-                for alias in info.aliases:
-                    by_alias.setdefault(alias.lower(), []).append(path)
-        for d in (by_stem, by_title, by_alias):
-            for lst in d.values():
-                if len(lst) > 1:
-                    lst.sort(key=_rank)
-        files_by_name: dict[str, list[str]] = {}
-        for path in (*self.raw_files, *self.other_files):
-            files_by_name.setdefault(posixpath.basename(path).lower(), []).append(path)
-        for lst in files_by_name.values():
-            if len(lst) > 1:
-                lst.sort(key=_rank)
-        self._by_stem, self._by_title, self._by_alias = by_stem, by_title, by_alias
-        self._files_by_name = files_by_name
-        self._names_ready = True
 
     def _resolve_all(self) -> None:
         self._resolved = {}
@@ -224,48 +192,12 @@ class LinkGraph:
                     flat.append(link)
         self._resolved[path] = resolved
 
-    def _tail_match(self, candidates: list[str], base: str, strip_md: bool) -> list[str]:
-        out = []
-        for cand in candidates:
-            c = cand.lower()
-            if strip_md and c.endswith(".md"):
-                c = c[:-3]
-            wrel = self.vault.wiki_relative(cand).lower()
-            if strip_md and wrel.endswith(".md"):
-                wrel = wrel[:-3]
-            if c == base or wrel == base or c.endswith("/" + base):
-                out.append(cand)
-        return out
-
     def resolve_target(self, target: str) -> str | None:
         """Resolve a wikilink target (no anchor, no label) to a vault-relative path."""
-        if not self._names_ready:
-            self._build_names()
-        t = target.strip().replace("\\", "/").lstrip("/")
-        if not t:
-            return None
-        tl = t.lower()
-        base = tl[:-3] if tl.endswith(".md") else tl
-        last = base.rsplit("/", 1)[-1]
-        cands = self._by_stem.get(last)
-        if cands:
-            if "/" in base:
-                cands = self._tail_match(cands, base, True)
-            if cands:
-                return cands[0]
-        for table in (self._by_title, self._by_alias):
-            hit = table.get(tl)
-            if hit:
-                return hit[0]
-        name = tl.rsplit("/", 1)[-1]
-        for key, want in ((name, tl), (name + ".md", tl + ".md")):
-            files = self._files_by_name.get(key)
-            if files:
-                if "/" in want:
-                    files = self._tail_match(files, want, False)
-                if files:
-                    return files[0]
-        return None
+        names = self._names
+        if not names.ready:
+            names.build(self.pages, self.raw_files, self.other_files)
+        return names.resolve_target(target)
 
     def resolve(self, link: Link, from_path: str) -> str | None:
         """Resolve one link found in ``from_path``; None when unresolved or external."""

@@ -252,18 +252,7 @@ class MainScreen(Screen[None]):
 
     def action_outline(self) -> None:
         """List the page's headings; the one chosen scrolls into view (back returns)."""
-        from wikitui.ui.screens.outline import OutlineScreen
-
-        info = self.current_info if self.current_kind == "page" else None
-        if info is None:
-            self.notify("The outline lists the headings of a wiki page; open one first.", severity="warning")
-            return
-        if not info.headings:
-            self.notify(f"{info.title} has no headings.")
-            return
-        path = self.current_path
-        self.app.push_screen(OutlineScreen(info.title, info.headings),
-                             lambda heading: heading is not None and self.navigator.jump_to_heading(path, heading))
+        self.navigator.outline()
 
     @on(PageTree.PageSelected)
     @on(SourceTree.SourceSelected)

@@ -145,6 +145,22 @@ class Navigator:
             self._show(loc.path, scroll_y=loc.scroll_y)
             page.focus()
 
+    def outline(self) -> None:
+        """List the page's headings (``ctrl+o``); the one chosen scrolls into view, and back returns."""
+        from wikitui.ui.screens.outline import OutlineScreen
+
+        display, notify = self.display, self.screen.notify
+        info = display.current_info if display.current_kind == "page" else None
+        if info is None:
+            notify("The outline lists the headings of a wiki page; open one first.", severity="warning")
+            return
+        if not info.headings:
+            notify(f"{info.title} has no headings.")
+            return
+        path = display.current_path
+        self.screen.app.push_screen(OutlineScreen(info.title, info.headings),
+                                    lambda heading: heading is not None and self.jump_to_heading(path, heading))
+
     def jump_to_heading(self, path: str, heading: Heading) -> None:
         """Scroll the page shown to ``heading`` (chosen in the outline), remembering the place for back."""
         if self.display.current_path != path:
