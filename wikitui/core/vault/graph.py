@@ -172,6 +172,10 @@ class LinkGraph:
     def _resolve_page(self, path: str, info: PageInfo, memo: dict[str, str | None] | None = None) -> None:
         if memo is None:
             memo = {}
+        names = self._names
+        if not names.ready:
+            names.build(self.pages, self.raw_files, self.other_files)
+        resolve_target = names.resolve_target  # called per distinct target of a whole vault: no wrapper
         resolved: list[str | None] = []
         backlinks = self._backlinks
         for link in info.links:
@@ -179,7 +183,7 @@ class LinkGraph:
             if link.kind == "wiki" and target:
                 hit = memo.get(target, _UNSEEN)
                 if hit is _UNSEEN:
-                    hit = memo[target] = self.resolve_target(target)
+                    hit = memo[target] = resolve_target(target)
             else:
                 hit = self.resolve(link, path)
             resolved.append(hit)
