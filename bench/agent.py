@@ -59,8 +59,8 @@ def _env(fake: RemoteFakeLLM, home: Path) -> None:
 
 
 def _open(root: Path):
-    from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.search.facade import SearchIndex
+    from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.vault.layout import Vault
 
     vault = Vault.open(root)

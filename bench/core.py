@@ -42,8 +42,8 @@ from bench._common import (  # noqa: E402
     timed,
 )
 from wikitui import gc_tuning  # noqa: E402
-from wikitui.core.vault.graph import LinkGraph  # noqa: E402
 from wikitui.core.search.facade import SearchIndex  # noqa: E402
+from wikitui.core.vault.graph import LinkGraph  # noqa: E402
 from wikitui.core.vault.layout import Vault  # noqa: E402
 
 WIKITUI = ROOT / ".venv" / "bin" / "wikitui"
@@ -274,8 +274,8 @@ _LOAD_SCRIPT = """
 import resource, sys, time
 start = time.perf_counter()
 from wikitui import gc_tuning
-from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 v = Vault.open(sys.argv[1])
 with gc_tuning.paused():  # as the entry points load it
     g = LinkGraph.load(v, save_cache=False)

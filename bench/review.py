@@ -32,8 +32,8 @@ TARGET_MS = 50.0
 def _generated_changeset(root: Path):
     """A real changeset: FILES pages, HUNKS hunks spread over them (one edit per section)."""
     from wikitui.core.changes.builder import ChangesetBuilder
-    from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.vault.create import init_vault
+    from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.vault.layout import Vault
 
     init_vault(root)

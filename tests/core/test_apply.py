@@ -16,9 +16,9 @@ from tests.core.changes_util import git, git_init, make_vault, open_vault, page,
 from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.builder import ChangesetBuilder, FileConflict
 from wikitui.core.changes.diffs import apply_hunks, compute_hunks
-from wikitui.core.errors import UnsafePath
-from wikitui.core.changes.pending import PendingStore
 from wikitui.core.changes.journal import JOURNAL_NAME, LOCK_NAME, VaultBusy, recover
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.errors import UnsafePath
 from wikitui.core.vault.frontmatter_edit import roundtrip_frontmatter, set_frontmatter_keys
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")
@@ -283,8 +283,8 @@ CRASH_SCRIPT = textwrap.dedent("""
     import os, sys
     from wikitui.core.changes import journal
     from wikitui.core.changes.apply import apply_changeset
-    from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.vault.layout import Vault
 
     root, cs_id, when = sys.argv[1], sys.argv[2], sys.argv[3]

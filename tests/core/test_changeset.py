@@ -10,8 +10,8 @@ import subprocess
 import pytest
 
 from tests.core.changes_util import INDEX_HEAD, git, make_vault, open_vault, page, read, tree_hashes
-from wikitui.core.changes.builder import Changeset, ChangesetBuilder, ProposalError
 from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.builder import Changeset, ChangesetBuilder, ProposalError
 from wikitui.core.changes.diffs import apply_hunks
 from wikitui.core.changes.pending import PendingStore
 

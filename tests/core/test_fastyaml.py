@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from tests.conftest import SAMPLE, corpus_path
-from wikitui.core.vault.flat_yaml import load_simple
 from wikitui.core.vault.files import decode_text
+from wikitui.core.vault.flat_yaml import load_simple
 from wikitui.core.vault.page import split_frontmatter
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from wikitui.core.search.child_process import run_indexing
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.vault.layout import Vault
-from wikitui.core.search.child_process import run_indexing
 
 
 def test_the_indexing_child_merges_segments_left_by_incremental_updates(sample_vault):

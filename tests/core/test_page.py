@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from wikitui.core.vault.graph import LinkGraph
-from wikitui.core.vault.page import parse_page
 from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.page import parse_page
 
 
 def test_title_comes_from_frontmatter_then_the_single_h1_then_the_file_stem():
@@ -70,8 +70,8 @@ def test_yaml_anchors_and_aliases_are_refused_not_expanded():
 
 
 def test_a_page_with_an_alias_bomb_is_invalid_frontmatter_in_lint_and_indexed_as_text(tmp_path):
-    from wikitui.core.vault.lint import run_lint
     from wikitui.core.search.facade import SearchIndex
+    from wikitui.core.vault.lint import run_lint
 
     (tmp_path / "wiki").mkdir()
     (tmp_path / "wiki" / "bomb.md").write_text(alias_bomb(), encoding="utf-8")

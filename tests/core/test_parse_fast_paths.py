@@ -20,9 +20,9 @@ from tests.conftest import SAMPLE, corpus_path
 from wikitui.core.vault.files import decode_text
 from wikitui.core.vault.files import read_bytes
 from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.links import _COMMENTS, _INLINE_CODE, _fence_spans, extract_links, mask_body, mask_text
 from wikitui.core.vault.page import parse_page, split_frontmatter
-from wikitui.core.vault.layout import Vault
 
 # The textbook (lazy) heading pattern, matched against "\n" + the masked whole text.
 _LAZY_HEADING = re.compile(r"\n#(#{0,5})[ \t]+([^\n]+?)[ \t#]*$", re.MULTILINE)

@@ -59,8 +59,8 @@ def test_unreadable_files_are_skipped_and_ids_cannot_be_paths(root):
 KILL_SCRIPT = textwrap.dedent("""
     import os, signal, sys
     from wikitui.core.changes.builder import ChangesetBuilder
-    from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.vault.layout import Vault
 
     vault = Vault.open(sys.argv[1])

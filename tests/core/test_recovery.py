@@ -8,8 +8,8 @@ import sys
 import time
 
 from tests.core.changes_util import make_vault
-from wikitui.core.vault.files import temp_path
 from wikitui.core.changes.journal import recover
+from wikitui.core.vault.files import temp_path
 from wikitui.core.vault.layout import Vault
 
 

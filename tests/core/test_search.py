@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from wikitui.core.search.whoosh import backend as search_mod
 from wikitui.core.errors import BadQuery
-from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.search.facade import SearchIndex
+from wikitui.core.search.whoosh import backend as search_mod
+from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 
 
@@ -172,8 +172,8 @@ def test_raw_sources_titles_html_and_binary_files(index):
 
 
 def test_snippets_with_many_words_and_with_letters_that_lower_case_longer():
-    from wikitui.core.search.whoosh.analysis import WikiAnalyzer
     from wikitui.core.search.documents import SearchText
+    from wikitui.core.search.whoosh.analysis import WikiAnalyzer
     from wikitui.core.search.whoosh.snippets import SnippetMaker
 
     ana = WikiAnalyzer("en")

@@ -32,8 +32,8 @@ QUERIES = [
 
 def _compare(idx: SearchIndex, queries: list[str]) -> int:
     """Run every query both ways in every scope; returns how many the direct scorer answered."""
-    from wikitui.core.search.whoosh.fast.scoring import stored_fields, top_docs
     from wikitui.core.search.whoosh.expand import prepare_query
+    from wikitui.core.search.whoosh.fast.scoring import stored_fields, top_docs
     from wikitui.core.search.whoosh.schema import parse_query
 
     store = idx.backend.store()
@@ -103,8 +103,8 @@ def test_not_and_minus_exclude_the_same_pages(sample_vault):
 
 
 def test_a_lone_not_is_left_to_whoosh_and_still_answers(sample_vault):
-    from wikitui.core.search.whoosh.fast.scoring import top_docs
     from wikitui.core.search.whoosh.expand import prepare_query
+    from wikitui.core.search.whoosh.fast.scoring import top_docs
     from wikitui.core.search.whoosh.schema import parse_query
 
     idx = SearchIndex(Vault.open(sample_vault))

@@ -18,10 +18,10 @@ from wikitui.core.agent.events import (
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.session import AgentSession
 from wikitui.core.agent.window import ContextWindow
-from wikitui.core.config import load_settings
-from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.changes.pending import PendingStore
+from wikitui.core.config import load_settings
 from wikitui.core.search.facade import SearchIndex
+from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 
 

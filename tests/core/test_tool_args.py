@@ -20,14 +20,14 @@ from tests.fakeserver import ToolCalls, text, tool_calls
 from wikitui.core.agent.argcheck import MAX_DEPTH, ToolArgError, decode_arguments
 from wikitui.core.agent.context import safe_arguments
 from wikitui.core.agent.headless import run_ingest
-from wikitui.core.workspace import Workspace
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.tools import PROPOSE_TOOLS, READ_TOOLS, ToolBox, describe_call
 from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.changes.pending import PendingStore
 from wikitui.core.config import load_settings
 from wikitui.core.vault.graph import LinkGraph
-from wikitui.core.changes.pending import PendingStore
 from wikitui.core.vault.layout import Vault
+from wikitui.core.workspace import Workspace
 
 PAGE = "---\ntitle: Grin\ntype: concept\nsummary: A grin without a cat.\n---\n\n# Grin\n\nSee [[Cheshire Cat]].\n"
 

@@ -11,8 +11,8 @@ import pytest
 
 from wikitui.core.agent.tools import ToolBox, describe_call
 from wikitui.core.changes.builder import ChangesetBuilder
-from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.search.facade import SearchIndex
+from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 
 

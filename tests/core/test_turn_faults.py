@@ -12,13 +12,13 @@ import io
 from tests.fakeserver import Text, cut, empty_ok, error, html_page, json_for_stream, text, tool_call, tool_calls
 from wikitui.core.agent.events import AgentError, ChangesetReady, Notice, TextDelta, TurnFinished, TurnUsage
 from wikitui.core.agent.headless import run_ask, run_ingest
-from wikitui.core.workspace import Workspace
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.session import AgentSession
+from wikitui.core.changes.pending import PendingStore
 from wikitui.core.config import load_settings
 from wikitui.core.vault.graph import LinkGraph
-from wikitui.core.changes.pending import PendingStore
 from wikitui.core.vault.layout import Vault
+from wikitui.core.workspace import Workspace
 
 CAUCUS = ("---\ntitle: Caucus-Race\ntype: concept\nsummary: A race in a circle that everybody wins.\n"
           "sources: [raw/chapter-03.md]\n---\n\n# Caucus-Race\n\nOrganised by the [[Dodo]].\n")

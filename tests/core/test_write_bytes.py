@@ -15,11 +15,11 @@ import pytest
 from tests.core.changes_util import make_vault, open_vault, page, tree_hashes
 from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.builder import ChangesetBuilder
-from wikitui.core.vault.files import atomic_write
-from wikitui.core.changes.undo import undo_last
-from wikitui.core.vault.create import init_vault
 from wikitui.core.changes.journal import Journal
 from wikitui.core.changes.pending import PendingStore
+from wikitui.core.changes.undo import undo_last
+from wikitui.core.vault.create import init_vault
+from wikitui.core.vault.files import atomic_write
 
 #: A log written on Windows by another tool: BOM, CRLF, a Latin-1 byte, no final newline.
 ODD_LOG = b"\xef\xbb\xbf# Log\r\n\r\n## [2026-01-02] edit | Caf\xe9\r\n\r\n- pages: none"

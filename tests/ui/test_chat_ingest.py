@@ -15,8 +15,8 @@ from textual.pilot import Pilot
 from tests.fakeserver import text, tool_call, tool_calls
 from tests.ui.workspace_helpers import notices, screen_text, wait_ready, workspace
 from wikitui.core.changes.builder import ChangesetBuilder
-from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.changes.pending import PendingStore
+from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 from wikitui.ui.screens.review import ConflictScreen, ReviewScreen
 from wikitui.ui.widgets.chat_log import NoteLine, ToolLine

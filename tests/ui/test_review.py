@@ -12,8 +12,8 @@ import pytest
 from textual.app import App, ComposeResult
 
 from wikitui.core.changes.builder import ChangesetBuilder, FileConflict
-from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.create import init_vault
+from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 from wikitui.ui.screens.review import ConflictScreen, ReviewResult, ReviewScreen
 from wikitui.ui.themes import bundled_theme_dir, load_theme_file

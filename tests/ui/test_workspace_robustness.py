@@ -96,8 +96,8 @@ async def test_an_apply_interrupted_by_a_crash_is_rolled_back_when_the_app_start
     """The power went out mid-apply: the next launch restores the pages and says so."""
     from tests.core.test_apply import crash_apply
     from wikitui.core.changes.builder import ChangesetBuilder
-    from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.vault.layout import Vault
 
     vault = Vault.open(sample_vault)

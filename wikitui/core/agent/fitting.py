@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from wikitui.core.agent.prompts import system as prompts
 from wikitui.core.agent.llm_errors import ContextOverflow
+from wikitui.core.agent.prompts import system as prompts
 from wikitui.core.agent.window import Budget
 from wikitui.core.vault.files import read_text
 

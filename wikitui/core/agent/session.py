@@ -22,16 +22,16 @@ import asyncio
 import json
 from typing import Any, Awaitable, Callable
 
-from wikitui.core.agent.prompts import ask as ask_prompt
-from wikitui.core.agent.prompts import ingest as ingest_prompt
-from wikitui.core.agent.prompts import lint as lint_prompt
-from wikitui.core.agent.prompts.system import INDEX_MARKER
 from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals
 from wikitui.core.agent.events import LintReady, Notice, TurnFinished, TurnStarted
 from wikitui.core.agent.filing import answer_page
-from wikitui.core.agent.reading import resolve_readable
 from wikitui.core.agent.phase import run_phase, used_tools
+from wikitui.core.agent.prompts import ask as ask_prompt
+from wikitui.core.agent.prompts import ingest as ingest_prompt
+from wikitui.core.agent.prompts import lint as lint_prompt
+from wikitui.core.agent.prompts.system import INDEX_MARKER
+from wikitui.core.agent.reading import resolve_readable
 from wikitui.core.agent.transcript import Transcript, chat_log, turns_from_records
 from wikitui.core.agent.turn_end import TurnEndings
 from wikitui.core.agent.window import ContextWindow

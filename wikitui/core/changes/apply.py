@@ -27,11 +27,11 @@ from wikitui.core.changes.model import (
     sha256_bytes,
 )
 from wikitui.core.changes.diffs import HunkMismatch, apply_hunks, merge_texts, split_lines
+from wikitui.core.changes.journal import recover_locked, write_lock
+from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
 from wikitui.core.errors import UnsafePath, WikituiError
 from wikitui.core.vault.files import encode_exact
 from wikitui.core.vault.graph import LinkGraph
-from wikitui.core.changes.journal import recover_locked, write_lock
-from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
 from wikitui.core.vault.layout import Vault
 
 __all__ = ["ApplyResult", "apply_changeset", "apply_hunks"]
@@ -210,8 +210,8 @@ def _apply(
     vault: Vault, graph: LinkGraph, changeset: Changeset, accepted: set[str] | None, rejected: set[str] | None,
     on_progress: Callable[[int, int], None] | None,
 ) -> ApplyResult:
-    from wikitui.core.changes.undo import next_record_path, record_for_apply
     from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.changes.undo import next_record_path, record_for_apply
 
     all_ids = changeset.hunk_ids()
     acc = set(all_ids) if accepted is None else set(accepted) & set(all_ids)

@@ -29,12 +29,12 @@ from wikitui.core.changes.model import (  # noqa: F401  (re-exported: the public
     sha256_bytes,
 )
 from wikitui.core.changes.diffs import Hunk, compute_hunks
-from wikitui.core.errors import UnsafePath
-from wikitui.core.vault.files import decode_exact
-from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.changes.relink import rewrite_links_for_move
 from wikitui.core.changes.text_edits import EditError, apply_edits, newline_style, to_style
 from wikitui.core.changes.updated import bump_updated
+from wikitui.core.errors import UnsafePath
+from wikitui.core.vault.files import decode_exact
+from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import SCHEMA_FILE, Vault
 
 __all__ = [

@@ -13,10 +13,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from wikitui.core.changes.model import sha256_bytes
 from wikitui.core.changes.diffs import HunkMismatch, apply_hunks, merge_texts
-from wikitui.core.errors import UnsafePath
+from wikitui.core.changes.model import sha256_bytes
 from wikitui.core.changes.transaction import text_of
+from wikitui.core.errors import UnsafePath
 from wikitui.core.vault.layout import Vault
 
 __all__ = ["DiskStatus", "disk_status"]

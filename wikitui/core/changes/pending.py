@@ -14,8 +14,8 @@ from pathlib import Path
 from wikitui.core.changes.model import Changeset
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.files import atomic_write, json_bytes
-from wikitui.core.vault.statedir import ensure_state_dir
 from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.statedir import ensure_state_dir
 
 PENDING_DIR = "pending"
 #: Changeset ids as :func:`~wikitui.core.changes.model.new_changeset_id` makes them (never a path).

@@ -17,14 +17,14 @@ import json
 import re
 from collections.abc import Callable
 
-from wikitui.core.vault.catalog import INDEX_MARKER
-from wikitui.core.changes.model import Changeset, FileConflict
 from wikitui.core.changes.diffs import merge_texts
+from wikitui.core.changes.journal import recover_locked, write_lock
+from wikitui.core.changes.model import Changeset, FileConflict
+from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
 from wikitui.core.errors import WikituiError
+from wikitui.core.vault.catalog import INDEX_MARKER
 from wikitui.core.vault.files import atomic_write, json_bytes
 from wikitui.core.vault.graph import LinkGraph
-from wikitui.core.changes.journal import recover_locked, write_lock
-from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
 from wikitui.core.vault.layout import Vault
 
 HISTORY_DIR = "history"

@@ -17,8 +17,8 @@ import re
 from pathlib import Path, PurePosixPath
 
 
-from wikitui.core.vault.files import decode_text, is_binary, read_bytes
 from wikitui.core.record import Record
+from wikitui.core.vault.files import decode_text, is_binary, read_bytes
 
 TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover

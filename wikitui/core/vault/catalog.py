@@ -12,8 +12,8 @@ import re
 from collections.abc import Iterable
 
 from wikitui.core.vault.graph import LinkGraph
-from wikitui.core.vault.page import PageInfo
 from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.page import PageInfo
 
 INDEX_MARKER = "<!-- wikitui:index -->"
 

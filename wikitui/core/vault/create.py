@@ -14,8 +14,8 @@ from pathlib import Path
 
 from wikitui.core.vault.catalog import INDEX_MARKER
 from wikitui.core.vault.files import atomic_write, decode_text
-from wikitui.core.vault.log_md import LOG_HEADING
 from wikitui.core.vault.layout import SCHEMA_FILE, Vault
+from wikitui.core.vault.log_md import LOG_HEADING
 from wikitui.core.vault.statedir import GITIGNORE as STATE_GITIGNORE
 from wikitui.core.vault.statedir import STATE_DIR
 

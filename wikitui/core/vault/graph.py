@@ -22,11 +22,11 @@ from pathlib import Path
 
 from wikitui.core.vault.files import decode_text, read_bytes
 from wikitui.core.vault.graph_cache import CACHE_NAME, CACHE_VERSION, CachedGraph, read_cache, write_cache
+from wikitui.core.vault.layout import FileStat, Vault
 from wikitui.core.vault.links import Link
 from wikitui.core.vault.mentions import Mention, unlinked_mentions
 from wikitui.core.vault.names import PageNames
 from wikitui.core.vault.page import PageInfo, parse_page
-from wikitui.core.vault.layout import FileStat, Vault
 
 __all__ = ["CACHE_VERSION", "Backlink", "LinkGraph", "Mention"]
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wikitui.core.vault.graph import LinkGraph
-from wikitui.core.vault.staleness import SourceRecords, page_sources, resolver_for_graph
 from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.staleness import SourceRecords, page_sources, resolver_for_graph
 
 #: Every check, in report order.
 CHECKS = (

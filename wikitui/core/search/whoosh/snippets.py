@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from wikitui.core.search.whoosh.analysis import MAX_TOKEN, TOKEN_PATTERN, WikiAnalyzer
 from wikitui.core.search.documents import SearchText
+from wikitui.core.search.whoosh.analysis import MAX_TOKEN, TOKEN_PATTERN, WikiAnalyzer
 from wikitui.core.search.whoosh.schema import TEXT_FIELDS
 
 #: Characters of snippet text.

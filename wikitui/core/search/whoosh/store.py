@@ -36,12 +36,12 @@ from pathlib import Path
 from whoosh import index
 from whoosh.util.filelock import FileLock, try_for
 
-from wikitui.core.search.whoosh.analysis import LANGUAGES, detect_language
 from wikitui.core.search.documents import read_head
+from wikitui.core.search.results import IndexBusy
+from wikitui.core.search.whoosh.analysis import LANGUAGES, detect_language
 from wikitui.core.search.whoosh.folder import MANIFEST as _MANIFEST
 from wikitui.core.search.whoosh.folder import empty_folder, has_litter, index_files, lock_name, sweep_folder
 from wikitui.core.search.whoosh.schema import build_schema, make_parser
-from wikitui.core.search.results import IndexBusy
 from wikitui.core.vault.layout import Vault
 
 #: Pages sampled to detect a vault's language.

@@ -18,8 +18,8 @@ import hashlib
 import json
 from pathlib import Path
 
-from wikitui.core.vault.formats.conversion import CONVERTER_VERSION, Conversion
 from wikitui.core.vault.files import atomic_write
+from wikitui.core.vault.formats.conversion import CONVERTER_VERSION, Conversion
 
 #: The cache's folder inside ``.wikitui/``.
 FOLDER = "text"

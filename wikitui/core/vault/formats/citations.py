@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from wikitui.core.vault.formats.conversion import Conversion
 from wikitui.core.record import Record
+from wikitui.core.vault.formats.conversion import Conversion
 
 _ANCHOR = re.compile(r"^(?P<path>.*?)#(?:page|slide)=?(?P<page>\d{1,9})$", re.IGNORECASE | re.DOTALL)
 

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from wikitui.core.errors import WikituiError
-from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, clean_text, human_size
-from wikitui.core.vault.formats.kinds import KINDS
-from wikitui.core.vault.formats.fetch import open_url, shown
-from wikitui.core.vault.files import is_binary
 from wikitui.core.record import Record
+from wikitui.core.vault.files import is_binary
+from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, clean_text, human_size
+from wikitui.core.vault.formats.fetch import open_url, shown
+from wikitui.core.vault.formats.kinds import KINDS
 
 #: An HTML or text page larger than this is not an article (and is not read further).
 MAX_PAGE_BYTES = 10 * 1024 * 1024

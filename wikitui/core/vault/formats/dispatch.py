@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from wikitui.core.errors import UnsafePath
+from wikitui.core.vault.files import is_binary
 from wikitui.core.vault.formats.cache import TextCache, file_digest
 from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, MAX_TEXT_BYTES, Conversion, failed, finish, human_size
 from wikitui.core.vault.formats.kinds import CACHED_KINDS, kind_of
-from wikitui.core.vault.files import is_binary
 
 def convert_file(path: Path | str, kind: str | None = None) -> Conversion:
     """Convert one file, without the cache. Never raises for a bad file.
