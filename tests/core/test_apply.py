@@ -16,8 +16,10 @@ from tests.core.changes_util import git, git_init, make_vault, open_vault, page,
 from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.builder import ChangesetBuilder, FileConflict
 from wikitui.core.changes.diffs import apply_hunks, compute_hunks
-from wikitui.core.changes.journal import JOURNAL_NAME, LOCK_NAME, VaultBusy, recover
+from wikitui.core.changes.journal import JOURNAL_NAME
+from wikitui.core.changes.lock import LOCK_NAME, VaultBusy
 from wikitui.core.changes.pending import PendingStore
+from wikitui.core.changes.recovery import recover
 from wikitui.core.errors import UnsafePath
 from wikitui.core.vault.frontmatter_edit import roundtrip_frontmatter, set_frontmatter_keys
 

@@ -14,8 +14,8 @@ import pytest
 from tests.core.changes_util import git, git_init, make_vault, open_vault, page, read
 from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.builder import ChangesetBuilder
-from wikitui.core.changes.journal import recover
 from wikitui.core.changes.pending import PendingStore
+from wikitui.core.changes.recovery import recover
 from wikitui.core.changes.undo import undo_last
 from wikitui.core.vault.layout import Vault
 

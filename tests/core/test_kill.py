@@ -26,8 +26,10 @@ from tests.core.changes_util import INDEX_HEAD, git, git_init, make_vault, open_
 from wikitui.core import faults
 from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.builder import ChangesetBuilder
-from wikitui.core.changes.journal import JOURNAL_NAME, LOCK_NAME, recover
+from wikitui.core.changes.journal import JOURNAL_NAME
+from wikitui.core.changes.lock import LOCK_NAME
 from wikitui.core.changes.pending import PendingStore
+from wikitui.core.changes.recovery import recover
 from wikitui.core.changes.undo import list_records
 from wikitui.core.vault.layout import Vault
 

@@ -8,7 +8,7 @@ import sys
 import time
 
 from tests.core.changes_util import make_vault
-from wikitui.core.changes.journal import recover
+from wikitui.core.changes.recovery import recover
 from wikitui.core.vault.files import temp_path
 from wikitui.core.vault.layout import Vault
 

@@ -122,7 +122,7 @@ class Workspace:
     # -------------------------------------------------------------------- graph
     def recover(self) -> RecoveryReport | None:
         """Finish or roll back an apply a crash interrupted (call before showing the wiki)."""
-        from wikitui.core.changes.journal import recover
+        from wikitui.core.changes.recovery import recover
 
         return recover(self.vault)
 

@@ -9,9 +9,10 @@ What this package owns:
   three-way; ``disk_status``: whether a pending change still applies;
 - ``pending``: changesets waiting for review, on disk;
 - ``apply`` and ``undo``: the two ways pages are written, both through
-  ``transaction`` (the write transaction), ``journal`` (all-or-nothing and recovery
-  after a crash), ``replace`` + ``exchange`` (compare before replace), ``lock``
-  (one writer per vault) and ``git`` (one commit per apply).
+  ``transaction`` (the write transaction), ``journal`` (all-or-nothing),
+  ``recovery`` (a crashed step finished or rolled back), ``replace`` + ``exchange``
+  + ``file_merge`` (compare before replace), ``lock`` (one writer per vault) and
+  ``git`` (one commit per apply).
 
 What it may import: ``wikitui.core.vault`` (and through it the files, pages and
 graph), ``errors``, ``record``, ``faults``. Never ``search`` or ``agent`` (callers

@@ -27,7 +27,8 @@ from wikitui.core.changes.model import (
     sha256_bytes,
 )
 from wikitui.core.changes.diffs import HunkMismatch, apply_hunks, merge_texts, split_lines
-from wikitui.core.changes.journal import recover_locked, write_lock
+from wikitui.core.changes.lock import write_lock
+from wikitui.core.changes.recovery import recover_locked
 from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
 from wikitui.core.errors import UnsafePath, WikituiError
 from wikitui.core.vault.files import encode_exact

@@ -1,12 +1,12 @@
-"""The journal that makes writing several files all-or-nothing, and recovery after a crash.
+"""The journal that makes writing several files all-or-nothing, and takes a half-done step back.
 
 Each file is written atomically and compared before it is replaced
 (:func:`~wikitui.core.changes.replace.replace_checked`); across files,
 ``.wikitui/journal.json`` records every file's old bytes *before* the first write
 (for log.md, which is only appended to, its old size and hash). A crash mid-way
-leaves the journal behind and :func:`recover` (run at start-up, and before every
-apply or undo) puts the old bytes back, exactly, and removes the temp files the
-crash left. Once pages, index.md, log.md and wikitui's own records are all
+leaves the journal behind and :func:`~wikitui.core.changes.recovery.recover` (run at
+start-up, and before every apply or undo) puts the old bytes back, exactly, and
+removes the temp files the crash left. Once pages, index.md, log.md and wikitui's own records are all
 written, the journal is marked ``written``; from then on recovery completes the
 step (the git commits) instead of undoing it.
 """
@@ -21,9 +21,8 @@ from typing import Any
 
 from wikitui.core import faults
 from wikitui.core.changes.model import sha256_bytes
-from wikitui.core.vault.files import append_bytes, atomic_write, remove_stale_temps
-from wikitui.core.changes.lock import LOCK_NAME, VaultBusy, write_lock  # noqa: F401  (re-exported)
 from wikitui.core.changes.replace import Merge, late_saves, replace_checked
+from wikitui.core.vault.files import append_bytes, atomic_write
 from wikitui.core.vault.layout import Vault
 
 JOURNAL_NAME = "journal.json"
@@ -303,76 +302,3 @@ def _write_file(path: os.PathLike, data: bytes | None) -> None:
             pass
     else:
         atomic_write(path, data)
-
-
-def sweep_temps(vault: Vault, rels: list[str] = ()) -> list[str]:
-    """Remove the temp files crashed wikitui processes left in the state folder and beside ``rels``.
-
-    Returns:
-        The files removed, vault-relative.
-    """
-    folders = {vault.state_dir, vault.wiki_dir, (vault.root / vault.log_path).parent, vault.root}
-    try:
-        folders |= {p for p in vault.state_dir.iterdir() if p.is_dir() and p.name != "index"}
-    except OSError:
-        pass
-    folders |= {(vault.root / rel).parent for rel in rels}
-    removed: list[str] = []
-    for folder in sorted(folders):
-        removed += [p.relative_to(vault.root).as_posix() for p in remove_stale_temps(folder)]
-    return removed
-
-
-def recover(vault: Vault) -> RecoveryReport | None:
-    """Finish or undo an apply that a crash interrupted, and remove the temp files crashes left.
-
-    Call it at start-up. A journal still in the ``writing`` phase is rolled back:
-    every file goes back to its old bytes, unless someone changed it since. One
-    in the ``written`` phase is completed: its git commits are made if missing.
-
-    Returns:
-        What was done; None when no journal was left (stray temp files are still
-        removed), or when another live process is busy writing (its journal is its own).
-    """
-    from wikitui.core.vault.statedir import ensure_state_dir
-
-    ensure_state_dir(vault, create=False)
-    try:
-        with write_lock(vault):
-            return recover_locked(vault)
-    except VaultBusy:
-        return None
-
-
-def recover_locked(vault: Vault) -> RecoveryReport | None:
-    """:func:`recover`, for a caller that already holds :func:`write_lock`."""
-    path = vault.state_dir / JOURNAL_NAME
-    raw = read_file_bytes(path)
-    if raw is None:
-        sweep_temps(vault)
-        return None
-    journal = Journal(vault, "?", "?")
-    journal.from_crash = True
-    try:
-        journal.data = json.loads(raw)
-    except ValueError:
-        # An atomic write cannot leave half a journal; an unreadable one is not ours to act on.
-        os.replace(path, path.with_suffix(".corrupt"))
-        return RecoveryReport("ignored unreadable journal", "?", "?")
-    rels = [*journal.data.get("files", {}), *journal.data.get("appends", {})]
-    if journal.data.get("phase") != "written":
-        report = journal.rollback()
-    else:
-        report = RecoveryReport("completed", journal.data.get("kind", "?"), journal.data.get("changeset", "?"))
-        commit = journal.data.get("commit")
-        if commit:
-            from wikitui.core.changes.git import GitError, finish_commits, is_git_vault
-
-            if is_git_vault(vault):
-                try:
-                    finish_commits(vault, commit, {rel: journal.old_bytes(rel) for rel in commit.get("before", [])})
-                except GitError:
-                    report.skipped.extend(commit.get("paths", []))
-        journal.finish()
-    report.removed_temps = sweep_temps(vault, rels)
-    return report

@@ -18,8 +18,9 @@ import re
 from collections.abc import Callable
 
 from wikitui.core.changes.diffs import merge_texts
-from wikitui.core.changes.journal import recover_locked, write_lock
+from wikitui.core.changes.lock import write_lock
 from wikitui.core.changes.model import Changeset, FileConflict
+from wikitui.core.changes.recovery import recover_locked
 from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.catalog import INDEX_MARKER
