@@ -17,9 +17,9 @@ from urllib.parse import unquote
 from markdown_it.token import Token
 
 from wikitui.core.vault.links import Link, is_external, split_wikilink
-from wikitui.ui.markdown_code import highlight
 from wikitui.ui.markdown_links import LinkMatcher, place_link
 from wikitui.ui.markdown_parser import markdown_parser
+from wikitui.ui.markdown_code import highlight
 from wikitui.ui.markdown_layout import (
     BlankBlock,
     Block,

@@ -21,10 +21,10 @@ from typing import Iterator
 from wikitui.core.vault.links import Link, extract_links, mask_text
 from wikitui.core.vault.page import Heading, PageInfo, parse_page, split_frontmatter
 from wikitui.ui.markdown_blocks import BlockBuilder
+from wikitui.ui.markdown_parser import MAX_NESTING, markdown_parser
+from wikitui.ui.markdown_links import MAX_LINE_CHARS, LinkMatcher, mark_link
 from wikitui.ui.markdown_code import highlight
 from wikitui.ui.markdown_layout import BlankBlock, Block, CodeBlock, Line, RuleBlock, Seg, TextBlock
-from wikitui.ui.markdown_links import MAX_LINE_CHARS, LinkMatcher, mark_link
-from wikitui.ui.markdown_parser import MAX_NESTING, markdown_parser
 
 __all__ = ["Line", "PageDocument", "render_page", "normalize_anchor"]
 
