@@ -1,4 +1,4 @@
-"""The Textual user interface of wikitui (with the CLI's launch, the only code that imports Textual).
+"""The Textual user interface of wikitui (the only package that imports Textual).
 
 What it owns: ``app.py`` (the app: one :class:`~wikitui.core.workspace.Workspace`
 and the workers that keep it current), ``screens/``, ``widgets/``, ``chat/`` (the
