@@ -14,11 +14,20 @@ per page: too slow for a search that must answer in two. Instead:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from wikitui.core.search.documents import SearchText
 from wikitui.core.search.whoosh.analysis import MAX_TOKEN, TOKEN_PATTERN, WikiAnalyzer
 from wikitui.core.search.whoosh.schema import TEXT_FIELDS
+from wikitui.core.search.whoosh.snippet_text import (
+    alternatives,
+    collapse,
+    find_all,
+    fold,
+    heads,
+    plain,
+    spans,
+    word_bounds,
+)
 
 #: Characters of snippet text.
 WIDTH = 180
@@ -37,11 +46,6 @@ _MAX_FINDS = 24
 #: Beyond this many alternatives the prefilter is not worth compiling.
 _MAX_ALTERNATIVES = 400
 
-# Patterns that start with a literal: re scans for it quickly (an optional "!" in
-# front would make every position a possible start, several times slower).
-_WIKILINK = re.compile(r"\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
-_MDLINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
-_LINE_MARK = re.compile(r"^\s*(?:#{1,6}|>|[-*+]|\d+\.)\s+", re.MULTILINE)
 
 
 def highlight_terms(q, reader) -> frozenset[str]:
@@ -70,112 +74,6 @@ class _Match:
         self.text = text
 
 
-def _label(m: re.Match) -> str:
-    return m.group(2) or m.group(1)
-
-
-def plain(text: str) -> str:
-    """Markdown as plain text for a snippet: link syntax, emphasis and list marks removed."""
-    if "[" in text:
-        text = text.replace("![", "[")  # an embed reads as its link
-        text = _WIKILINK.sub(_label, text)
-        text = _MDLINK.sub(r"\1", text)
-    text = text.replace("**", "").replace("__", "").replace("`", "")
-    if "\n" not in text:  # one line (a snippet's window): only its start can hold a mark
-        m = _LINE_MARK.match(text)
-        return text[m.end() :] if m else text
-    return _LINE_MARK.sub("", text)
-
-
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _head(term: str) -> str:
-    """The leading letters every surface form of a stemmed term starts with."""
-    # Stemmers cut suffixes and change at most the last letter (holy -> holi,
-    # happy -> happi); the German one also folds umlauts and ß (see below).
-    return term if len(term) <= 3 else term[:-1]
-
-
-def _spellings(head: str, german: bool) -> set[str]:
-    """A head as it may be spelt in (lower-cased, umlaut-folded) text."""
-    out = {head}
-    if german:  # the German stemmer spells ß as ss: Straße -> strass
-        if "ss" in head:
-            out.add(head.replace("ss", "ß"))
-        if head.endswith("s"):
-            out.add(head[:-1] + "ß")
-    return out
-
-
-def _heads(terms: Iterable[str]) -> list[str]:
-    """The distinct heads of ``terms``, none the prefix of another."""
-    heads = sorted({_head(t) for t in terms if t})
-    # A head covered by a shorter one adds nothing ("rabb" covers "rabbi").
-    kept: list[str] = []
-    for h in heads:
-        if not kept or not h.startswith(kept[-1]):
-            kept.append(h)
-    return kept
-
-
-def _alternatives(terms: Iterable[str], german: bool) -> list[str]:
-    """Every spelling of every head of ``terms``, longest first."""
-    alts = {spelling for h in _heads(terms) for spelling in _spellings(h, german)}
-    return sorted(alts, key=lambda a: (-len(a), a))
-
-
-def _spans(matches) -> Iterable[tuple[int, str]]:
-    """(start, text) of regex matches."""
-    return ((m.start(), m.group()) for m in matches)
-
-
-def _find_all(text: str, needles: list[str], limit: int) -> list[tuple[int, str]]:
-    """(start, needle) of every occurrence of the needles starting before ``limit``, in order.
-
-    Where two needles start at one place the longer wins (as in a regex alternation
-    that lists longer alternatives first).
-    """
-    find = text.find
-    if len(needles) == 1:
-        (needle,) = needles
-        stop = limit + len(needle)
-        out = []
-        i = find(needle, 0, stop)
-        while i != -1:
-            out.append((i, needle))
-            i = find(needle, i + 1, stop)
-        return out
-    found: dict[int, str] = {}
-    for needle in needles:  # longest first: a shorter needle never replaces a longer one
-        stop = limit + len(needle)
-        i = find(needle, 0, stop)
-        while i != -1:
-            found.setdefault(i, needle)
-            i = find(needle, i + 1, stop)
-    return sorted(found.items())
-
-
-def _fold(text: str, german: bool) -> str:
-    """Lower-cased text, umlauts folded for German, the same length as ``text`` (else ``text``)."""
-    lowered = text.lower()
-    if german:  # three replaces: str.translate takes a slow path on non-ASCII text, ~50x slower
-        lowered = lowered.replace("ä", "a").replace("ö", "o").replace("ü", "u")
-    return lowered if len(lowered) == len(text) else text
-
-
-def _word_bounds(text: str, start: int, end: int, line_start: int, line_end: int) -> tuple[int, int]:
-    """Shrink [start, end) to whole words: a window cut inside a line must not split one."""
-    if start > line_start:
-        sp = text.find(" ", start, end)
-        start = sp + 1 if sp != -1 else start
-    if end < line_end:
-        sp = text.rfind(" ", start, end)
-        end = sp if sp > start else end
-    return start, end
-
-
 class SnippetMaker:
     """Cuts snippets for the hits of one query.
 
@@ -190,10 +88,10 @@ class SnippetMaker:
         self.analyzer = analyzer
         self.width = width
         self._german = analyzer.lang == "de"
-        heads = _heads(terms) if terms else []
+        found = heads(terms) if terms else []
         #: Distinct heads the prefilter seeks (0: no prefilter, every line is a candidate).
-        self._heads = len(heads) if len(heads) <= _MAX_ALTERNATIVES else 0
-        self._spellings = _alternatives(terms, self._german) if self._heads else []
+        self._heads = len(found) if len(found) <= _MAX_ALTERNATIVES else 0
+        self._spellings = alternatives(terms, self._german) if self._heads else []
         # A few spellings are found fastest one ``str.find`` each: 5-10x faster
         # than ``re``'s scan for an alternation of literals; the regex is compiled
         # only for more of them, or for text that lower-cases to another length.
@@ -221,7 +119,7 @@ class SnippetMaker:
         usually holds one or two.
         """
         terms = self.terms
-        lowered = _fold(window, self._german) if self._heads else window
+        lowered = fold(window, self._german) if self._heads else window
         if not self._heads or lowered is window:
             return [_Match(t.startchar, t.endchar, t.text) for t in self.analyzer(window, chars=True) if t.text in terms]
         stops = self.analyzer.stopwords
@@ -230,9 +128,9 @@ class SnippetMaker:
         out: list[_Match] = []
         done = 0  # end of the last word looked at
         if self._alts is not None:
-            found = _find_all(lowered, self._alts, len(lowered))
+            found = find_all(lowered, self._alts, len(lowered))
         else:
-            found = _spans(self._rx().finditer(lowered))
+            found = spans(self._rx().finditer(lowered))
         for i, _head in found:
             if i < done:
                 continue  # inside a word already looked at
@@ -264,13 +162,13 @@ class SnippetMaker:
         overlap = self._longest
         for base in range(0, len(text), _CHUNK):
             piece = text[base : base + _CHUNK + overlap]
-            lowered = _fold(piece, self._german)
+            lowered = fold(piece, self._german)
             if lowered is piece:  # a letter like "İ" lower-cases longer: match case-insensitively
                 found = ((m.start(), m.group().lower()) for m in self._rx(re.IGNORECASE).finditer(piece))
             elif self._alts is not None:
-                found = _find_all(lowered, self._alts, _CHUNK)
+                found = find_all(lowered, self._alts, _CHUNK)
             else:
-                found = _spans(self._rx().finditer(lowered))
+                found = spans(self._rx().finditer(lowered))
             for i, head in found:
                 if i >= _CHUNK:
                     break  # the next chunk finds it
@@ -328,7 +226,7 @@ class SnippetMaker:
                 if analysed >= _MAX_LINES or (best is not None and potential * 2 + 1 <= best[0]):
                     break  # no line left can beat the best one
                 analysed += 1
-                start, end = _word_bounds(
+                start, end = word_bounds(
                     text, max(line_start, first - _REACH), min(line_end, first + _REACH), line_start, line_end
                 )
                 window = plain(text[start:end])
@@ -367,7 +265,7 @@ class SnippetMaker:
             parts += (window[at : mt.startchar], "**", window[mt.startchar : mt.endchar], "**")
             at = mt.endchar
         parts.append(window[at:end])
-        snippet = _collapse("".join(parts))
+        snippet = collapse("".join(parts))
         return ("… " if start or cut_left else "") + snippet + (" …" if end < len(window) or cut_right else "")
 
     def fallback(self, summary: str, doc: SearchText | None) -> str:
@@ -379,7 +277,7 @@ class SnippetMaker:
             matches = self._matches(summary) if self._any else []
             if matches:
                 return self._format(summary, matches)
-            return _collapse(summary)[: self.width]
+            return collapse(summary)[: self.width]
         if doc is None:
             return ""
-        return _collapse(plain(doc.text[: self.width * 4]))[: self.width]
+        return collapse(plain(doc.text[: self.width * 4]))[: self.width]
