@@ -59,9 +59,9 @@ def _env(fake: RemoteFakeLLM, home: Path) -> None:
 
 
 def _open(root: Path):
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.search import SearchIndex
-    from wikitui.core.vault import Vault
+    from wikitui.core.search.facade import SearchIndex
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
 
     vault = Vault.open(root)
     graph = LinkGraph.load(vault)
@@ -72,7 +72,7 @@ def _open(root: Path):
 
 def wiki_tokens(vault, graph, count) -> int:
     """Tokens of every page plus WIKI.md: what sending the whole wiki would cost."""
-    from wikitui.core.fsutil import read_text
+    from wikitui.core.vault.files import read_text
 
     total = sum(count(read_text(vault.root / p)) for p in graph.pages)
     schema = vault.root / "WIKI.md"
@@ -99,7 +99,7 @@ def ask_script(query: str, pages: list[str]) -> list[Reply]:
 
 def edit_for(vault, page: str, source_title: str) -> dict:
     """An exact edit appending a 'see also' to the page's last non-empty line."""
-    from wikitui.core.fsutil import read_text
+    from wikitui.core.vault.files import read_text
 
     lines = [ln for ln in read_text(vault.root / page).splitlines() if ln.strip()]
     last = lines[-1]

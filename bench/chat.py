@@ -58,9 +58,8 @@ async def measure(vault_root: Path, fake) -> dict:
     from textual.app import App, ComposeResult
 
     from tests.fakeserver import text
-    from wikitui.ui.chat_controller import load_model_client
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.vault import Vault
+    from wikitui.core.workspace import Workspace
+    from wikitui.ui.chat.controller import load_model_client
     from wikitui.ui.widgets.chat_pane import ChatPane
 
     body = answer_text(TOKENS)
@@ -71,12 +70,11 @@ async def measure(vault_root: Path, fake) -> dict:
 
         def __init__(self) -> None:
             super().__init__()
-            self.vault = Vault.open(vault_root)
-            self.graph = LinkGraph.load(self.vault)
-            self.search_index = None
+            self.workspace = Workspace.open(vault_root)
+            self.workspace.load_graph()
 
         def compose(self) -> ComposeResult:
-            yield ChatPane()
+            yield ChatPane(self.workspace)
 
     load_model_client()  # as the chat does before its first turn; the import (seconds) is not measured
     app = Host()

@@ -41,7 +41,7 @@ _CHILD = """
 import json, re, sys, time
 from pathlib import Path
 {preimport}
-from wikitui.core.formats import convert_file
+from wikitui.core.vault.formats import convert_file
 def hwm():
     with open("/proc/self/status") as fh:
         return int(re.search(r"VmHWM:\\s+(\\d+)", fh.read()).group(1)) / 1024
@@ -153,8 +153,8 @@ def make_big_files(folder: Path, rng: random.Random) -> dict[str, tuple[Path, st
 
 # ------------------------------------------------------------ the figures
 def bench_pdf(folder: Path) -> dict:
-    from wikitui.core.formats import source_text
-    from wikitui.core.vault import Vault
+    from wikitui.core.vault.formats import source_text
+    from wikitui.core.vault.layout import Vault
 
     rng = random.Random(7)
     root = folder / "vault"

@@ -31,10 +31,10 @@ TARGET_MS = 50.0
 # ------------------------------------------------------------------ keystroke to paint
 def _generated_changeset(root: Path):
     """A real changeset: FILES pages, HUNKS hunks spread over them (one edit per section)."""
-    from wikitui.core.changeset import ChangesetBuilder
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.init import init_vault
-    from wikitui.core.vault import Vault
+    from wikitui.core.changes.builder import ChangesetBuilder
+    from wikitui.core.vault.create import init_vault
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
 
     init_vault(root)
     folder = root / "wiki" / "concepts"

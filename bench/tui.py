@@ -116,13 +116,13 @@ def child_wikitui(vault: str, out: str) -> None:
 
     def tick() -> None:
         now = time.perf_counter()
-        if state["last"] is not None and app.index_state == "building":
+        if state["last"] is not None and app.workspace.index_state.value == "building":
             gaps.append(now - state["last"])
         state["last"] = now
-        if app.index_state in ("ready", "failed", "off"):
+        if app.workspace.index_state.value in ("ready", "failed", "off"):
             result["index_done_s"] = time.perf_counter() - _T0
             result["max_frame_gap_ms"] = round(max(gaps, default=0) * 1000, 1)
-            result["pages"] = len(app.graph.pages) if app.graph else 0
+            result["pages"] = len(app.workspace.graph.pages) if app.workspace.graph else 0
             app.exit()
 
     def start() -> None:
@@ -191,7 +191,7 @@ def child_follow(vault: str, source: str, target_name: str, out: str, repeats: i
     async def run() -> None:
         app = make_app(vault, watch=False, index=False)
         async with app.run_test(size=SIZE) as pilot:
-            while app.graph is None:
+            while app.workspace.graph is None:
                 await pilot.pause(0.05)
             main = app.main
             page = app.query_one(PageView)

@@ -7,8 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from wikitui.core.graph import LinkGraph
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 
 INDEX_HEAD = "# Index\n\nMy notes about this wiki.\n\n<!-- wikitui:index -->\n"
 

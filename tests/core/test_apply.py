@@ -13,13 +13,15 @@ import textwrap
 import pytest
 
 from tests.core.changes_util import git, git_init, make_vault, open_vault, page, read, tree_hashes
-from wikitui.core.apply import apply_changeset
-from wikitui.core.changeset import ChangesetBuilder, FileConflict
-from wikitui.core.diffs import apply_hunks, compute_hunks
+from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.builder import ChangesetBuilder, FileConflict
+from wikitui.core.changes.diffs import apply_hunks, compute_hunks
+from wikitui.core.changes.journal import JOURNAL_NAME
+from wikitui.core.changes.lock import LOCK_NAME, VaultBusy
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.changes.recovery import recover
 from wikitui.core.errors import UnsafePath
-from wikitui.core.pending import PendingStore
-from wikitui.core.journal import JOURNAL_NAME, LOCK_NAME, VaultBusy, recover
-from wikitui.core.yamledit import roundtrip_frontmatter, set_frontmatter_keys
+from wikitui.core.vault.frontmatter_edit import roundtrip_frontmatter, set_frontmatter_keys
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")
 
@@ -81,12 +83,7 @@ def test_accepting_everything_writes_the_proposal_and_the_bookkeeping(vault_root
     cs = b.build("ingest", "BERT paper", model="test/model", tokens=1234, cost=0.02)
     PendingStore(vault).save(cs)
     seen = []
-
-    class Index:
-        def update_paths(self, paths):
-            seen.extend(paths)
-
-    result = apply_changeset(vault, graph, cs, search_index=Index(), on_progress=lambda d, t: seen.append((d, t)))
+    result = apply_changeset(vault, graph, cs, on_progress=lambda d, t: seen.append((d, t)))
     assert read(vault_root, "wiki/concepts/BERT.md") == cs.files[1].new_text
     assert "and [[BERT]]." in read(vault_root, "wiki/concepts/Attention.md")
     assert result.applied == cs.hunk_ids() and result.remaining is None
@@ -96,8 +93,7 @@ def test_accepting_everything_writes_the_proposal_and_the_bookkeeping(vault_root
     assert "] ingest | BERT paper" in log and cs.id in log and "test/model" in log and "1,234" in log
     assert result.log_entry in log
     assert "wiki/concepts/BERT.md" in graph.pages and graph.backlinks("wiki/concepts/BERT.md")
-    assert {"wiki/concepts/BERT.md", "wiki/index.md", "wiki/log.md"} <= set(seen)
-    assert seen[-1] == (seen[-1][1], seen[-1][1])  # progress ends at total
+    assert seen == [(n, 5) for n in range(1, 6)]  # two pages, index.md, log.md, the commit: progress ends at total
     assert PendingStore(vault).list() == []  # fully decided: no longer pending
     assert not (vault.state_dir / JOURNAL_NAME).exists()
 
@@ -287,18 +283,18 @@ def test_a_git_vault_gets_one_commit_with_exactly_the_touched_files(vault_root):
 # ------------------------------------------------------------ crash safety
 CRASH_SCRIPT = textwrap.dedent("""
     import os, sys
-    from wikitui.core import journal
-    from wikitui.core.apply import apply_changeset
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.pending import PendingStore
-    from wikitui.core.vault import Vault
+    from wikitui.core.changes import journal
+    from wikitui.core.changes.apply import apply_changeset
+    from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
 
     root, cs_id, when = sys.argv[1], sys.argv[2], sys.argv[3]
     vault = Vault.open(root)
     graph = LinkGraph.load(vault, use_cache=False, save_cache=False)
     cs = PendingStore(vault).load(cs_id)
     if when == "mid-write":
-        from wikitui.core import replace
+        from wikitui.core.changes import replace
         real, count = replace.put_in, [0]
         def crashing(*args):
             count[0] += 1
@@ -370,7 +366,7 @@ def test_a_crash_after_the_writes_is_completed_with_its_commit(vault_root):
     assert "Line two of" in read(vault_root, "wiki/notes.md")
 
 
-# --------------------------------------------------------------- yamledit
+# --------------------------------------------------------------- frontmatter_edit
 def test_one_key_edit_changes_one_line_and_keeps_comments_and_order():
     text = textwrap.dedent("""\
         ---

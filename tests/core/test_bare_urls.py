@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wikitui.core.links import bare_url_at, extract_links, mask_text
-from wikitui.core.page import parse_page
+from wikitui.core.vault.links import bare_url_at, extract_links, mask_text
+from wikitui.core.vault.page import parse_page
 
 PAGE = """---
 source: https://frontmatter.example/not-a-link

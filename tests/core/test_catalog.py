@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from wikitui.core.catalog import INDEX_MARKER, render_index
-from wikitui.core.log import append_log, format_log_entry
-from wikitui.core.graph import LinkGraph
-from wikitui.core.vault import Vault
+from wikitui.core.vault.catalog import INDEX_MARKER, render_index
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.log_md import append_log, format_log_entry
 
 
 def write(root: Path, rel: str, text: str) -> None:

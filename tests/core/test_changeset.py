@@ -10,10 +10,10 @@ import subprocess
 import pytest
 
 from tests.core.changes_util import INDEX_HEAD, git, make_vault, open_vault, page, read, tree_hashes
-from wikitui.core.changeset import Changeset, ChangesetBuilder, ProposalError
-from wikitui.core.apply import apply_changeset
-from wikitui.core.diffs import apply_hunks
-from wikitui.core.pending import PendingStore
+from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.builder import Changeset, ChangesetBuilder, ProposalError
+from wikitui.core.changes.diffs import apply_hunks
+from wikitui.core.changes.pending import PendingStore
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")
 

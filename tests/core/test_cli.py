@@ -18,7 +18,8 @@ import pytest
 from tests.fakeserver import text
 from wikitui import __version__
 from wikitui import cli
-from wikitui.core.lint import CHECKS
+from wikitui.cli.parser import COMMANDS, build_parser, command_parser
+from wikitui.core.vault.lint import CHECKS
 
 WIKITUI = Path(sys.executable).parent / "wikitui"
 
@@ -49,38 +50,24 @@ def test_version_and_help(capsys):
     assert run(capsys, "--version") == (0, f"wikitui {__version__}\n", "")
     code, out, _ = run(capsys, "--help")
     assert code == 0
-    for command in cli.COMMANDS:
+    for command in COMMANDS:
         assert command in out
     code, out, _ = run(capsys, "search", "--help")
     assert code == 0 and "--scope {wiki,raw,all}" in out and out.startswith("usage: wikitui search")
-
-
-def test_the_console_script_leaves_its_heap_to_the_os_and_a_caller_keeps_its_own(capsys, monkeypatch):
-    """Python's collections at exit cost a search ~20 ms: the script freezes its objects first."""
-    import gc
-
-    frozen = []
-    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
-    monkeypatch.setattr(sys, "argv", ["wikitui", "--version"])
-    assert cli.main() == 0  # as the console script calls it
-    assert frozen == [True]
-    assert cli.main(["--version"]) == 0  # a library caller: its process lives on, nothing frozen
-    assert frozen == [True]
-    capsys.readouterr()
 
 
 def test_a_command_parsed_alone_reads_its_arguments_as_the_whole_parser_does():
     """`wikitui search ...` builds only the search parser: help and parsing must not differ."""
     import argparse
 
-    whole = cli.build_parser()
+    whole = build_parser()
     (subparsers,) = [a for a in whole._actions if isinstance(a, argparse._SubParsersAction)]
-    for name in cli.COMMANDS:
-        assert cli._command_parser(name).format_help() == subparsers.choices[name].format_help(), name
+    for name in COMMANDS:
+        assert command_parser(name).format_help() == subparsers.choices[name].format_help(), name
     for argv in (["search", "rabbit", "--limit", "3", "--scope", "wiki", "--json", "--vault", "v"],
                  ["links", "Alice", "--json"], ["lint"], ["index", "--rebuild"], ["init", "here"],
                  ["ask", "why?", "--file", "--model", "m"], ["ingest", "raw/a.md", "--apply"]):
-        alone = vars(cli._command_parser(argv[0]).parse_args(argv[1:])) | {"command": argv[0]}
+        alone = vars(command_parser(argv[0]).parse_args(argv[1:])) | {"command": argv[0]}
         expected = {k: v for k, v in vars(whole.parse_args(argv)).items() if v is not None or k in alone}
         assert alone == expected, argv
 
@@ -287,12 +274,12 @@ def fake_headless(monkeypatch):
 
     calls: list[tuple] = []
     mod = types.ModuleType("wikitui.core.agent.headless")
-    def run_ask(vault_path, question, *, file, model):
-        calls.append(("ask", vault_path, question, file, model))
+    def run_ask(workspace, question, *, file, model):
+        calls.append(("ask", workspace.root, question, file, model))
         return 0
 
-    def run_ingest(vault_path, source, *, apply, model):
-        calls.append(("ingest", vault_path, source, apply, model))
+    def run_ingest(workspace, source, *, apply, model):
+        calls.append(("ingest", workspace.root, source, apply, model))
         return 4
 
     mod.run_ask, mod.run_ingest = run_ask, run_ingest

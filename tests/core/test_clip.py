@@ -17,10 +17,10 @@ import frontmatter
 import pytest
 
 from tests.core import formats_samples as samples
-from wikitui.core.formats import clip as clipmod
-from wikitui.core.formats.clip import ClipError, clip_file, clip_url, slugify
-from wikitui.core.formats.fetch import BadAddress, FetchError, TooLarge
-from wikitui.core.vault import Vault
+from wikitui.core.vault.formats import clip as clipmod
+from wikitui.core.vault.formats.clip import ClipError, clip_file, clip_url, slugify
+from wikitui.core.vault.formats.fetch import BadAddress, FetchError, TooLarge
+from wikitui.core.vault.layout import Vault
 
 TODAY = dt.date(2026, 12, 1)
 BIG = 20 * 1024 * 1024

@@ -15,8 +15,8 @@ from wikitui.core.eval.fixture import prepare_base
 from wikitui.core.eval.outcome import Outcome, snapshot, tool_uses
 from wikitui.core.eval.runner import score
 from wikitui.core.eval.tasks import TASKS
-from wikitui.core.graph import LinkGraph
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from tests.core.test_session import Chat, sent
 from tests.fakeserver import text, tool_call
-from wikitui.core.agent import prompts
+from wikitui.core.agent.prompts import lint as lint_prompt
 from wikitui.core.agent.lint_plan import reading_plan
-from wikitui.core.graph import LinkGraph
-from wikitui.core.init import default_schema, init_vault
-from wikitui.core.lint import LintReport, Problem, run_lint
-from wikitui.core.sources import SourceRecords
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.create import default_schema, init_vault
+from wikitui.core.vault.lint import LintReport, Problem, run_lint
+from wikitui.core.vault.staleness import SourceRecords
+from wikitui.core.vault.layout import Vault
 
 FORMAT = "> [!contradiction] <claim> — [[Other page]] says <other claim> (raw/source.md)"
 
@@ -95,7 +95,7 @@ def test_the_reading_plan_leaves_out_index_and_log_and_an_empty_wiki_has_none(tm
     init_vault(tmp_path / "empty")
     empty = Vault.open(tmp_path / "empty")
     assert reading_plan(empty, LinkGraph.load(empty), LintReport()) == ""
-    assert "(none: start from index.md)" in prompts.lint_task("Counts: no problems", "")
+    assert "(none: start from index.md)" in lint_prompt.lint_task("Counts: no problems", "")
 
 
 def test_thousands_of_one_problem_never_hide_another_in_the_lint_prompt():
@@ -104,7 +104,7 @@ def test_thousands_of_one_problem_never_hide_another_in_the_lint_prompt():
     problems += [Problem("stale", "wiki/b.md", None, "raw/b.md", "raw/b.md changed")]
     report = LintReport(sorted(problems, key=lambda p: p.check != "missing-frontmatter"),
                         {"broken-link": 1, "missing-frontmatter": 5000, "stale": 1})
-    text_ = prompts.format_lint_report(report)
+    text_ = lint_prompt.format_lint_report(report)
     assert "- broken-link wiki/a.md:3 [Nowhere]" in text_ and "- stale wiki/b.md [raw/b.md]" in text_
     assert text_.count("- missing-frontmatter ") == 20
     assert "... and 4980 more missing-frontmatter (fix the pattern, not each one)" in text_

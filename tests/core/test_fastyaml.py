@@ -9,9 +9,9 @@ import pytest
 import yaml
 
 from tests.conftest import SAMPLE, corpus_path
-from wikitui.core.fastyaml import load_simple
-from wikitui.core.fsutil import decode_text
-from wikitui.core.page import split_frontmatter
+from wikitui.core.vault.files import decode_text
+from wikitui.core.vault.flat_yaml import load_simple
+from wikitui.core.vault.page import split_frontmatter
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,10 @@ import tempfile
 import pytest
 
 from tests.core import formats_samples as samples
-from wikitui.core.formats import convert_file, kind_of, needs_conversion
-from wikitui.core.formats import office, tabular
-from wikitui.core.formats.conversion import human_size
-from wikitui.core.formats.pdf import NO_TEXT_PAGE
+from wikitui.core.vault.formats import convert_file, kind_of, needs_conversion
+from wikitui.core.vault.formats import office, tabular
+from wikitui.core.vault.formats.conversion import human_size
+from wikitui.core.vault.formats.pdf import NO_TEXT_PAGE
 
 
 def one_line(conversion) -> str:
@@ -63,7 +63,7 @@ def test_the_pictures_of_a_scanned_page_can_go_to_a_vision_model(tmp_path):
 
     from PIL import Image
 
-    from wikitui.core.formats.pdf import page_pictures
+    from wikitui.core.vault.formats.pdf import page_pictures
 
     scan = samples.make_scanned_pdf(tmp_path / "scan.pdf", pages=2)
     [(mime, data)] = page_pictures(scan, 2)
@@ -102,7 +102,7 @@ def test_a_truncated_pdf_never_raises(tmp_path):
 
 
 def test_the_page_cap_converts_the_first_pages_and_says_so(tmp_path, monkeypatch):
-    from wikitui.core.formats import pdf
+    from wikitui.core.vault.formats import pdf
 
     monkeypatch.setattr(pdf, "MAX_PDF_PAGES", 2)
     conv = convert_file(samples.make_pdf(tmp_path / "long.pdf"))
@@ -142,7 +142,7 @@ def test_an_empty_html_file_is_one_clear_line(tmp_path):
 
 
 def test_a_huge_html_file_is_read_up_to_its_cap_with_a_note(tmp_path, monkeypatch):
-    from wikitui.core.formats import html
+    from wikitui.core.vault.formats import html
 
     monkeypatch.setattr(html, "MAX_HTML_BYTES", 4096)
     page = tmp_path / "big.html"
@@ -318,7 +318,7 @@ def test_a_corrupt_image_is_one_clear_line(tmp_path):
 def test_the_picture_for_a_vision_model_is_scaled_down(tmp_path):
     from PIL import Image
 
-    from wikitui.core.formats.images import data_url, image_for_model
+    from wikitui.core.vault.formats.images import data_url, image_for_model
 
     small = samples.make_png(tmp_path / "small.png", (100, 50))
     mime, data = image_for_model(small)
@@ -344,7 +344,7 @@ def test_an_unknown_binary_file_is_one_clear_line_and_text_is_text(tmp_path):
 
 
 def test_a_file_over_the_size_limit_is_refused_without_reading_it(tmp_path, monkeypatch):
-    from wikitui.core.formats import dispatch
+    from wikitui.core.vault.formats import dispatch
 
     monkeypatch.setattr(dispatch, "MAX_FILE_BYTES", 1000)
     path = samples.make_pdf(tmp_path / "huge.pdf")

@@ -12,10 +12,10 @@ import pytest
 
 from tests.core import formats_samples as samples
 from wikitui.core.errors import UnsafePath
-from wikitui.core.formats import dispatch, office, resolve_citation, source_text
-from wikitui.core.formats.cache import TextCache, file_digest
-from wikitui.core.formats.citations import page_line, parse_citation
-from wikitui.core.vault import Vault
+from wikitui.core.vault.formats import dispatch, office, resolve_citation, source_text
+from wikitui.core.vault.formats.cache import TextCache, file_digest
+from wikitui.core.vault.formats.citations import page_line, parse_citation
+from wikitui.core.vault.layout import Vault
 
 
 @pytest.fixture
@@ -208,7 +208,7 @@ def test_an_isolated_conversion_gives_the_same_text_and_is_cached(vault):
 
 
 def test_a_conversion_past_its_time_is_stopped_with_one_line(vault):
-    from wikitui.core.formats.isolated import convert_isolated
+    from wikitui.core.vault.formats.isolated import convert_isolated
 
     pdf = samples.make_pdf(vault.raw_dir / "paper.pdf")
     conv = convert_isolated(pdf, timeout=0.01)  # not even the interpreter starts in 10 ms

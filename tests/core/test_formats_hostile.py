@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from wikitui.core.formats import convert_file
-from wikitui.core.formats.clip import article_markdown, slugify
-from wikitui.core.formats.html import extract_article
 from wikitui.core.outputs.deck_html import render_deck_html
 from wikitui.core.outputs.slides import parse_deck
+from wikitui.core.vault.formats import convert_file
+from wikitui.core.vault.formats.clip import article_markdown, slugify
+from wikitui.core.vault.formats.html import extract_article
 
 
 def settled(conv) -> None:

@@ -7,10 +7,10 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wikitui.core.formats.cache import TextCache
-from wikitui.core.formats.citations import page_line, parse_citation
-from wikitui.core.formats.conversion import Conversion, clean_text, escape_markers, finish
-from wikitui.core.formats.pdf import NO_TEXT_PAGE, join_pages
+from wikitui.core.vault.formats.cache import TextCache
+from wikitui.core.vault.formats.citations import page_line, parse_citation
+from wikitui.core.vault.formats.conversion import Conversion, clean_text, escape_markers, finish
+from wikitui.core.vault.formats.pdf import NO_TEXT_PAGE, join_pages
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 # Page text as a PDF gives it: any characters, often lines that look like markers.

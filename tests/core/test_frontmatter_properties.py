@@ -2,7 +2,7 @@
 
 - Any text in the block (lone surrogates, NULs, nested brackets) gives a page, with
   ``frontmatter_error`` set when it does not read: no exception escapes.
-- The flat fast path (:mod:`wikitui.core.fastyaml`) either declines or reads exactly
+- The flat fast path (:mod:`wikitui.core.vault.flat_yaml`) either declines or reads exactly
   what ``yaml.safe_load`` reads.
 - A mapping written as YAML (flow or block style, LF or CRLF, with a BOM removed
   as the vault does) reads back as that mapping.
@@ -18,8 +18,8 @@ import yaml
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from wikitui.core.fastyaml import load_simple
-from wikitui.core.page import ALIASES_REFUSED, parse_page
+from wikitui.core.vault.flat_yaml import load_simple
+from wikitui.core.vault.page import ALIASES_REFUSED, parse_page
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -43,6 +43,9 @@ YAMLISH = st.lists(
 @example("- a\n- b")
 @example("yes:")  # PyYAML reads the key as True
 @example("a: 1\n\t\nb: 2")  # a tab on a blank line: PyYAML refuses the block
+@example("\xa0")  # a no-break space is a character to YAML, not white space
+@example("title: \xa0x")
+@example("a: b\x85c: d")  # NEL breaks a line in YAML 1.1
 def test_any_block_gives_a_page_and_the_fast_path_agrees_with_pyyaml(block):
     info = parse_page("wiki/p.md", f"---\n{block}\n---\n# Heading\n\nbody\n")
     assert isinstance(info.meta, dict) and info.title

@@ -12,12 +12,12 @@ import shutil
 import pytest
 
 from tests.core.changes_util import git, git_init, make_vault, open_vault, page, read
-from wikitui.core.apply import apply_changeset
-from wikitui.core.changeset import ChangesetBuilder
-from wikitui.core.history import undo_last
-from wikitui.core.journal import recover
-from wikitui.core.pending import PendingStore
-from wikitui.core.vault import Vault
+from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.changes.recovery import recover
+from wikitui.core.changes.undo import undo_last
+from wikitui.core.vault.layout import Vault
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")
 
@@ -131,7 +131,7 @@ def _one_edit(vault, graph):
 
 
 def test_an_edit_saved_while_the_apply_runs_goes_in_the_persons_commit(root, monkeypatch):
-    from wikitui.core.journal import Journal
+    from wikitui.core.changes.journal import Journal
 
     vault, graph = open_vault(root)
     b = ChangesetBuilder(vault, graph)

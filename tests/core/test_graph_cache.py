@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from wikitui.core.graph import LinkGraph
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.names import PageNames
 
 FILES = {
     "wiki/index.md": "# Index\n\n[[Alpha]] [[Beta]] [[Orphan]]\n",
@@ -72,15 +73,15 @@ def cold(vault: Vault) -> LinkGraph:
 
 @pytest.fixture
 def resolutions(monkeypatch) -> list[str]:
-    """The targets LinkGraph resolves from now on."""
+    """The targets the link graph resolves from now on (by their names: stems, titles, aliases, files)."""
     seen: list[str] = []
-    original = LinkGraph.resolve_target
+    original = PageNames.resolve_target
 
     def counting(self, target):
         seen.append(target)
         return original(self, target)
 
-    monkeypatch.setattr(LinkGraph, "resolve_target", counting)
+    monkeypatch.setattr(PageNames, "resolve_target", counting)
     return seen
 
 

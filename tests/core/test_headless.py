@@ -10,9 +10,10 @@ import pytest
 from tests.fakeserver import Dynamic, error, text, tool_call, tool_calls
 from wikitui.core.agent.headless import run_ask, run_ingest
 from wikitui.core.agent.llm import LLMClient
+from wikitui.core.changes.pending import PendingStore
 from wikitui.core.config import load_settings
-from wikitui.core.pending import PendingStore
-from wikitui.core.vault import Vault
+from wikitui.core.vault.layout import Vault
+from wikitui.core.workspace import Workspace
 
 CAUCUS = ("---\ntitle: Caucus-Race\ntype: concept\nsummary: A race in a circle that everybody wins.\n"
           "tags: [game]\nsources: [raw/chapter-03.md]\ncreated: 2026-11-30\nupdated: 2026-11-30\n---\n\n"
@@ -40,9 +41,10 @@ def fast_client():
     return LLMClient(load_settings(), base_delay=0, sleep=no_wait)
 
 
-def run(fn, *args, **kwargs) -> tuple[int, str, str]:
+def run(fn, vault_path, *args, **kwargs) -> tuple[int, str, str]:
+    """Run ``fn`` on a workspace opened on ``vault_path``, as ``wikitui ask``/``ingest`` do."""
     out, err = io.StringIO(), io.StringIO()
-    code = fn(*args, out=out, err=err, **kwargs)
+    code = fn(Workspace.open(vault_path), *args, out=out, err=err, **kwargs)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -130,9 +132,7 @@ def test_ask_prints_the_answer_and_files_it(fake_llm, sample_vault):
     assert len(PendingStore(Vault.open(sample_vault)).list()) == 1
 
 
-def test_exit_codes_for_user_and_model_errors(fake_llm, sample_vault, tmp_path, monkeypatch):
-    code, _, err = run(run_ask, tmp_path / "nowhere", "hi", client=fast_client())
-    assert code == 2 and "no such folder" in err
+def test_exit_codes_for_user_and_model_errors(fake_llm, sample_vault, monkeypatch):
     fake_llm.script(*[error(500)] * 4)
     code, out, err = run(run_ask, sample_vault, "hi", client=fast_client())
     assert code == 3 and out == "" and "HTTP 500" in err and "Traceback" not in err

@@ -1,6 +1,6 @@
 """Back/forward history: a reader's path through pages, with scroll positions."""
 
-from wikitui.core.history_nav import History
+from wikitui.core.navigation import History
 
 
 def test_back_and_forward_restore_the_scroll_the_reader_left():

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from wikitui import cli
-from wikitui.core.graph import LinkGraph
-from wikitui.core.links import CONTEXT_CHARS, extract_links
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.links import CONTEXT_CHARS, extract_links
 
 #: Links on the hostile line (a tenth of the reported case keeps the test quick; the work is linear).
 N = 45_000

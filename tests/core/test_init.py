@@ -6,11 +6,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from wikitui.core.catalog import INDEX_MARKER
-from wikitui.core.graph import LinkGraph
-from wikitui.core.init import init_vault
-from wikitui.core.lint import run_lint
-from wikitui.core.vault import Vault
+from wikitui.core.vault.catalog import INDEX_MARKER
+from wikitui.core.vault.create import init_vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.lint import run_lint
 
 WIKITUI = Path(sys.executable).parent / "wikitui"
 

@@ -24,12 +24,14 @@ import pytest
 
 from tests.core.changes_util import INDEX_HEAD, git, git_init, make_vault, open_vault, page
 from wikitui.core import faults
-from wikitui.core.apply import apply_changeset
-from wikitui.core.changeset import ChangesetBuilder
-from wikitui.core.history import list_records
-from wikitui.core.journal import JOURNAL_NAME, LOCK_NAME, recover
-from wikitui.core.pending import PendingStore
-from wikitui.core.vault import Vault
+from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.changes.journal import JOURNAL_NAME
+from wikitui.core.changes.lock import LOCK_NAME
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.changes.recovery import recover
+from wikitui.core.changes.undo import list_records
+from wikitui.core.vault.layout import Vault
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")
 
@@ -198,10 +200,10 @@ def test_a_kill_after_the_writes_of_a_git_vault_is_completed_with_both_commits(t
 
 KILL_SCRIPT = textwrap.dedent("""
     import sys
-    from wikitui.core.apply import apply_changeset
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.pending import PendingStore
-    from wikitui.core.vault import Vault
+    from wikitui.core.changes.apply import apply_changeset
+    from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
 
     vault = Vault.open(sys.argv[1])
     graph = LinkGraph.load(vault, use_cache=False, save_cache=False)

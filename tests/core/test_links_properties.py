@@ -12,8 +12,8 @@ import re
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from wikitui.core.links import CONTEXT_CHARS, WIKILINK, cut_context, extract_links, mask_body, mask_text, split_wikilink
-from wikitui.core.page import parse_page
+from wikitui.core.vault.links import CONTEXT_CHARS, WIKILINK, cut_context, extract_links, mask_body, mask_text, split_wikilink
+from wikitui.core.vault.page import parse_page
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -36,6 +36,7 @@ NESTED = "[" * 100_000 + "x" + "]" * 100_000
 @example("[[" * 50_000)
 @example("\ud800[[a\udfff]]\x00[b](c\ud800)")
 @example("```\n[[not a link]]\n")
+@example("http://0")  # a bare URL: the test once took every link to start with a bracket
 def test_any_text_parses_and_links_point_at_their_own_text(text):
     masked = mask_text(text)
     assert len(masked) == len(text)
@@ -43,8 +44,10 @@ def test_any_text_parses_and_links_point_at_their_own_text(text):
     for link in extract_links(text):
         assert 0 <= link.start < link.end <= len(text)
         raw = text[link.start : link.end]
-        assert raw.startswith(("[", "!["))
-        assert raw.endswith(("]]", ")"))
+        if not raw.startswith(("[", "![")):  # a bare address is a link too (Obsidian's default)
+            assert link.kind == "url" and raw == link.target and raw.startswith(("http://", "https://"))
+        else:
+            assert raw.endswith(("]]", ")"))
         assert link.embed == raw.startswith("!")
         assert link.line == text.count("\n", 0, link.start) + 1
         assert len(link.context) <= CONTEXT_CHARS
@@ -125,7 +128,7 @@ def _reference_mentions(text: str, names: list[str]) -> list[tuple[int, str]]:
     ).map("".join)
 )
 def test_unlinked_mentions_are_the_lines_naming_the_page_outside_links(text):
-    from wikitui.core.mentions import _mentions
+    from wikitui.core.vault.mentions import _mentions
 
     info = parse_page("wiki/other.md", text)
     pattern = re.compile(r"(?<![\w])(?:Alice)(?![\w])", re.IGNORECASE)

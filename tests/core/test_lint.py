@@ -7,10 +7,10 @@ import json
 import os
 from pathlib import Path
 
-from wikitui.core.graph import LinkGraph
-from wikitui.core.lint import CHECKS, LintReport, run_lint
-from wikitui.core.sources import SourceRecords
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.lint import CHECKS, LintReport, run_lint
+from wikitui.core.vault.staleness import SourceRecords
 
 
 def page(title: str, body: str = "", *, type_: str = "concept", summary: str | None = None, sources: str = "") -> str:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from wikitui.core.graph import LinkGraph
-from wikitui.core.page import parse_page
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.page import parse_page
 
 
 def test_title_comes_from_frontmatter_then_the_single_h1_then_the_file_stem():
@@ -70,8 +70,8 @@ def test_yaml_anchors_and_aliases_are_refused_not_expanded():
 
 
 def test_a_page_with_an_alias_bomb_is_invalid_frontmatter_in_lint_and_indexed_as_text(tmp_path):
-    from wikitui.core.lint import run_lint
-    from wikitui.core.search import SearchIndex
+    from wikitui.core.search.facade import SearchIndex
+    from wikitui.core.vault.lint import run_lint
 
     (tmp_path / "wiki").mkdir()
     (tmp_path / "wiki" / "bomb.md").write_text(alias_bomb(), encoding="utf-8")
@@ -90,7 +90,7 @@ def test_a_page_with_an_alias_bomb_is_invalid_frontmatter_in_lint_and_indexed_as
 def test_frontmatter_edits_refuse_aliases_too():
     import pytest
 
-    from wikitui.core.yamledit import FrontmatterEditError, frontmatter_value, set_frontmatter_keys
+    from wikitui.core.vault.frontmatter_edit import FrontmatterEditError, frontmatter_value, set_frontmatter_keys
 
     with pytest.raises(FrontmatterEditError, match="anchors and aliases"):
         set_frontmatter_keys(alias_bomb(), {"updated": "2026-01-01"})

@@ -10,7 +10,6 @@ every page of the sample vault and the real corpora.
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 from pathlib import Path
@@ -18,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SAMPLE, corpus_path
-from wikitui.core.fsutil import decode_text
-from wikitui.core.fsutil import read_bytes
-from wikitui.core.graph import LinkGraph
-from wikitui.core.links import _COMMENTS, _INLINE_CODE, _fence_spans, extract_links, mask_body, mask_text
-from wikitui.core.page import parse_page, split_frontmatter
-from wikitui.core.vault import Vault
+from wikitui.core.vault.files import decode_text
+from wikitui.core.vault.files import read_bytes
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.links import _COMMENTS, _INLINE_CODE, _fence_spans, extract_links, mask_body, mask_text
+from wikitui.core.vault.page import parse_page, split_frontmatter
 
 # The textbook (lazy) heading pattern, matched against "\n" + the masked whole text.
 _LAZY_HEADING = re.compile(r"\n#(#{0,5})[ \t]+([^\n]+?)[ \t#]*$", re.MULTILINE)
@@ -172,34 +171,6 @@ def test_a_graph_kept_current_one_file_at_a_time_equals_a_fresh_load(tmp_path):
     assert [t for _l, t in graph.outgoing("wiki/b.md")] == [None, "raw/paper.pdf"]
 
 
-def test_a_loaded_graph_leaves_the_young_generation_and_the_collector_on(tmp_path):
-    gc.unfreeze()  # other tests (the app) may have frozen objects: start from none
-    (tmp_path / "wiki").mkdir()
-    for i in range(20):
-        (tmp_path / "wiki" / f"p{i}.md").write_text(f"# P{i}\n\n[[P{(i + 1) % 20}]]\n", encoding="utf-8")
-    assert gc.isenabled()
-    graph = LinkGraph.load(Vault.open(tmp_path), save_cache=False)
-    assert gc.isenabled() and gc.get_freeze_count() == 0
-    young = {id(o) for o in gc.get_objects(generation=0)}
-    assert not any(id(info) in young or id(info.links) in young for info in graph.pages.values())
-    # Still collectable: a later full collection sees the graph's objects again.
-    assert any(o is graph.pages["wiki/p0.md"] for o in gc.get_objects(generation=2))
-
-
-def test_loading_a_graph_leaves_what_the_process_froze_frozen(tmp_path):
-    (tmp_path / "wiki").mkdir()
-    (tmp_path / "wiki" / "p.md").write_text("# P\n\n[[Q]]\n", encoding="utf-8")
-    keep = [object() for _ in range(10)]  # noqa: F841 - alive while frozen
-    gc.freeze()
-    try:
-        frozen = gc.get_freeze_count()
-        assert frozen > 0
-        LinkGraph.load(Vault.open(tmp_path), save_cache=False)
-        assert gc.get_freeze_count() >= frozen
-    finally:
-        gc.unfreeze()
-
-
 def test_files_are_read_whole_or_up_to_a_limit(tmp_path):
     path = tmp_path / "big.md"
     data = b"x" * 200_000 + b"\n[[End]]\n"
@@ -214,12 +185,3 @@ def test_files_are_read_whole_or_up_to_a_limit(tmp_path):
     assert read_bytes(tmp_path / "empty.md", 100) == b""
 
 
-def test_a_snippet_sized_read_costs_no_fstat(tmp_path, monkeypatch):
-    """A search reads the first 16 KB of ten files: the size of each is not needed for that."""
-    import os
-
-    path = tmp_path / "page.md"
-    path.write_bytes(b"a line\n" * 5000)
-    monkeypatch.setattr(os, "fstat", lambda fd: (_ for _ in ()).throw(AssertionError("fstat called")))
-    assert read_bytes(path, 16384) == (b"a line\n" * 5000)[:16384]
-    assert read_bytes(path, 100_000, size=40_000) == b"a line\n" * 5000

@@ -9,8 +9,8 @@ import textwrap
 import pytest
 
 from tests.core.changes_util import make_vault, open_vault
-from wikitui.core.changeset import ChangesetBuilder
-from wikitui.core.pending import PendingStore, UnknownChangeset
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.changes.pending import PendingStore, UnknownChangeset
 
 
 @pytest.fixture
@@ -58,10 +58,10 @@ def test_unreadable_files_are_skipped_and_ids_cannot_be_paths(root):
 
 KILL_SCRIPT = textwrap.dedent("""
     import os, signal, sys
-    from wikitui.core.changeset import ChangesetBuilder
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.pending import PendingStore
-    from wikitui.core.vault import Vault
+    from wikitui.core.changes.builder import ChangesetBuilder
+    from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
 
     vault = Vault.open(sys.argv[1])
     b = ChangesetBuilder(vault, LinkGraph.load(vault, use_cache=False, save_cache=False))

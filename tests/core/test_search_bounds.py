@@ -18,11 +18,11 @@ from whoosh import query
 
 from wikitui import cli
 from wikitui.core.errors import BadQuery
-from wikitui.core.search import SearchIndex
-from wikitui.core.search_bounds import MAX_EXPANDED_TERMS, MAX_EXPANDING_WORDS, MAX_FUZZY_DISTANCE
-from wikitui.core.search_expand import ExpandedTerms, prepare_query
-from wikitui.core.search_schema import parse_query
-from wikitui.core.vault import Vault
+from wikitui.core.search.facade import SearchIndex
+from wikitui.core.search.whoosh.bounds import MAX_EXPANDED_TERMS, MAX_EXPANDING_WORDS, MAX_FUZZY_DISTANCE
+from wikitui.core.search.whoosh.expand import ExpandedTerms, prepare_query
+from wikitui.core.search.whoosh.schema import parse_query
+from wikitui.core.vault.layout import Vault
 
 
 def write(root: Path, rel: str, text: str) -> None:
@@ -54,7 +54,7 @@ def index(crowded):
 
 
 def prepared(index: SearchIndex, text: str, notes: list[str] | None = None):
-    store = index._opened()
+    store = index.backend.store()
     q = parse_query(store, text, notes)
     return q, prepare_query(q, store.searcher().reader())
 
@@ -92,7 +92,7 @@ def test_one_and_two_edits_are_kept_as_asked_without_a_note(index):
 
 def test_a_fuzzy_word_in_a_phrase_is_text_and_gets_no_note(index):
     notes: list[str] = []
-    parse_query(index._opened(), '"abcdef~9 rabbit"', notes)
+    parse_query(index.backend.store(), '"abcdef~9 rabbit"', notes)
     assert notes == []
 
 
@@ -153,8 +153,8 @@ def test_wikitui_search_prints_the_note_on_stderr_and_keeps_json_on_stdout(crowd
 
 def test_the_agents_search_tool_shows_the_note(crowded):
     from wikitui.core.agent.tools import ToolBox
-    from wikitui.core.changeset import ChangesetBuilder
-    from wikitui.core.graph import LinkGraph
+    from wikitui.core.changes.builder import ChangesetBuilder
+    from wikitui.core.vault.graph import LinkGraph
 
     vault = Vault.open(crowded)
     graph = LinkGraph.load(vault)

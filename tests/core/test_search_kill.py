@@ -1,6 +1,6 @@
 """An index build killed at any point: the next ``wikitui search`` answers, and leaves no litter.
 
-The real indexing child (``python -m wikitui.ui.index_process``, what the TUI
+The real indexing child (``python -m wikitui.core.search.child_process``, what the TUI
 starts) is run with a hook that SIGKILLs it right before its Nth file operation
 in the index folder (create, rename, delete, temp folder), for every N the build
 performs: inside a segment's writing, between the segment and its table of
@@ -24,8 +24,9 @@ from whoosh.filedb.filestore import FileStorage
 from whoosh.index import TOC
 
 from wikitui import cli
-from wikitui.core.search import SearchIndex, index_name
-from wikitui.core.vault import Vault
+from wikitui.core.search.facade import SearchIndex
+from wikitui.core.search.whoosh.backend import index_name
+from wikitui.core.vault.layout import Vault
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,8 +55,8 @@ def hooked(method):
 for method in ("create_file", "rename_file", "delete_file", "temp_storage", "destroy"):
     hooked(method)
 atexit.register(lambda: sys.stderr.write(f"file operations: {done[0]}\n"))
-sys.argv = ["index_process", sys.argv[1]]
-runpy.run_module("wikitui.ui.index_process", run_name="__main__")
+sys.argv = ["child_process", sys.argv[1]]
+runpy.run_module("wikitui.core.search.child_process", run_name="__main__")
 """
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tests.core import formats_samples as samples
 from wikitui.core.outputs.export import export_page, marp_error
 from wikitui.core.outputs.slides import DeckError, is_deck, parse_deck, split_slides
-from wikitui.core.vault import Vault
+from wikitui.core.vault.layout import Vault
 
 DECK = """---
 marp: true

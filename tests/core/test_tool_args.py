@@ -22,11 +22,12 @@ from wikitui.core.agent.context import safe_arguments
 from wikitui.core.agent.headless import run_ingest
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.tools import PROPOSE_TOOLS, READ_TOOLS, ToolBox, describe_call
-from wikitui.core.changeset import ChangesetBuilder
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.changes.pending import PendingStore
 from wikitui.core.config import load_settings
-from wikitui.core.graph import LinkGraph
-from wikitui.core.pending import PendingStore
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.workspace import Workspace
 
 PAGE = "---\ntitle: Grin\ntype: concept\nsummary: A grin without a cat.\n---\n\n# Grin\n\nSee [[Cheshire Cat]].\n"
 
@@ -118,7 +119,7 @@ def test_a_headless_ingest_fed_every_hostile_call_goes_on_and_writes_only_the_go
     (sample_vault / ".wikitui").mkdir(exist_ok=True)
     (sample_vault / ".wikitui" / "config.toml").write_text("context_tokens = 100000\n")  # no result condensed
     out, err = io.StringIO(), io.StringIO()
-    code = run_ingest(sample_vault, "raw/chapter-06.md", out=out, err=err, client=fast_client())
+    code = run_ingest(Workspace.open(sample_vault), "raw/chapter-06.md", out=out, err=err, client=fast_client())
     assert code == 0, err.getvalue()[-2000:]
     assert "Traceback" not in err.getvalue()
     results = [m for m in fake_llm.requests[2]["messages"] if m["role"] == "tool"]
@@ -233,7 +234,7 @@ def test_a_tool_name_and_id_with_lone_surrogates_do_not_break_the_next_request(f
     out, err = io.StringIO(), io.StringIO()
     from wikitui.core.agent.headless import run_ask
 
-    code = run_ask(sample_vault, "Who grins?", out=out, err=err, client=fast_client())
+    code = run_ask(Workspace.open(sample_vault), "Who grins?", out=out, err=err, client=fast_client())
     assert code == 0 and out.getvalue().startswith("Done."), err.getvalue()[-500:]
     results = [m for m in fake_llm.requests[1]["messages"] if m["role"] == "tool"]
     assert results[0]["content"].startswith("error: there is no tool 'se\ufffdarch'")

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from wikitui.core.agent.tools import ToolBox, describe_call
-from wikitui.core.changeset import ChangesetBuilder
-from wikitui.core.graph import LinkGraph
-from wikitui.core.search import SearchIndex
-from wikitui.core.vault import Vault
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.search.facade import SearchIndex
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 
 
 def tree_hash(root: Path) -> str:

@@ -14,10 +14,11 @@ from wikitui.core.agent.events import AgentError, ChangesetReady, Notice, TextDe
 from wikitui.core.agent.headless import run_ask, run_ingest
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.session import AgentSession
+from wikitui.core.changes.pending import PendingStore
 from wikitui.core.config import load_settings
-from wikitui.core.graph import LinkGraph
-from wikitui.core.pending import PendingStore
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.workspace import Workspace
 
 CAUCUS = ("---\ntitle: Caucus-Race\ntype: concept\nsummary: A race in a circle that everybody wins.\n"
           "sources: [raw/chapter-03.md]\n---\n\n# Caucus-Race\n\nOrganised by the [[Dodo]].\n")
@@ -46,9 +47,10 @@ class Chat:
         return [e for e in self.events if isinstance(e, kind)]
 
 
-def run(fn, *args, **kwargs) -> tuple[int, str, str]:
+def run(fn, vault_path, *args, **kwargs) -> tuple[int, str, str]:
+    """Run ``fn`` on a workspace opened on ``vault_path``, as ``wikitui ask``/``ingest`` do."""
     out, err = io.StringIO(), io.StringIO()
-    code = fn(*args, out=out, err=err, client=fast_client(), **kwargs)
+    code = fn(Workspace.open(vault_path), *args, out=out, err=err, client=fast_client(), **kwargs)
     return code, out.getvalue(), err.getvalue()
 
 

@@ -8,9 +8,9 @@ from datetime import date
 import pytest
 
 from tests.core.changes_util import git, git_init, make_vault, open_vault, page, read, tree_hashes
-from wikitui.core.apply import apply_changeset
-from wikitui.core.changeset import ChangesetBuilder, FileConflict
-from wikitui.core.history import NothingToUndo, list_records, undo_last
+from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.builder import ChangesetBuilder, FileConflict
+from wikitui.core.changes.undo import NothingToUndo, list_records, undo_last
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")
 

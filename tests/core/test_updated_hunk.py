@@ -16,18 +16,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.core.changes_util import git, git_init, make_vault, open_vault, page, read
-from wikitui.core.apply import apply_changeset
-from wikitui.core.changeset import ChangesetBuilder
-from wikitui.core.diffs import apply_hunks, compute_hunks
-from wikitui.core.hunk_groups import groups
-from wikitui.core.pending import PendingStore
+from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.changes.diffs import apply_hunks, compute_hunks
+from wikitui.core.changes.hunk_groups import groups
+from wikitui.core.changes.pending import PendingStore
 
 TODAY = "2026-12-01"
 
 
 @pytest.fixture(autouse=True)
 def fixed_day(monkeypatch):
-    monkeypatch.setattr("wikitui.core.updated.now", lambda: _dt.datetime(2026, 12, 1, 9, 30))
+    monkeypatch.setattr("wikitui.core.changes.updated.now", lambda: _dt.datetime(2026, 12, 1, 9, 30))
 BODY = "".join(f"Paragraph {i}.\n\n" for i in range(1, 12))
 
 

@@ -3,7 +3,7 @@
 The corpora are copied once per module (they are never written). The second half of
 this file is a deliberately simple, separate implementation of DESIGN §2's link rules
 (line-based fence and code-span stripping, plain dictionaries for stem/title/alias
-lookup) so that a bug in :mod:`wikitui.core.links` or :mod:`wikitui.core.graph` shows
+lookup) so that a bug in :mod:`wikitui.core.vault.links` or :mod:`wikitui.core.vault.graph` shows
 up as a disagreement; the figures it established are hard-coded too, so a regression
 shared by both implementations still fails.
 """
@@ -21,8 +21,8 @@ import pytest
 import yaml
 
 from tests.conftest import corpus_path
-from wikitui.core.graph import LinkGraph
-from wikitui.core.vault import Vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 
 pytestmark = pytest.mark.corpus
 

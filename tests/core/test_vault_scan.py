@@ -15,7 +15,7 @@ import stat
 import pytest
 
 from tests.conftest import SAMPLE, corpus_path
-from wikitui.core.vault import FileStat, Vault
+from wikitui.core.vault.layout import FileStat, Vault
 
 
 def reference_scan(vault: Vault) -> tuple[list[FileStat], list[FileStat], list[FileStat]]:

@@ -13,13 +13,13 @@ import stat
 import pytest
 
 from tests.core.changes_util import make_vault, open_vault, page, tree_hashes
-from wikitui.core.apply import apply_changeset
-from wikitui.core.changeset import ChangesetBuilder
-from wikitui.core.fsutil import atomic_write
-from wikitui.core.history import undo_last
-from wikitui.core.init import init_vault
-from wikitui.core.journal import Journal
-from wikitui.core.pending import PendingStore
+from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.changes.journal import Journal
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.changes.undo import undo_last
+from wikitui.core.vault.create import init_vault
+from wikitui.core.vault.files import atomic_write
 
 #: A log written on Windows by another tool: BOM, CRLF, a Latin-1 byte, no final newline.
 ODD_LOG = b"\xef\xbb\xbf# Log\r\n\r\n## [2026-01-02] edit | Caf\xe9\r\n\r\n- pages: none"
@@ -157,7 +157,7 @@ def test_init_and_a_page_created_from_the_ui_get_the_umask_default(tmp_path, uma
     init_vault(tmp_path / "v")
     for rel in ("wiki/index.md", "wiki/log.md", "WIKI.md", ".gitignore", ".wikitui/.gitignore"):
         assert mode(tmp_path / "v" / rel) == 0o644, rel
-    # The UI's "create page" writes through fsutil.atomic_write (ui/screens/navigation.py).
+    # The UI's "create page" writes through vault.files.atomic_write (ui/screens/navigation.py).
     atomic_write(tmp_path / "v/wiki/new.md", "# New\n")
     assert mode(tmp_path / "v/wiki/new.md") == 0o644
     os.chmod(tmp_path / "v/wiki/new.md", 0o600)

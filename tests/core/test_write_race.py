@@ -15,12 +15,12 @@ import time
 import pytest
 
 from tests.core.changes_util import make_vault, open_vault, page, read
-from wikitui.core import exchange, replace  # noqa: F401
-from wikitui.core.apply import apply_changeset
-from wikitui.core.changeset import ChangesetBuilder, FileConflict
-from wikitui.core.history import undo_last
-from wikitui.core.journal import JOURNAL_NAME, Journal
-from wikitui.core.pending import PendingStore
+from wikitui.core.changes import exchange, replace  # noqa: F401
+from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.builder import ChangesetBuilder, FileConflict
+from wikitui.core.changes.journal import JOURNAL_NAME, Journal
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.changes.undo import undo_last
 
 NOTES = "".join(f"Line {i} of the notes.\n" for i in range(1, 41))
 PAGE = "wiki/notes.md"

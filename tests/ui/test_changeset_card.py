@@ -7,9 +7,9 @@ from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 
 from tests.ui.test_review import build_changeset, vault_root  # noqa: F401  (the fixture)
-from wikitui.core.changeset import ChangesetBuilder
-from wikitui.core.graph import LinkGraph
-from wikitui.core.vault import Vault
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 from wikitui.ui.themes import bundled_theme_dir, load_theme_file
 from wikitui.ui.widgets.changeset_card import ChangesetCard
 

@@ -1,6 +1,6 @@
 """The chat pane, driven like a person would, against the fake OpenAI-compatible server.
 
-A tiny host app gives the pane what the workspace gives it (a vault, its link graph)
+A tiny host app gives the pane what the workspace app gives it (a Workspace, its link graph loaded)
 and records the messages the workspace would act on. The model is the real litellm
 client talking to ``tests/fakeserver.py`` on 127.0.0.1.
 """
@@ -27,9 +27,9 @@ from wikitui.core.agent.events import (
     TurnUsage,
 )
 from wikitui.core.agent.llm import LLMClient
-from wikitui.core.changeset import ChangesetBuilder
-from wikitui.core.graph import LinkGraph
-from wikitui.core.vault import Vault
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.workspace import Workspace
+from wikitui.ui.screens.review import screen_reviewer
 from wikitui.ui.themes import bundled_theme_dir, load_theme_file
 from wikitui.ui.widgets.chat_input import complete
 from wikitui.ui.widgets.chat_log import ChatLog, NoteLine, ToolLine, UserLine
@@ -53,15 +53,15 @@ class ChatHost(App):
 
     def __init__(self, root, *, theme: bool = False) -> None:
         super().__init__()
-        self.vault = Vault.open(root)
-        self.graph = LinkGraph.load(self.vault)
-        self.search_index = None
+        self.workspace = Workspace.open(root)
+        self.workspace.load_graph()
+        self.vault, self.graph = self.workspace.vault, self.workspace.graph
         self.opened: list[tuple[str, str]] = []
         self.applied: list[list[str]] = []
         self._theme = theme
 
     def compose(self) -> ComposeResult:
-        yield ChatPane(client_factory=fast_client)
+        yield ChatPane(self.workspace, reviewer=screen_reviewer(self, self.vault), client_factory=fast_client)
 
     def on_mount(self) -> None:
         if self._theme:
@@ -422,7 +422,7 @@ def test_snapshot_chat_mid_stream(sample_vault, model_named, snap_compare):
 
 def test_snapshot_changeset_card_in_the_chat(sample_vault, model_named, snap_compare, monkeypatch):
     # The rabbit's page proposes its `updated:` date too (issue 10, point 6): the same day, every day.
-    monkeypatch.setattr("wikitui.core.updated.now", lambda: __import__("datetime").datetime(2026, 12, 1, 12, 0))
+    monkeypatch.setattr("wikitui.core.changes.updated.now", lambda: __import__("datetime").datetime(2026, 12, 1, 12, 0))
 
     async def propose(pilot: Pilot) -> None:
         app = pilot.app
@@ -432,7 +432,7 @@ def test_snapshot_changeset_card_in_the_chat(sample_vault, model_named, snap_com
         c.on_event(TurnUsage(15900, 450, 0.0, 15900, 450, 0.0, 3))
         c.on_event(TurnFinished("ingest", PLAN, awaiting_go=True))
         pane.chat_log.add_user("/go")
-        builder = ChangesetBuilder(app.vault, app.graph)
+        builder = ChangesetBuilder(app.vault, app.workspace.graph)
         builder.changeset_id = "cs-20260101-abc123"
         builder.edit("wiki/characters/white-rabbit.md",
                      [{"old": "A white rabbit with pink eyes", "new": "A white rabbit with pink eyes, always late"}],

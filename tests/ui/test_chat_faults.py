@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from tests.fakeserver import Text, cut, error, html_page, text, tool_calls
 from tests.ui.test_chat import ChatHost, notes, send, turn, wait_for
-from wikitui.core.pending import PendingStore
-from wikitui.core.vault import Vault
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.vault.layout import Vault
 from wikitui.ui.widgets.chat_log import UserLine
 
 CAUCUS = ("---\ntitle: Caucus-Race\ntype: concept\nsummary: A race in a circle that everybody wins.\n---\n\n"

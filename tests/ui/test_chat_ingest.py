@@ -14,10 +14,10 @@ from textual.pilot import Pilot
 
 from tests.fakeserver import text, tool_call, tool_calls
 from tests.ui.workspace_helpers import notices, screen_text, wait_ready, workspace
-from wikitui.core.changeset import ChangesetBuilder
-from wikitui.core.graph import LinkGraph
-from wikitui.core.pending import PendingStore
-from wikitui.core.vault import Vault
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 from wikitui.ui.screens.review import ConflictScreen, ReviewScreen
 from wikitui.ui.widgets.chat_log import NoteLine, ToolLine
 from wikitui.ui.widgets.chat_pane import ChatPane
@@ -40,7 +40,7 @@ DAY = _dt.datetime(2026, 12, 1, 12, 0)
 @pytest.fixture(autouse=True)
 def fixed_day(monkeypatch):
     """The proposed `updated:` date, the same every day (snapshots show it)."""
-    monkeypatch.setattr("wikitui.core.updated.now", lambda: DAY)
+    monkeypatch.setattr("wikitui.core.changes.updated.now", lambda: DAY)
 
 
 PLAN = ("## Plan\n\n- Chapter 1 is already summarised; I will sharpen [[White Rabbit]] and [[Alice]].\n"
@@ -138,7 +138,7 @@ async def test_ingest_plan_go_review_apply_and_undo(fake_llm, sample_vault):
         assert chat.chat_log.cards[next(iter(chat.chat_log.cards))].status == "applied"
         assert any("Applied 3 hunks" in n.plain and "/undo reverts it" in n.plain
                    for n in chat.chat_log.query(NoteLine))
-        assert CURIOSITY in app.graph.pages
+        assert CURIOSITY in app.workspace.graph.pages
 
         # The reason waits for the user's next message: applying starts no model call (a paid call).
         await wait_for(pilot, lambda: any("Your reasons will go to the agent with your next message" in n.plain

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SAMPLE, corpus_path
-from wikitui.core.fsutil import read_text
-from wikitui.core.links import extract_links
-from wikitui.core.page import parse_page
+from wikitui.core.vault.files import read_text
+from wikitui.core.vault.links import extract_links
+from wikitui.core.vault.page import parse_page
 from wikitui.ui.markdown import chunks, document
 from wikitui.ui.markdown.document import PageDocument, render_page
 from wikitui.ui.markdown.wrap import wrap_runs

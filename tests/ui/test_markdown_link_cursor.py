@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from textual.app import App, ComposeResult
 
-from wikitui.core.links import extract_links
+from wikitui.core.vault.links import extract_links
 from wikitui.ui.markdown.link_cursor import LinkCursor
 from wikitui.ui.widgets.chat_message import ChatMessage
 from wikitui.ui.widgets.page_view import PageView

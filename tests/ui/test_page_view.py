@@ -7,7 +7,7 @@ import textwrap
 import pytest
 from textual.app import App, ComposeResult
 
-from wikitui.core.links import Link
+from wikitui.core.vault.links import Link
 from wikitui.ui.widgets.page_view import PageView
 
 #: Targets that exist in the pretend vault; everything else is unresolved.

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from textual.app import App, ComposeResult
 
-from wikitui.core.changeset import ChangesetBuilder, FileConflict
-from wikitui.core.graph import LinkGraph
-from wikitui.core.init import init_vault
-from wikitui.core.vault import Vault
+from wikitui.core.changes.builder import ChangesetBuilder, FileConflict
+from wikitui.core.vault.create import init_vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
 from wikitui.ui.screens.review import ConflictScreen, ReviewResult, ReviewScreen
 from wikitui.ui.themes import bundled_theme_dir, load_theme_file
 from wikitui.ui.widgets.diff_view import DiffView
@@ -221,7 +221,7 @@ async def test_enter_with_nothing_decided_stays_and_esc_leaves_everything_pendin
 
 
 async def test_applying_the_result_writes_accepted_hunks_only(vault_root):
-    from wikitui.core.apply import apply_changeset
+    from wikitui.core.changes.apply import apply_changeset
 
     vault, graph, changeset = build_changeset(vault_root)
     app = ReviewApp(changeset)

@@ -19,8 +19,8 @@ from tests.ui.test_review import (  # noqa: F401 - vault_root is a fixture
     where,
 )
 from tests.ui.workspace_helpers import wait_for, wait_ready, workspace
-from wikitui.core.disk_status import disk_status
-from wikitui.core.pending import PendingStore
+from wikitui.core.changes.disk_status import disk_status
+from wikitui.core.changes.pending import PendingStore
 from wikitui.ui.messages import VaultChanged
 from wikitui.ui.screens.review import ReviewScreen
 

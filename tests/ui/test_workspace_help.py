@@ -16,7 +16,8 @@ from textual.command import CommandPalette
 from textual.dom import DOMNode
 
 import wikitui.ui
-from wikitui.ui.screens.help import HelpScreen, help_table
+from wikitui.ui.screens.help import HelpScreen, help_table, places
+from wikitui.ui.screens.main import MainScreen
 
 from tests.ui.workspace_helpers import screen_text, wait_for, wait_ready, workspace
 
@@ -36,7 +37,7 @@ def _declared_bindings() -> list[tuple[type, Binding]]:
 
 def _help_lines(app) -> list[str]:
     console = Console(width=160, record=True, file=open("/dev/null", "w"))  # noqa: SIM115 - closed with the console
-    console.print(help_table(app))
+    console.print(help_table(app, places(type(app), MainScreen), app.keymap))
     return console.export_text().splitlines()
 
 

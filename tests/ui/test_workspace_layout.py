@@ -21,7 +21,7 @@ def _panes(app):
 
 
 def _focus_column(app) -> str:
-    return app.main._focused_column()
+    return app.main.panes.focused_column()
 
 
 @pytest.mark.parametrize("width", [56, 64, 70, 80, 90, 100, 109, 110, 120, 160])

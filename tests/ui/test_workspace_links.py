@@ -56,8 +56,8 @@ async def test_an_unresolved_link_offers_to_create_the_page(sample_vault):
         await wait_for(pilot, lambda: app.main.current_path == "wiki/walrus-and-the-carpenter.md", "the new page to open")
         assert isinstance(app.focused, PageView)
         # The link now resolves, and the new page knows who links to it.
-        assert app.graph.find_page("Walrus and the Carpenter") == "wiki/walrus-and-the-carpenter.md"
-        assert [b.source for b in app.graph.backlinks("wiki/walrus-and-the-carpenter.md")] == ["wiki/notes.md"]
+        assert app.workspace.graph.find_page("Walrus and the Carpenter") == "wiki/walrus-and-the-carpenter.md"
+        assert [b.source for b in app.workspace.graph.backlinks("wiki/walrus-and-the-carpenter.md")] == ["wiki/notes.md"]
 
 
 async def test_an_unresolved_link_can_be_handed_to_the_agent(sample_vault):

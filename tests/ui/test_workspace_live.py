@@ -16,18 +16,18 @@ async def test_a_page_written_outside_appears_in_the_tree_and_the_backlinks(samp
         await wait_ready(pilot)
         app.main.open_path("wiki/characters/dinah.md")
         await pilot.pause()
-        before = len(app.graph.backlinks("wiki/characters/dinah.md"))
+        before = len(app.workspace.graph.backlinks("wiki/characters/dinah.md"))
         (sample_vault / "wiki" / "cats.md").write_text(
             "---\ntitle: Cats of Wonderland\n---\n\n[[Dinah]] and the [[Cheshire Cat]].\n", encoding="utf-8"
         )
-        await wait_for(pilot, lambda: "wiki/cats.md" in app.graph.pages, "the graph to learn the page", LIVE)
+        await wait_for(pilot, lambda: "wiki/cats.md" in app.workspace.graph.pages, "the graph to learn the page", LIVE)
         await wait_for(pilot, lambda: "Cats of Wonderland" in screen_text(app), "the tree to show it", LIVE)
         await wait_for(pilot, lambda: f"Backlinks ({before + 1})" in screen_text(app), "the backlink count", LIVE)
         # The search index follows too.
         await wait_for(
             pilot,
-            lambda: app.search_index is not None
-            and any(h.path == "wiki/cats.md" for h in app.search_index.search("Wonderland cats", limit=20)),
+            lambda: app.workspace.search_index is not None
+            and any(h.path == "wiki/cats.md" for h in app.workspace.search_index.search("Wonderland cats", limit=20)),
             "the search index",
             LIVE,
         )
@@ -59,7 +59,7 @@ async def test_deleting_the_open_page_shows_a_clear_state(sample_vault):
         (sample_vault / "wiki" / "characters" / "dodo.md").unlink()
         await wait_for(pilot, lambda: "Page deleted" in screen_text(app), "the deleted state", LIVE)
         await wait_for(pilot, lambda: any("dodo.md was deleted" in n for n in notices(app)), "the notice")
-        assert "Dodo" not in [info.title for info in app.graph.pages.values()]
+        assert "Dodo" not in [info.title for info in app.workspace.graph.pages.values()]
         # Back still works from here.
         await pilot.press("backspace")
         await wait_for(pilot, lambda: app.main.current_path == "wiki/index.md", "going back")
@@ -67,12 +67,12 @@ async def test_deleting_the_open_page_shows_a_clear_state(sample_vault):
 
 async def test_a_change_made_while_another_process_writes_the_index_is_indexed_after(sample_vault):
     """`wikitui index` running in a terminal holds the index: the workspace's own update waits, then retries."""
-    from wikitui.core.search import UpdateStats
+    from wikitui.core.search.results import UpdateStats
 
     app = workspace(sample_vault)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
-        index = app.search_index
+        index = app.workspace.search_index
         real = index.update_paths
         calls: list[list[str]] = []
 

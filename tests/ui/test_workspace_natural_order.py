@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wikitui.core.natural_order import natural_key
+from wikitui.core.vault.natural_order import natural_key
 from wikitui.ui.widgets.page_tree import PageTree
 from wikitui.ui.widgets.source_tree import SourceTree
 

@@ -32,10 +32,10 @@ async def test_following_a_link_and_coming_back_restores_the_scroll(sample_vault
         await pilot.press("tab")
         await wait_for(pilot, lambda: page.selected_link is not None, "a selected link")
         link = page.links[page.selected_link]
-        target = app.graph.resolve(link, "wiki/index.md")
+        target = app.workspace.graph.resolve(link, "wiki/index.md")
         assert target is not None
         # The border tells where the selected link goes.
-        title = app.graph.pages[target].title
+        title = app.workspace.graph.pages[target].title
         await wait_for(pilot, lambda: title in str(page.border_subtitle), "the border to name the link's page")
 
         await pilot.press("enter")
@@ -131,7 +131,7 @@ async def test_backlinks_panel_opens_the_linking_page(sample_vault):
         await wait_ready(pilot)
         app.main.open_path("wiki/characters/dinah.md")
         await pilot.pause()
-        backlinks = app.graph.backlinks("wiki/characters/dinah.md")
+        backlinks = app.workspace.graph.backlinks("wiki/characters/dinah.md")
         assert backlinks
         assert f"Backlinks ({len(backlinks)})" in screen_text(app)
         await pilot.press("f4", "enter")

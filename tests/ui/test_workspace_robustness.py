@@ -95,10 +95,10 @@ async def test_an_empty_vault_says_there_are_no_pages(tmp_path):
 async def test_an_apply_interrupted_by_a_crash_is_rolled_back_when_the_app_starts(sample_vault):
     """The power went out mid-apply: the next launch restores the pages and says so."""
     from tests.core.test_apply import crash_apply
-    from wikitui.core.changeset import ChangesetBuilder
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.pending import PendingStore
-    from wikitui.core.vault import Vault
+    from wikitui.core.changes.builder import ChangesetBuilder
+    from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
 
     vault = Vault.open(sample_vault)
     builder = ChangesetBuilder(vault, LinkGraph.load(vault))

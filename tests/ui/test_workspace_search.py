@@ -6,7 +6,7 @@ import threading
 
 from textual.widgets import OptionList, Static
 
-from wikitui.ui import index_process
+from wikitui.core.search import child_process
 from wikitui.ui.screens.search import SearchScreen
 from wikitui.ui.widgets.index_status import IndexStatus
 
@@ -19,7 +19,7 @@ def _status(app) -> str:
 
 async def test_search_opened_during_the_first_build_shows_progress_then_results(sample_vault, monkeypatch):
     gate = threading.Event()
-    real = index_process.run_indexing
+    real = child_process.run_indexing
 
     def held_build(root, progress, stop):
         # The child process reports some progress, then takes its time (a large vault).
@@ -27,7 +27,7 @@ async def test_search_opened_during_the_first_build_shows_progress_then_results(
         gate.wait(30)
         return real(root, progress, stop)
 
-    monkeypatch.setattr(index_process, "run_indexing", held_build)
+    monkeypatch.setattr(child_process, "run_indexing", held_build)
     app = workspace(sample_vault, watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
         status = lambda: app.main.query_one(IndexStatus).state  # noqa: E731
@@ -46,10 +46,10 @@ async def test_search_opened_during_the_first_build_shows_progress_then_results(
 
 
 async def test_a_failed_build_says_why_in_the_search_screen(sample_vault, monkeypatch):
-    monkeypatch.setattr(index_process, "run_indexing", lambda root, progress, stop: (False, "the disk is full"))
+    monkeypatch.setattr(child_process, "run_indexing", lambda root, progress, stop: (False, "the disk is full"))
     app = workspace(sample_vault, watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.index_state == "failed", "the build to fail", 20)
+        await wait_for(pilot, lambda: app.workspace.index_state.value == "failed", "the build to fail", 20)
         await pilot.press("slash", *"rabbit")
         await wait_for(pilot, lambda: "the disk is full" in _status(app), "the reason")
         assert _status(app).startswith("Search is not available")

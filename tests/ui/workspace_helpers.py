@@ -29,8 +29,8 @@ async def wait_for(pilot: Pilot, predicate: Callable[[], object], what: str, tim
 async def wait_ready(pilot: Pilot, timeout: float = 20.0) -> None:
     """Wait until the graph is loaded, the search index is up to date and the page is shown."""
     app: WikituiApp = pilot.app  # type: ignore[assignment]
-    await wait_for(pilot, lambda: app.graph is not None, "the link graph", timeout)
-    await wait_for(pilot, lambda: app.index_state in ("ready", "failed", "off"), "the search index", timeout)
+    await wait_for(pilot, lambda: app.workspace.graph is not None, "the link graph", timeout)
+    await wait_for(pilot, lambda: app.workspace.index_state.value in ("ready", "failed", "off"), "the search index", timeout)
     await pilot.pause()
 
 

@@ -1,5 +1,13 @@
-"""The wikitui core library.
+"""The wikitui core library: one open vault (``workspace``) and the subsystems below it.
+
+``workspace.py`` is the object the command line, the TUI and the tests hold; under it,
+``agent/`` (the LLM), ``changes/`` (changesets, the write transaction, undo, git),
+``search/`` (the facade and its Whoosh backend), ``outputs/`` (charts, slides) and
+``vault/`` (files, pages, links, the graph) — dependencies point down. ``errors``,
+``record``, ``faults``, ``config``, ``jsonstream`` and ``navigation`` (back and
+forward) are shared by all.
 
 Nothing in this package imports Textual or Rich: it is usable from a script, the
-command line, the tests and the UI alike (see ``tests/core/test_import_hygiene.py``).
+command line, the tests and the UI alike (the import contracts in pyproject.toml,
+checked by ``tests/test_contracts.py``).
 """

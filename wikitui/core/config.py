@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from wikitui.core.errors import ConfigError
-from wikitui.core.fsutil import atomic_write
+from wikitui.core.vault.files import atomic_write
 
 #: Environment variable naming another user config file.
 CONFIG_ENV = "WIKITUI_CONFIG"
@@ -213,7 +213,7 @@ def load_settings(vault: object = None, cli_model: str | None = None) -> Setting
     """Resolve the settings (command line > environment > vault config > user config).
 
     Args:
-        vault: A :class:`~wikitui.core.vault.Vault` or a vault folder, or None.
+        vault: A :class:`~wikitui.core.vault.layout.Vault` or a vault folder, or None.
         cli_model: The ``--model`` option, when given.
 
     Returns:

@@ -1,16 +1,17 @@
-"""The wikitui application: the vault, its link graph and search index, and the workers that keep them current.
+"""The wikitui application: a :class:`~wikitui.core.workspace.Workspace` on screen, and the workers that keep it current.
 
 The first screen appears at once; the link graph loads in a thread worker (fast:
-it is cached), the search index catches up in another with visible progress, and
-a third watches the vault so edits made elsewhere show up within a second. The
-screens turn key presses into calls on this state (see :mod:`wikitui.ui.screens.main`).
+it is cached), the search index catches up in a child process with visible
+progress, and a third worker watches the vault so edits made elsewhere show up
+within a second. Each worker calls a workspace method and hands the result to the
+workspace screen (:mod:`wikitui.ui.screens.main`), which was given the workspace
+and shows it.
 
 :func:`make_app` builds the app for the command line and the tests alike.
 """
 
 from __future__ import annotations
 
-import gc
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
@@ -19,12 +20,11 @@ from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.signal import Signal
 
-from wikitui.core.graph import LinkGraph
-from wikitui.core.history_nav import History
-from wikitui.core.vault import Vault
+from wikitui import gc_tuning
+from wikitui.core.workspace import IndexState, Workspace
 from wikitui.ui.early_keys import EarlyKeys, KeyHandled
+from wikitui.ui.index_watch import IndexWatch
 from wikitui.ui.messages import IndexProgress, VaultChanged
 from wikitui.ui.screens.main import MainScreen
 from wikitui.ui.state import VaultState
@@ -32,6 +32,7 @@ from wikitui.ui.themes import VARIABLE_DEFAULTS, load_themes, pick_theme, save_t
 from wikitui.ui.widgets.page_tree import PreparedPages, prepare_pages
 
 if TYPE_CHECKING:
+    from wikitui.core.vault.graph import LinkGraph
     from wikitui.ui.widgets.chat_pane import ChatPane
 
 #: Milliseconds watchfiles gathers changes before reporting them.
@@ -40,10 +41,10 @@ WATCH_DEBOUNCE_MS = 150
 INDEX_RETRY_S = 1.0
 
 
-def _ignored(vault: Vault, path: str) -> bool:
+def _ignored(root: Path, path: str) -> bool:
     """Whether a changed file lies outside the vault's content (dot-folders: .wikitui/, .git/...)."""
     try:
-        rel = Path(path).resolve().relative_to(vault.root)
+        rel = Path(path).resolve().relative_to(root)
     except (ValueError, OSError):
         return True
     return any(part.startswith(".") for part in rel.parts)
@@ -66,7 +67,7 @@ class WikituiApp(App[None]):
     """The wikitui workspace on one vault.
 
     Args:
-        vault: The vault to show.
+        workspace: The open vault to show.
         opener: Opens an external URL (``webbrowser.open`` by default; tests inject their own).
         watch: Watch the vault for outside edits.
         index: Bring the search index up to date in the background.
@@ -76,8 +77,6 @@ class WikituiApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "wikitui"
     COMMANDS: ClassVar[set] = App.COMMANDS | {_page_switcher}
-    #: The workspace screen is the default mode's screen (a mode loads the screen's CSS_PATH).
-    MODES: ClassVar[dict] = {"_default": MainScreen}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
         Binding("ctrl+r", "review", "Review", id="review"),
@@ -86,46 +85,39 @@ class WikituiApp(App[None]):
 
     def __init__(
         self,
-        vault: Vault,
+        workspace: Workspace,
         *,
         opener: Callable[[str], Any] | None = None,
         watch: bool = True,
         index: bool = True,
         theme: str | None = None,
     ) -> None:
+        #: The open vault: its graph, index and changes.
+        self.workspace = workspace
+        # The workspace screen is the default mode's screen (a mode loads the screen's CSS_PATH).
+        # Textual copies MODES into each app as it is created: this app's screen is built
+        # with this app's workspace, handed over explicitly.
+        self.MODES = {"_default": self._workspace_screen}
         super().__init__()
-        #: The vault shown.
-        self.vault = vault
-        #: The link graph (None until the loading worker delivers it).
-        self.graph: LinkGraph | None = None
-        #: The search index (None while unavailable).
-        self.search_index: Any = None
-        #: Whether the search index has caught up with the disk.
-        self.index_ready = False
-        #: "pending", "building", "ready", "failed" or "off".
-        self.index_state = "pending"
-        #: The index build's latest progress report (its error once it failed).
-        self.index_progress = IndexProgress(0, 0)
-        #: Published with each progress report and when the build ends (the search screen follows it).
-        self.index_signal: Signal[IndexProgress] = Signal(self, "index-progress")
-        #: Files changed on disk and not yet in the index (while it builds, or while another process held it).
-        self._pending_index: set[str] = set()
-        self._pending_lock = threading.Lock()
-        #: Pages and sources visited, for back and forward.
-        self.history = History()
         #: Remembered per-vault state (last page).
-        self.vault_state = VaultState.load(vault)
+        self.vault_state = VaultState.load(workspace.vault)
+        #: The index build's progress, for the screens that show it.
+        self.index_watch = IndexWatch(self)
         self.opener: Callable[[str], Any] = opener or _open_in_browser
+        #: The user's key remapping, as set (the help screen lists the keys it makes).
+        self.keymap: dict[str, str] = {}
         self._watch_enabled = watch
         self._index_enabled = index
         self._stop = threading.Event()
-        #: Serialises writes to the search index (initial build vs. live updates).
-        self.index_lock = threading.Lock()
         #: Keys typed while a screen settles (at launch, right after / or ctrl+p), handled once it is ready.
         self.early_keys = EarlyKeys(self)
         self._theme_errors: list[str] = []
         self._register_themes()
         self._choose_theme(theme)
+
+    def _workspace_screen(self) -> MainScreen:
+        return MainScreen(self.workspace, self.vault_state, self.index_watch, opener=self.opener,
+                          keymap=lambda: self.keymap)
 
     async def on_event(self, event: events.Event) -> None:
         """Keys are handed out one at a time, each to a ready screen (see :mod:`wikitui.ui.early_keys`)."""
@@ -142,6 +134,11 @@ class WikituiApp(App[None]):
         """A key has been handled: the next one may go."""
         self.early_keys.handled(message)
 
+    def set_keymap(self, keymap: dict[str, str]) -> None:
+        """Remap keys by binding id (and remember the map: the help screen lists the keys it makes)."""
+        self.keymap = dict(keymap)
+        super().set_keymap(keymap)
+
     # ------------------------------------------------------------------ themes
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """wikitui's own colours, for themes (Textual's built-ins too) that do not set them."""
@@ -155,7 +152,7 @@ class WikituiApp(App[None]):
 
     def _choose_theme(self, explicit: str | None) -> None:
         try:
-            remembered = saved_theme(self.vault)
+            remembered = saved_theme(self.workspace.vault)
         except Exception as exc:  # an unreadable config must not stop the app
             remembered = None
             self._theme_errors.append(f"config: {exc}")
@@ -173,7 +170,7 @@ class WikituiApp(App[None]):
 
     # --------------------------------------------------------------- lifecycle
     @property
-    def main(self) -> "MainScreen":
+    def main(self) -> MainScreen:
         """The workspace screen (at the bottom of the stack)."""
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen):
@@ -181,28 +178,36 @@ class WikituiApp(App[None]):
         raise LookupError("the workspace screen is not mounted")
 
     def on_mount(self) -> None:
-        """Start the background work; report theme files that were skipped."""
+        """Report theme files that were skipped; apply the user's keymap."""
         for error in self._theme_errors:
             self.notify(error, severity="warning", timeout=8)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         try:
             from wikitui.core.config import load_settings
 
-            keymap = load_settings(self.vault).keymap
+            keymap = load_settings(self.workspace.vault).keymap
             if keymap:
                 self.set_keymap(keymap)
         except Exception as exc:
             self.notify(f"config: {exc}", severity="warning")
 
-    def start_loading(self) -> None:
-        """Load the link graph (then the index and the watcher); the screen calls this once it has painted."""
-        if self.graph is None:
+    def on_main_screen_first_frame(self, _message: MainScreen.FirstFrame) -> None:
+        """The workspace screen has painted: load the link graph (then the index and the watcher)."""
+        if self.workspace.graph is None:
             self._load_graph()
+
+    def on_main_screen_reload_requested(self, _message: MainScreen.ReloadRequested) -> None:
+        """Re-read the whole vault (graph and index)."""
+        if self.workspace.graph is None:
+            return
+        changed = self.workspace.refresh()
+        self.main.vault_changed(changed)
+        self.notify("Vault re-read.")
 
     def on_unmount(self) -> None:
         """Stop the workers and remember the page open."""
         self._stop.set()
-        self.vault_state.save(self.vault)
+        self.vault_state.save(self.workspace.vault)
 
     def action_quit(self) -> None:
         """Stop the background work, then leave."""
@@ -212,12 +217,11 @@ class WikituiApp(App[None]):
     # ------------------------------------------------------------------- graph
     @work(thread=True, exclusive=True, group="graph", name="load graph")
     def _load_graph(self) -> None:
-        from wikitui.core.journal import recover
-
+        workspace = self.workspace
         try:
             # An apply or undo interrupted by a crash is finished or rolled back first,
             # so no half-applied changeset is ever shown as the wiki.
-            report = recover(self.vault)
+            report = workspace.recover()
         except Exception as exc:
             self.call_from_thread(self.notify, f"could not recover an interrupted apply: {exc}", severity="error")
             report = None
@@ -229,7 +233,8 @@ class WikituiApp(App[None]):
                 timeout=10,
             )
         try:
-            graph = LinkGraph.load(self.vault)
+            with gc_tuning.paused():  # a million small objects and no cycles on a big vault
+                graph = workspace.load_graph()
         except Exception as exc:  # a broken vault still gets a screen and a reason
             self.call_from_thread(self.notify, f"could not read the vault: {exc}", severity="error", timeout=15)
             return
@@ -239,95 +244,36 @@ class WikituiApp(App[None]):
         self.call_from_thread(self._graph_ready, graph, prepare_pages(graph))
 
     def _graph_ready(self, graph: LinkGraph, prepared: PreparedPages | None = None) -> None:
-        self.graph = graph
-        # A big vault's graph is a million objects that live as long as the app: keep
-        # them out of the cyclic GC, whose full passes would otherwise stall frames
-        # for 100+ ms (measured on 10,000 pages).
-        gc.freeze()
+        # The graph lives as long as the app: out of the collector's sight, whose full
+        # passes would otherwise stall frames for 100+ ms (measured on 10,000 pages).
+        gc_tuning.freeze()
         self.main.graph_ready(graph, prepared)
         if self._index_enabled:
-            self._build_index(graph)
+            self._build_index()
         else:
-            self.index_state = "off"
+            self.workspace.turn_index_off()
             self.main.post_message(IndexProgress(0, 0, finished=True, error="search index off"))
         if self._watch_enabled:
             self._watch()
 
-    def reload(self) -> None:
-        """Re-read the whole vault (graph and index)."""
-        graph = self.graph
-        if graph is None:
-            return
-        changed = graph.refresh()
-        self.main.vault_changed(changed)
-        if self.search_index is not None and changed:
-            self._update_index(sorted(changed))
-
     # ------------------------------------------------------------------- index
     @work(thread=True, exclusive=True, group="index", name="search index")
-    def _build_index(self, graph: LinkGraph) -> None:
-        """Catch the index up in a child process (see :mod:`wikitui.ui.index_process`), then open it here."""
-        from wikitui.ui.index_process import run_indexing
-
+    def _build_index(self) -> None:
+        """Catch the index up (in a child process), then index what changed meanwhile."""
         main = self.main
-        self.index_state = "building"
         main.post_message(IndexProgress(0, 0))
-        try:
-            finished, error = run_indexing(
-                self.vault.root, lambda done, total: main.post_message(IndexProgress(done, total)), self._stop.is_set
-            )
-            if error:
-                raise RuntimeError(error)
-            from wikitui.core.search import SearchIndex
+        ready = self.workspace.build_index(lambda done, total: main.post_message(IndexProgress(done, total)),
+                                           self._stop.is_set)
+        if self.workspace.index_state is IndexState.FAILED:
+            main.post_message(IndexProgress(0, 0, finished=True, error=self.workspace.index_error))
+        elif ready and not self._stop.is_set():
+            main.post_message(IndexProgress(0, 0, finished=True))
 
-            self.search_index = SearchIndex(self.vault)
-        except Exception as exc:
-            self.index_state = "failed"
-            main.post_message(IndexProgress(0, 0, finished=True, error=f"search index: {exc}"))
-            return
-        if self._stop.is_set() or not finished:
-            return
-        with self._pending_lock:  # from here on, changes go straight to the index
-            pending, self._pending_index = sorted(self._pending_index), set()
-            self.index_ready = True
-            self.index_state = "ready"
-        if pending:  # files that changed while the child was indexing
-            self._index_now(pending)
-        main.post_message(IndexProgress(0, 0, finished=True))
-
-    @work(thread=True, group="index-update", name="index update")
-    def _update_index(self, paths: list[str]) -> None:
-        self._index_paths(paths)
-
-    def _index_paths(self, paths: list[str]) -> None:
-        """Bring these files into the index (in a thread), or keep them for when it can take them."""
-        with self._pending_lock:
-            if self.index_state != "ready":
-                self._pending_index.update(paths)  # applied when the initial build ends
-                return
-        self._index_now(paths)
-
-    def _index_now(self, paths: list[str]) -> None:
-        index = self.search_index
-        if index is None:
-            return
-        try:
-            with self.index_lock:
-                stats = index.update_paths(paths)
-        except Exception as exc:
-            self.call_from_thread(self.notify, f"search index: {exc}", severity="warning")
-            return
-        if stats.busy:  # another process is writing the index: try these again shortly
-            with self._pending_lock:
-                self._pending_index.update(paths)
-            if not self._stop.is_set():
-                self.call_from_thread(self.set_timer, INDEX_RETRY_S, self._retry_pending)
-
-    def _retry_pending(self) -> None:
-        with self._pending_lock:
-            paths, self._pending_index = sorted(self._pending_index), set()
-        if paths and not self._stop.is_set():
-            self._update_index(paths)
+    @work(thread=True, group="index-update", name="index retry")
+    def _retry_index(self) -> None:
+        stats = self.workspace.retry_index()
+        if stats is not None and stats.busy and not self._stop.is_set():
+            self.call_from_thread(self.set_timer, INDEX_RETRY_S, self._retry_index)
 
     # ---------------------------------------------------------------- watching
     @work(thread=True, exclusive=True, group="watch", name="watch vault")
@@ -336,12 +282,12 @@ class WikituiApp(App[None]):
             from watchfiles import watch
         except ImportError:  # pragma: no cover - watchfiles is a dependency
             return
-        vault = self.vault
+        root = self.workspace.root
         try:
             for changes in watch(
-                vault.root,
+                root,
                 stop_event=self._stop,
-                watch_filter=lambda _change, path: not _ignored(vault, path),
+                watch_filter=lambda _change, path: not _ignored(root, path),
                 debounce=WATCH_DEBOUNCE_MS,
                 step=50,
                 rust_timeout=500,
@@ -350,31 +296,25 @@ class WikituiApp(App[None]):
             ):
                 if self._stop.is_set():
                     return
-                paths = sorted({vault.rel(p) for _c, p in changes})
-                self._apply_changes(paths)
+                self._files_changed(sorted({self.workspace.vault.rel(p) for _c, p in changes}))
         except Exception as exc:  # e.g. the vault folder itself vanished
             if not self._stop.is_set():
                 self.call_from_thread(self.notify, f"stopped watching the vault: {exc}", severity="warning")
 
-    def _apply_changes(self, paths: list[str]) -> None:
-        """Bring the graph up to date (in the watcher thread), then the screen, then the index."""
-        graph = self.graph
-        if graph is None:
+    def _files_changed(self, paths: list[str]) -> None:
+        """Bring the workspace up to date (in the watcher thread), then the screens."""
+        if self.workspace.graph is None:
             return
-        for rel in paths:
-            if Path(rel).suffix == "" and (self.vault.root / rel).is_dir():
-                continue
-            try:
-                graph.update_path(rel)
-            except Exception as exc:
-                self.call_from_thread(self.notify, f"{rel}: {exc}", severity="warning")
+        changed = self.workspace.files_changed(paths)
+        for warning in changed.warnings:
+            self.call_from_thread(self.notify, warning, severity="warning")
         if self._stop.is_set():
             return
-        self.call_from_thread(self.main.vault_changed, set(paths), prepare_pages(graph))
+        self.call_from_thread(self.main.vault_changed, changed.paths, prepare_pages(self.workspace.graph))
         # A screen over the workspace (the review) may care too: it subscribes to VaultChanged.
-        self.call_from_thread(lambda: self.screen.post_message(VaultChanged(set(paths))))
-        if self.index_state in ("pending", "building", "ready"):
-            self._index_paths(paths)
+        self.call_from_thread(lambda: self.screen.post_message(VaultChanged(set(changed.paths))))
+        if changed.index_busy:  # another process is writing the index: try these again shortly
+            self.call_from_thread(self.set_timer, INDEX_RETRY_S, self._retry_index)
 
     # ------------------------------------------------------------ navigation
     def open_path(self, path: str, anchor: str = "", line: int | None = None) -> None:
@@ -383,7 +323,7 @@ class WikituiApp(App[None]):
 
     # -------------------------------------------------------------------- agent
     @property
-    def chat(self) -> "ChatPane":
+    def chat(self) -> ChatPane:
         """The chat with the agent."""
         # Imported here: the agent pane is mounted after the first frame, and so is its code.
         from wikitui.ui.widgets.chat_pane import ChatPane
@@ -413,10 +353,8 @@ class WikituiApp(App[None]):
         self.open_path(message.path, anchor=message.anchor)
 
     def on_chat_pane_changeset_applied(self, message: ChatPane.ChangesetApplied) -> None:
-        """The chat wrote pages (the graph is current): refresh the page, trees, links and index."""
+        """The chat wrote pages (the workspace's graph and index are current): refresh the page, trees and links."""
         self.main.vault_changed(set(message.paths))
-        if self.search_index is not None:
-            self._update_index(sorted(message.paths))
 
     def run_main_action(self, action: str) -> None:
         """Run a workspace action (a palette command) on the main screen."""
@@ -440,7 +378,7 @@ def make_app(vault_path: Path | str, **options: Any) -> WikituiApp:
     Raises:
         NotAVault: The folder is not a vault.
     """
-    return WikituiApp(Vault.open(vault_path), **options)
+    return WikituiApp(Workspace.open(vault_path), **options)
 
 
 def run_app(vault_path: Path | str) -> int:

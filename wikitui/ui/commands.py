@@ -54,7 +54,7 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
 
 def page_names(app: "WikituiApp") -> list[tuple[str, str, str, str]]:
     """(text to match, vault path, title, help line) for every title, alias and path of the wiki."""
-    graph = app.graph
+    graph = app.workspace.graph
     if graph is None:
         return []
     out: list[tuple[str, str, str, str]] = []
@@ -82,11 +82,11 @@ class PageSwitcher(Provider):
     async def discover(self) -> Hits:
         """Recent pages first, then the index."""
         app: WikituiApp = self.app  # type: ignore[assignment]
-        graph = app.graph
+        graph = app.workspace.graph
         if graph is None:
             return
         seen: list[str] = []
-        for loc in reversed(app.history.entries()):
+        for loc in reversed(app.main.navigator.history.entries()):
             if loc.path in graph.pages and loc.path not in seen:
                 seen.append(loc.path)
         if graph.vault.index_path in graph.pages and graph.vault.index_path not in seen:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 
-from wikitui.core.fsutil import atomic_write
-from wikitui.core.vault import Vault
+from wikitui.core.vault.files import atomic_write
+from wikitui.core.vault.layout import Vault
 
 _FILE = "state.json"
 

@@ -4,10 +4,15 @@ Public API (nothing here imports litellm; the first model call does):
 
 - :class:`AgentSession` (``session.py``): ``ask``, ``ingest`` + ``go``, ``lint``,
   ``file_answer``, ``send``, ``cancel``; events through ``on_event``; changesets
-  through ``approver``; transcripts under ``.wikitui/sessions/``.
-- :class:`LLMClient` (``llm.py``): the only module that talks to litellm.
-- :class:`ToolBox` (``tools.py``): the tools and their schemas.
+  through ``approver``; transcripts under ``.wikitui/sessions/``. One phase of a
+  turn, the tool loop, is ``phase.py``.
+- :class:`LLMClient` (``llm.py``): the only module that imports litellm.
+- :class:`ToolBox` (``tools/``): the tools (a registry of documented functions) and their schemas.
+- ``prompts/``: the system prompt, and each operation's instructions in a module of its own.
 - Events (``events.py``) and the headless ``run_ask`` / ``run_ingest`` (``headless.py``).
+
+What it may import: the vault, the changes, the search facade, ``config``; litellm
+only in ``llm.py`` (a contract); never the workspace, the UI, Textual or Rich.
 """
 
 from wikitui.core.agent.events import (

@@ -12,7 +12,7 @@ import json
 import re
 import unicodedata
 
-from wikitui.core.vault import Vault
+from wikitui.core.vault.layout import Vault
 
 _WIKILINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]")
 _RAW_PATH = re.compile(r"(?<![\w/])raw/[\w./\-]+\.\w+")

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from wikitui.core.agent import prompts
 from wikitui.core.agent.llm_errors import ContextOverflow
+from wikitui.core.agent.prompts import system as prompts
 from wikitui.core.agent.window import Budget
-from wikitui.core.fsutil import read_text
+from wikitui.core.vault.files import read_text
 
 #: Where the user can state the window when nothing else knows it.
 _CONFIG_HINT = ("set context_tokens in .wikitui/config.toml to the server's real window (llama.cpp: the -c it was "

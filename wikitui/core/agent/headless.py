@@ -68,43 +68,39 @@ class _Printer:
         self.err.flush()
 
 
-def _open(vault_path, model: str | None, err: TextIO):
-    """Vault, settings, graph and an up-to-date search index; raises WikituiError for user errors."""
+def _open(workspace, model: str | None, err: TextIO):
+    """Settings, graph and an up-to-date search index; raises WikituiError for user errors."""
     from wikitui.core.config import load_settings
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.search import SearchIndex
-    from wikitui.core.vault import Vault
 
-    vault = Vault.open(vault_path)
-    settings = load_settings(vault, model)
+    settings = load_settings(workspace.vault, model)
     for warning in settings.warnings:
         err.write(f"wikitui: warning: {warning}\n")
     settings.require_model()
-    graph = LinkGraph.load(vault)
-    index = SearchIndex(vault)
-    stats = index.update(graph)
+    workspace.require_graph()
+    stats = workspace.update_index()
     if stats.changed:
         err.write(f"  indexed {stats.changed} changed file(s)\n")
-    return vault, settings, graph, index
+    return settings
 
 
-def _run(vault_path, model, out, err, client, *, answer_to_out: bool, body) -> int:
-    """Open the vault, start a session printing to ``out``/``err``, and run ``body`` to its exit status.
+def _run(workspace, model, out, err, client, *, answer_to_out: bool, body) -> int:
+    """Start a session on ``workspace`` printing to ``out``/``err``, and run ``body`` to its exit status.
 
-    ``body(session, printer, vault, graph, index)`` is a coroutine function returning the status;
-    user errors become one line on ``err`` with their exit code, ctrl+c cancels the turn (130).
+    ``body(session, printer)`` is a coroutine function returning the status; user
+    errors become one line on ``err`` with their exit code, ctrl+c cancels the turn (130).
     """
     from wikitui.core.agent.session import AgentSession
 
     try:
-        vault, settings, graph, index = _open(vault_path, model, err)
+        settings = _open(workspace, model, err)
     except WikituiError as exc:
         err.write(f"wikitui: {exc}\n")
         return exc.exit_code
     printer = _Printer(out, err, answer_to_out=answer_to_out)
-    session = AgentSession(vault, graph, index, settings, client=client, on_event=printer)
+    session = AgentSession(workspace.vault, workspace.graph, workspace.index, settings, client=client,
+                           on_event=printer)
     try:
-        return asyncio.run(body(session, printer, vault, graph, index))
+        return asyncio.run(body(session, printer))
     except KeyboardInterrupt:
         session.cancel()
         err.write("wikitui: cancelled\n")
@@ -115,16 +111,20 @@ def _failure(printer: _Printer) -> int:
     return printer.error.exit_code if printer.error else EXIT_MODEL
 
 
-def run_ask(vault_path, question: str, *, file: bool = False, model: str | None = None,
+def run_ask(workspace, question: str, *, file: bool = False, model: str | None = None,
             out: TextIO | None = None, err: TextIO | None = None, client=None) -> int:
     """Answer ``question`` on stdout; with ``file`` propose the answer as a page (left pending, patch printed).
+
+    Args:
+        workspace: The :class:`~wikitui.core.workspace.Workspace` asked (its graph and
+            index are loaded and brought up to date here).
 
     Returns:
         The exit status.
     """
     out, err = out or sys.stdout, err or sys.stderr
 
-    async def body(session, printer, _vault, _graph, _index) -> int:
+    async def body(session, printer) -> int:
         done = await session.ask(question)
         if done.failed or done.cancelled:
             return _failure(printer)
@@ -140,28 +140,31 @@ def run_ask(vault_path, question: str, *, file: bool = False, model: str | None 
                   f"{filed.changeset.id} is pending (review it in wikitui with ctrl+r)\n")
         return EXIT_OK
 
-    return _run(vault_path, model, out, err, client, answer_to_out=True, body=body)
+    return _run(workspace, model, out, err, client, answer_to_out=True, body=body)
 
 
-def run_ingest(vault_path, source: str, *, apply: bool = False, model: str | None = None,
+def run_ingest(workspace, source: str, *, apply: bool = False, model: str | None = None,
                out: TextIO | None = None, err: TextIO | None = None, client=None) -> int:
     """Ingest ``source`` (plan and write, no pause); the changeset as a patch on stdout; ``apply`` accepts it all.
+
+    Args:
+        workspace: The :class:`~wikitui.core.workspace.Workspace` the source is ingested into.
 
     Returns:
         The exit status.
     """
     out, err = out or sys.stdout, err or sys.stderr
 
-    async def body(session, printer, vault, graph, index) -> int:
+    async def body(session, printer) -> int:
         done = await session.ingest(source, auto_go=True)
         if done.failed or done.cancelled:
             return _failure(printer)
-        return _finish_ingest(done, vault, graph, index, apply=apply, out=out, err=err)
+        return _finish_ingest(done, workspace, apply=apply, out=out, err=err)
 
-    return _run(vault_path, model, out, err, client, answer_to_out=False, body=body)
+    return _run(workspace, model, out, err, client, answer_to_out=False, body=body)
 
 
-def _finish_ingest(done: TurnFinished, vault, graph, index, *, apply: bool, out: TextIO, err: TextIO) -> int:
+def _finish_ingest(done: TurnFinished, workspace, *, apply: bool, out: TextIO, err: TextIO) -> int:
     changeset = done.changeset
     if changeset is None:
         err.write("wikitui: the agent proposed no changes\n")
@@ -172,10 +175,8 @@ def _finish_ingest(done: TurnFinished, vault, graph, index, *, apply: bool, out:
         err.write(f"wikitui: changeset {changeset.id} ({len(changeset.files)} file(s)) is pending; "
                   "review it in wikitui (ctrl+r) or run again with --apply\n")
         return EXIT_OK
-    from wikitui.core.apply import apply_changeset
-
     try:
-        result = apply_changeset(vault, graph, changeset, None, search_index=index)
+        result = workspace.apply(changeset)
     except WikituiError as exc:
         err.write(f"wikitui: {exc}\n")
         return exc.exit_code

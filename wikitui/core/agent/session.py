@@ -20,41 +20,24 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import Any, Awaitable, Callable
 
-from wikitui.core.agent import prompts
 from wikitui.core.agent.argcheck import display
-from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals, build_request, safe_arguments
-from wikitui.core.agent.events import (
-    Done,
-    LintReady,
-    Notice,
-    Retrying,
-    TextDelta,
-    ToolCall,
-    ToolFinished,
-    ToolStarted,
-    TurnFinished,
-    TurnStarted,
-    Usage,
-)
+from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals
+from wikitui.core.agent.events import LintReady, Notice, TurnFinished, TurnStarted
 from wikitui.core.agent.filing import answer_page
-from wikitui.core.agent.fitting import fit_system_prompt, overflow_message, source_excerpt
-from wikitui.core.agent.llm_errors import ContextOverflow
+from wikitui.core.agent.phase import run_phase, used_tools
+from wikitui.core.agent.prompts import ask as ask_prompt
+from wikitui.core.agent.prompts import ingest as ingest_prompt
+from wikitui.core.agent.prompts import lint as lint_prompt
+from wikitui.core.agent.prompts.system import INDEX_MARKER
 from wikitui.core.agent.reading import resolve_readable
-from wikitui.core.agent.tools import ToolBox, describe_call
-from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
 from wikitui.core.agent.transcript import Transcript, chat_log, turns_from_records
 from wikitui.core.agent.turn_end import TurnEndings
-from wikitui.core.agent.window import Budget, ContextWindow
-from wikitui.core.config import Settings, scrub
+from wikitui.core.agent.window import ContextWindow
+from wikitui.core.config import Settings
 from wikitui.core.errors import WikituiError
-from wikitui.core.fsutil import is_binary
-
-#: Told to the model when it used up its rounds.
-_LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now with what you have, and say "
-               "what is left undone.]")
+from wikitui.core.vault.files import is_binary
 
 Approver = Callable[[Any], Awaitable[Any]]
 
@@ -179,7 +162,7 @@ class AgentSession(TurnEndings):
         if self._running:
             return await self._fail_early("ask", question, _busy())
         turn = self._new_turn("ask", question)
-        return await self._run(turn, prompts.ASK, self._with_feedback(question), phase="write")
+        return await self._run(turn, ask_prompt.ask_task(), self._with_feedback(question), phase="write")
 
     async def ingest(self, raw_path: str, *, auto_go: bool = False) -> TurnFinished:
         """Ingest a source: the plan phase (then ``go()``), or both phases at once with ``auto_go``."""
@@ -194,7 +177,7 @@ class AgentSession(TurnEndings):
         turn = self._new_turn("ingest", rel)
         turn.source = rel
         message = f"Ingest {rel}."
-        done = await self._run(turn, prompts.ingest_plan_task(rel), self._with_feedback(message), phase="plan")
+        done = await self._run(turn, ingest_prompt.ingest_plan_task(rel), self._with_feedback(message), phase="plan")
         if auto_go and done.awaiting_go:
             return await self.go()
         return done
@@ -212,29 +195,29 @@ class AgentSession(TurnEndings):
                     "propose the changes.")
         else:
             text = "The plan is approved. Carry it out now: propose the changes."
-        index_managed = prompts.INDEX_MARKER in self._read(self.vault.index_path)
-        attach = turn.source if not _used_tools(turn) else None
+        index_managed = INDEX_MARKER in self._read(self.vault.index_path)
+        attach = turn.source if not used_tools(turn) else None
         if attach:
             await self._note(turn, "tools", "The model answered the plan without calling any tool, so it never read "
                              f"{attach}: it may not support tool calls (the README's \"Local models\" says which "
                              "servers and chat templates do). The source goes with the next request instead.")
-        return await self._run(turn, prompts.ingest_write_task(turn.source or turn.prompt, index_managed),
+        return await self._run(turn, ingest_prompt.ingest_write_task(turn.source or turn.prompt, index_managed),
                                text, phase="write", attach_source=attach)
 
     async def lint(self) -> TurnFinished:
         """Deterministic checks (reported at once as :class:`LintReady`), then the model's semantic pass."""
         from wikitui.core.agent.lint_plan import reading_plan
-        from wikitui.core.lint import run_lint
+        from wikitui.core.vault.lint import run_lint
 
         if self._running:
             return await self._fail_early("lint", "", _busy())
         report = run_lint(self.vault, self.graph)
-        text = prompts.format_lint_report(report)
+        text = lint_prompt.format_lint_report(report)
         await self._emit(LintReady(report))
         await self._emit(Notice("lint: " + text.splitlines()[0]))
         turn = self._new_turn("lint", "health check")
         plan = reading_plan(self.vault, self.graph, report)
-        return await self._run(turn, prompts.lint_task(text, plan), "Health-check the wiki.", phase="write")
+        return await self._run(turn, lint_prompt.lint_task(text, plan), "Health-check the wiki.", phase="write")
 
     async def file_answer(self) -> TurnFinished:
         """Propose the last answer as a page under the wiki's answers/ folder (no model call)."""
@@ -263,7 +246,7 @@ class AgentSession(TurnEndings):
     def _builder(self):
         if self._builder_factory is not None:
             return self._builder_factory()
-        from wikitui.core.changeset import ChangesetBuilder
+        from wikitui.core.changes.builder import ChangesetBuilder
 
         return ChangesetBuilder(self.vault, self.graph)
 
@@ -275,118 +258,8 @@ class AgentSession(TurnEndings):
 
     async def _run(self, turn: Turn, task: str, user_text: str, *, phase: str,
                    attach_source: str | None = None) -> TurnFinished:
-        """Run one phase of a turn until the model answers, fails or is cancelled."""
-        self._running = True
-        start = time.perf_counter()
-        toolbox: ToolBox | None = None
-        try:
-            await self._emit(TurnStarted(f"{turn.op}-{phase}" if turn.op == "ingest" else turn.op, turn.prompt))
-            self.settings.require_model()  # fail with the how-to before anything slow
-            await self._emit_usage(turn, final=False)  # the footer follows this turn from its start
-            if phase == "write" and turn.builder is None:
-                turn.builder = self._builder()
-            window = await self._window_info()
-            toolbox = ToolBox(self.vault, self.graph, self.search_index, turn.builder, phase, 24_000)
-            tools = toolbox.schemas()
-            budget = Budget.plan(window, self._count_tools(tools), self.settings.initial_context_tokens)
-            toolbox.max_result_chars = budget.result_chars()  # big results crowd a small window
-            shown = None
-            if attach_source:  # the chat shows what the user sent, not the source pasted after it
-                shown = user_text
-                user_text += source_excerpt(self.vault, attach_source, budget, self._count_text)
-            self._add(turn, {"role": "user", "content": user_text}, prompt=turn.prompt, description=shown)
-            system, system_tokens = fit_system_prompt(self.vault, self.graph, task, budget, turn.entries[-1].message,
-                                                      self._count_text, self._count_message,
-                                                      model=self.settings.model or "")
-            previous = [t for t in self.turns if t is not turn and t.state != "failed"]
-            self.prep_times.append(time.perf_counter() - start)
-            told: set[str] = set()
-            finish: str | None = None
-            for round_no in range(self.settings.max_rounds + 1):
-                last = round_no == self.settings.max_rounds
-                if last:
-                    self._add(turn, {"role": "user", "content": _LAST_ROUND})
-                messages, notes = build_request(system, previous, turn, budget.messages, self._count_message,
-                                                system_tokens=system_tokens)
-                for note in notes:
-                    if note not in told:
-                        told.add(note)
-                        await self._emit(Notice(note))
-                try:
-                    text, calls, cancelled, finish = await self._request(turn, messages, None if last else tools)
-                except ContextOverflow as exc:
-                    sent = self.client.count_tokens(messages, tools=None if last else tools)
-                    first = round_no == 0 and len(messages) <= 2
-                    raise ContextOverflow(overflow_message(self.settings.model or "?", budget, sent, system_tokens,
-                                                           first, str(exc))) from None
-                if cancelled:
-                    return await self._finish_cancelled(turn, text)
-                t0 = time.perf_counter()
-                self._add(turn, _assistant(text, calls))
-                if not calls:
-                    turn.answer = text
-                    break
-                for call in calls:
-                    if self._cancel.is_set():
-                        return await self._finish_cancelled(turn, text)
-                    outcome = await self._tool(toolbox, call)
-                    self._add(turn, {"role": "tool", "tool_call_id": call.id, "name": call.name,
-                                     "content": outcome.text}, description=outcome.description)
-                # The round is made durable while the model works on the next request (one fsync
-                # per round, in a thread): off the round trip, and never more than one behind.
-                await self._synced()
-                self._sync = asyncio.ensure_future(asyncio.to_thread(self.transcript.sync))
-                self.round_overheads.append(time.perf_counter() - t0)
-            cut = finish == "length"
-            if cut:
-                await self._note(turn, "cut", "The answer was cut off by the model's output limit (finish_reason: "
-                                 "length): it is incomplete. Ask it to go on, or raise the server's max tokens.")
-            if phase == "write" and turn.op == "ingest" and attach_source and not _used_tools(turn, since_plan=True):
-                await self._note(turn, "tools", "The model made no tool calls, so it proposed nothing: ingesting "
-                                 "needs a model and server that support tool calls (see the README's \"Local models\").")
-            if phase == "plan":
-                return await self._finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
-            return await self._finish(turn, turn.builder, turn.answer, cut=cut)
-        except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
-            return await self._finish_failed(turn, scrub(str(exc), self.settings), exc.exit_code)
-        except asyncio.CancelledError:  # the UI cancelled the worker: keep the proposals, record it, then let it end
-            self._abandon(turn)
-            raise
-        finally:
-            self._running = False
-            self._cancel = asyncio.Event()  # the next turn starts uncancelled
-            if self.search_index is None and toolbox is not None:
-                self.search_index = toolbox.search_index  # opened by the first search: keep it
-
-    async def _request(self, turn: Turn, messages: list[dict],
-                       tools) -> tuple[str, list[ToolCall], bool, str | None]:
-        """One streamed model request; returns (text, tool calls, cancelled, finish reason)."""
-        parts: list[str] = []
-        async for ev in self.client.stream(messages, tools, cancel_event=self._cancel):
-            if isinstance(ev, TextDelta):
-                parts.append(ev.text)
-                await self._emit(ev)
-            elif isinstance(ev, Retrying):
-                await self._emit(Notice(f"{ev.reason}; retrying in {ev.delay:.1f} s "
-                                        f"(attempt {ev.attempt + 1} of {ev.max_attempts})"))
-            elif isinstance(ev, Usage):
-                turn.usage.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
-                self.totals.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
-                await self._emit_usage(turn, final=False)
-            elif isinstance(ev, Done):
-                return ev.text or "".join(parts), ev.tool_calls, ev.cancelled, ev.finish_reason
-        return "".join(parts), [], self._cancel.is_set(), None
-
-    async def _tool(self, toolbox: ToolBox, call: ToolCall):
-        try:
-            args = parse_arguments(call.arguments_json)
-        except ToolArgError:
-            args = {}
-        await self._emit(ToolStarted(call.id, call.name, describe_call(call.name, args)))
-        # Off the event loop: a search or read on a big vault must not freeze the UI.
-        outcome = await asyncio.to_thread(toolbox.call, call.name, call.arguments_json)
-        await self._emit(ToolFinished(call.id, call.name, outcome.ok, outcome.summary, outcome.text))
-        return outcome
+        """Run one phase of a turn until the model answers, fails or is cancelled (see :mod:`~wikitui.core.agent.phase`)."""
+        return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source)
 
     # ---------------------------------------------------------- persistence
     def _add(self, turn: Turn, message: dict, *, description: str | None = None, prompt: str | None = None) -> None:
@@ -446,22 +319,3 @@ class AgentSession(TurnEndings):
 
 def _busy() -> WikituiError:
     return WikituiError("the agent is busy with another turn: wait for it or cancel it (esc)")
-
-
-def _assistant(text: str, calls: list[ToolCall]) -> dict:
-    message: dict[str, Any] = {"role": "assistant", "content": text or None}
-    if calls:
-        message["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": safe_arguments(c.arguments_json)}}
-            for c in calls
-        ]
-    return message
-
-
-def _used_tools(turn: Turn, *, since_plan: bool = False) -> bool:
-    """Whether the model called any tool in this turn (``since_plan``: in its write phase only)."""
-    entries = turn.entries
-    if since_plan:
-        firsts = [i for i, e in enumerate(entries) if e.message.get("role") == "user"]
-        entries = entries[firsts[1]:] if len(firsts) > 1 else entries
-    return any(e.message.get("role") == "assistant" and e.message.get("tool_calls") for e in entries)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from wikitui.core.fsutil import decode_text, read_bytes
+from wikitui.core.vault.files import decode_text, read_bytes
 
 #: Bytes of a source read to find its title (a title sits at the top).
 _HEAD_BYTES = 64 * 1024
@@ -35,7 +35,7 @@ def source_title(root, rel: str, limit: int = 120) -> str:
     title = ""
     body = text
     if text.startswith("---"):
-        from wikitui.core.page import load_frontmatter, split_frontmatter
+        from wikitui.core.vault.page import load_frontmatter, split_frontmatter
 
         try:
             fm, body, _line = split_frontmatter(text)

@@ -73,14 +73,14 @@ def parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
 
 
 def function_schema(fn: Callable) -> dict:
-    """The OpenAI ``tools`` entry for a documented function or bound method."""
+    """The OpenAI ``tools`` entry for a documented function, a bound method or a registered tool (``box`` first)."""
     sig = inspect.signature(fn)
     hints = typing.get_type_hints(fn)
     description, arg_docs = parse_docstring(inspect.getdoc(fn) or "")
     properties: dict[str, dict] = {}
     required: list[str] = []
     for name, param in sig.parameters.items():
-        if name == "self":
+        if name in ("self", "box"):  # a method's instance, a registered tool's tool box: not the model's
             continue
         schema = dict(type_schema(hints[name]))
         if name in arg_docs:

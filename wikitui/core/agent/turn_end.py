@@ -109,7 +109,7 @@ class TurnEndings:
         )
         if changeset is None:
             return None
-        from wikitui.core.pending import PendingStore
+        from wikitui.core.changes.pending import PendingStore
 
         PendingStore(self.vault).save(changeset)
         turn.changeset_id = changeset.id

@@ -23,7 +23,7 @@ EXIT_OK, EXIT_USER, EXIT_MODEL = 0, 2, 3
 
 def _vault_folder(vault: Path | None) -> Path | None:
     """The folder whose ``.wikitui/config.toml`` may choose the model (read only; never opened as a Vault)."""
-    from wikitui.core.vault import Vault
+    from wikitui.core.vault.layout import Vault
 
     if vault is not None:
         if not vault.is_dir() or not Vault.is_vault(vault):

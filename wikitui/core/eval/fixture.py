@@ -15,7 +15,7 @@ from pathlib import Path
 
 from wikitui.core.eval import planted
 from wikitui.core.eval.sample import sample_vault_dir
-from wikitui.core.fsutil import atomic_write
+from wikitui.core.vault.files import atomic_write
 
 
 class FixtureError(RuntimeError):
@@ -32,9 +32,9 @@ def _plant_edit(root: Path, edit: planted.PageEdit) -> None:
 
 def _regenerate_index(root: Path) -> None:
     """index.md's catalog as an apply would leave it (the planted pages listed, their summaries current)."""
-    from wikitui.core.catalog import render_index
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.vault import Vault
+    from wikitui.core.vault.catalog import render_index
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
 
     vault = Vault.open(root)
     graph = LinkGraph.load(vault, use_cache=False, save_cache=False)
@@ -45,9 +45,9 @@ def _regenerate_index(root: Path) -> None:
 
 
 def _build_caches(root: Path) -> None:
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.search import SearchIndex
-    from wikitui.core.vault import Vault
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.search.facade import SearchIndex
+    from wikitui.core.vault.layout import Vault
 
     vault = Vault.open(root)
     graph = LinkGraph.load(vault, use_cache=False)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from wikitui.core.links import extract_links
+from wikitui.core.vault.links import extract_links
 
 #: Files the eval never compares: wikitui's own state (sessions, index, pending changesets).
 _STATE = ".wikitui"

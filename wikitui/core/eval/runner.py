@@ -112,11 +112,9 @@ async def _operate(session, task: Task) -> tuple[Any, str, int]:
     return await session.go(), plan.text, plan_count
 
 
-def _apply(vault, graph, index, changeset) -> str | None:
-    from wikitui.core.apply import apply_changeset
-
+def _apply(ws, changeset) -> str | None:
     try:
-        apply_changeset(vault, graph, changeset, None, search_index=index)
+        ws.apply(changeset)
     except WikituiError as exc:
         return str(exc).splitlines()[0]
     except (OSError, ValueError) as exc:  # what a model proposed is data: it fails the task, not the run
@@ -131,19 +129,18 @@ async def run_task(task: Task, base: Path, workdir: Path, settings, client, *, t
     The outcome is None when the run failed or timed out (nothing to check).
     """
     from wikitui.core.agent.session import AgentSession
-    from wikitui.core.graph import LinkGraph
-    from wikitui.core.search import SearchIndex
-    from wikitui.core.vault import Vault
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.workspace import Workspace
 
     start = time.perf_counter()
     root = task_vault(base, workdir / task.name, task.sources)
-    vault = Vault.open(root)
-    graph = LinkGraph.load(vault)
     events = _Events(progress)
-    with SearchIndex(vault) as index:
-        index.update(graph)
+    with Workspace.open(root) as ws:
+        vault, graph = ws.vault, ws.load_graph()
+        ws.update_index()
         before = snapshot(root)
-        session = AgentSession(vault, graph, index, dataclasses.replace(settings), client=client, on_event=events)
+        session = AgentSession(vault, graph, ws.index, dataclasses.replace(settings), client=client,
+                               on_event=events)
         try:
             done, plan, plan_count = await asyncio.wait_for(_operate(session, task), timeout)
         except TimeoutError:
@@ -163,7 +160,7 @@ async def run_task(task: Task, base: Path, workdir: Path, settings, client, *, t
                 # The run decides: at the first task the model is simply not there; later, this task fails.
                 raise _NoAnswer(why, verdict(False, f"the model failed: {why}"))
             return verdict(False, f"the model failed: {why}"), None
-        apply_error = _apply(vault, graph, index, done.changeset) if done.changeset is not None else None
+        apply_error = _apply(ws, done.changeset) if done.changeset is not None else None
     turn = session.turns[-1] if session.turns else None
     outcome = Outcome(
         vault=vault, before=before, after=snapshot(root), answer=done.text or "", plan=plan,

@@ -11,7 +11,7 @@ What this package owns:
   (marp-cli when it is on PATH, else ``deck_html``'s self-contained HTML deck).
 
 What it may import: the standard library, ``wikitui.core.errors``, ``record``,
-``fsutil`` and ``page`` (frontmatter), markdown-it-py; matplotlib only inside the
+``vault.files`` and ``vault.page`` (frontmatter), markdown-it-py; matplotlib only inside the
 functions that render. Never Textual or Rich; never the agent or the UI. The files
 it makes are returned as bytes/text (charts) or written where the user asked
 (exports): putting a chart into a changeset is the caller's job.

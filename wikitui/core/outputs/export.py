@@ -20,10 +20,10 @@ import tempfile
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
-from wikitui.core.fsutil import atomic_write, read_text
 from wikitui.core.outputs.deck_html import _obsidian_to_markdown, render_deck_html
 from wikitui.core.outputs.slides import DeckError, is_deck, parse_deck
 from wikitui.core.record import Record
+from wikitui.core.vault.files import atomic_write, read_text
 
 FORMATS = ("html", "pdf", "pptx")
 MARP_INSTALL = "npm install -g @marp-team/marp-cli"

@@ -66,7 +66,7 @@ class Deck(Record):
 
 def _frontmatter(text: str) -> tuple[dict, str, int]:
     """(frontmatter as a dict, body, body's 1-based first line); {} for none or broken YAML."""
-    from wikitui.core.page import load_frontmatter, split_frontmatter
+    from wikitui.core.vault.page import load_frontmatter, split_frontmatter
 
     text = text.removeprefix("\ufeff")
     fm, body, line = split_frontmatter(text)

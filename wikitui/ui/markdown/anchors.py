@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from wikitui.core.page import Heading
+from wikitui.core.vault.page import Heading
 
 _ATX = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _ANCHOR_JUNK = re.compile(r"[^\w\s]")
@@ -32,7 +32,7 @@ def atx_headings(masked: str, text: str) -> list[Heading]:
     """ATX headings of a page (as the core's parser finds them) from its masked text.
 
     Args:
-        masked: The page with code and comments masked (:func:`wikitui.core.links.mask_text`),
+        masked: The page with code and comments masked (:func:`wikitui.core.vault.links.mask_text`),
             so a ``#`` line inside a fence is no heading.
         text: The page itself, for the headings' text.
     """

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
-from wikitui.core.links import Link
+from wikitui.core.vault.links import Link
 from wikitui.ui.markdown.blocks import BlankBlock, Block, CodeBlock, RuleBlock, TextBlock
 from wikitui.ui.markdown.code import highlight
 from wikitui.ui.markdown.inline import BR_TAG, ObsidianComments, inline_runs

@@ -7,7 +7,7 @@ links on the chunk's lines, so the blocks carry the core's tab-stop indices.
 
 from __future__ import annotations
 
-from wikitui.core.links import Link
+from wikitui.core.vault.links import Link
 from wikitui.ui.markdown.blocks import BlankBlock, Block, CodeBlock, TextBlock
 from wikitui.ui.markdown.builder import BlockBuilder
 from wikitui.ui.markdown.code import highlight

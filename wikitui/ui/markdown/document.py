@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Iterator
 
-from wikitui.core.links import Link, extract_links, mask_text
-from wikitui.core.page import Heading, PageInfo, parse_page, split_frontmatter
+from wikitui.core.vault.links import Link, extract_links, mask_text
+from wikitui.core.vault.page import Heading, PageInfo, parse_page, split_frontmatter
 from wikitui.ui.markdown.anchors import atx_headings, block_id_line, normalize_anchor
 from wikitui.ui.markdown.blocks import BlankBlock, Block, TextBlock
 from wikitui.ui.markdown.chunk_blocks import markdown_blocks, source_blocks

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from wikitui.core.page import PageInfo, split_frontmatter
+from wikitui.core.vault.page import PageInfo, split_frontmatter
 from wikitui.ui.markdown.anchors import normalize_anchor
 from wikitui.ui.markdown.blocks import BlankBlock, Block, CodeBlock, RuleBlock, TextBlock
 from wikitui.ui.markdown.chunks import clean_text

@@ -17,7 +17,7 @@ from urllib.parse import unquote
 
 from markdown_it.token import Token
 
-from wikitui.core.links import is_external, split_wikilink
+from wikitui.core.vault.links import is_external, split_wikilink
 from wikitui.ui.markdown.line import Seg
 
 #: ``take(kind, key, embed, last_line)``: the tab-stop index of a link found, or None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from wikitui.core.links import Link
+from wikitui.core.vault.links import Link
 
 #: Returns a link's target path, or None when the link is unresolved.
 Resolver = Callable[[Link], "str | None"]

@@ -1,6 +1,6 @@
 """Matching the core's links to the links markdown-it renders, and placing the rest.
 
-The tab stops of a page are exactly :func:`wikitui.core.links.extract_links`'s list
+The tab stops of a page are exactly :func:`wikitui.core.vault.links.extract_links`'s list
 (the Outgoing panel shows the same list), so the renderer does not invent links: every
 link markdown-it finds is matched, in reading order, against the next links of that
 list on the same source lines, and takes its index. A link the core found but
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
-from wikitui.core.links import Link
+from wikitui.core.vault.links import Link
 from wikitui.ui.markdown.blocks import Block, CodeBlock, TextBlock
 from wikitui.ui.markdown.line import Seg
 from wikitui.ui.markdown.table import TableBlock

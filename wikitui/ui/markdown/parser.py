@@ -20,7 +20,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 
-from wikitui.core.links import bare_url_at, split_wikilink
+from wikitui.core.vault.links import bare_url_at, split_wikilink
 
 __all__ = ["MAX_NESTING", "markdown_parser"]
 
@@ -67,7 +67,7 @@ def _bare_url_rule(state: StateInline, silent: bool) -> bool:
 
     It fires at the ``:`` of ``://`` (``:`` stops markdown-it's text rule) with the
     scheme still in the pending text, as markdown-it's own linkify rule does, and takes
-    exactly the URL the core's :func:`~wikitui.core.links.bare_url_at` finds, so the
+    exactly the URL the core's :func:`~wikitui.core.vault.links.bare_url_at` finds, so the
     links rendered are the core's tab stops.
     """
     pos = state.pos

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from wikitui.core.links import Link
+from wikitui.core.vault.links import Link
 from wikitui.ui.markdown.document import PageDocument
 from wikitui.ui.markdown.line import Line
 

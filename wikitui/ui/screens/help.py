@@ -46,14 +46,18 @@ class Place:
     all_inherited: bool = False
 
 
-def places() -> list[Place]:
-    """Every place with keys, in the order the help shows them."""
+def places(app_class: type, workspace_screen: type) -> list[Place]:
+    """Every place with keys, in the order the help shows them.
+
+    Args:
+        app_class: The app's class (its bindings apply everywhere).
+        workspace_screen: The workspace screen's class (its bindings apply everywhere too).
+    """
     # Imported here: the help screen is shown rarely and these pull in the whole UI.
+    # (The app and the workspace screen are given: they open this screen, and import it.)
     from textual.command import CommandPalette
 
-    from wikitui.ui.app import WikituiApp
     from wikitui.ui.screens.dialogs import ConfirmScreen, CreatePageScreen
-    from wikitui.ui.screens.main import MainScreen
     from wikitui.ui.screens.outline import OutlineScreen
     from wikitui.ui.screens.review import ConflictScreen, ReviewScreen, _ReasonInput
     from wikitui.ui.screens.search import SearchScreen
@@ -69,7 +73,7 @@ def places() -> list[Place]:
     return [
         Place(
             "Everywhere",
-            (WikituiApp, MainScreen),
+            (app_class, workspace_screen),
             {
                 "command_palette": "Command palette: go to a page by its title, run any command",
                 "app.focus_next": "Next pane (on the page: next link)",
@@ -103,8 +107,8 @@ def _declared_by_wikitui(cls: type) -> set[tuple[str, str]]:
     return declared
 
 
-def _live_bindings(app: "App", cls: type) -> BindingsMap:
-    """The bindings of ``cls`` as they work now: a mounted instance's (else the class's), keymap applied."""
+def _live_bindings(app: "App", cls: type, keymap: dict[str, str]) -> BindingsMap:
+    """The bindings of ``cls`` as they work now: a mounted instance's (else the class's), ``keymap`` applied."""
     node: DOMNode | None = None
     if isinstance(app, cls):
         node = app
@@ -118,18 +122,17 @@ def _live_bindings(app: "App", cls: type) -> BindingsMap:
                 node = found.first()
                 break
     bindings = (node._bindings if node is not None else cls._merge_bindings()).copy()  # type: ignore[attr-defined]
-    keymap = getattr(app, "_keymap", None)
     if keymap:
         bindings.apply_keymap(keymap)
     return bindings
 
 
-def place_bindings(app: "App", place: Place) -> list[tuple[Binding, str]]:
+def place_bindings(app: "App", place: Place, keymap: dict[str, str]) -> list[tuple[Binding, str]]:
     """(binding, description shown) for every key of ``place``, in declaration order."""
     out: list[tuple[Binding, str]] = []
     for cls in place.classes:
         ours = _declared_by_wikitui(cls)
-        for _key, binding in _live_bindings(app, cls):
+        for _key, binding in _live_bindings(app, cls, keymap):
             if (binding.action, binding.description) in ours:
                 description = binding.tooltip or binding.description or binding.action
             elif binding.action in place.inherited:
@@ -142,10 +145,10 @@ def place_bindings(app: "App", place: Place) -> list[tuple[Binding, str]]:
     return out
 
 
-def help_rows(app: "App", place: Place) -> list[tuple[str, str]]:
+def help_rows(app: "App", place: Place, keymap: dict[str, str]) -> list[tuple[str, str]]:
     """(keys, description) rows of ``place``: the keys of one action and description merged, in order."""
     rows: dict[tuple[str, str], list[str]] = {}
-    for binding, description in place_bindings(app, place):
+    for binding, description in place_bindings(app, place, keymap):
         key = app.get_key_display(binding)
         keys = rows.setdefault((binding.action, description), [])
         if key not in keys:
@@ -153,14 +156,14 @@ def help_rows(app: "App", place: Place) -> list[tuple[str, str]]:
     return [(" ".join(keys), description) for (_action, description), keys in rows.items()]
 
 
-def help_table(app: "App") -> Table:
-    """The whole help as one table: a heading per place, then its keys."""
+def help_table(app: "App", all_places: list[Place], keymap: dict[str, str]) -> Table:
+    """The whole help as one table: a heading per place, then its keys (``keymap`` applied)."""
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", no_wrap=True, min_width=12)
     table.add_column()
     first = True
-    for place in places():
-        rows = help_rows(app, place)
+    for place in all_places:
+        rows = help_rows(app, place, keymap)
         if not rows:
             continue
         if not first:
@@ -185,8 +188,17 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark,f1", "dismiss", "Close the help", show=False),
     ]
 
+    def __init__(self, all_places: list[Place], *, keymap: dict[str, str] | None = None) -> None:
+        """Args:
+        all_places: The places to list (see :func:`places`).
+        keymap: The user's remapped keys, as the app applied them.
+        """
+        super().__init__()
+        self._places = all_places
+        self._keymap = keymap or {}
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help") as scroll:
             scroll.border_title = "Keys"
             scroll.border_subtitle = "esc closes · ↑↓ scroll · every action is also in ^p"
-            yield Static(help_table(self.app), id="help-table")
+            yield Static(help_table(self.app, self._places, self._keymap), id="help-table")

@@ -1,28 +1,31 @@
 """The workspace screen: Sources and Wiki on the left, the page with its links in the centre, the agent on the right.
 
-This module owns the layout, the pane keys (focus, hide, resize) and how the
-screen follows the app's background work (graph loaded, index progress, files
-changed). Opening pages and following links live in
-:mod:`wikitui.ui.screens.navigation`.
+This module owns the screen's keys and how it follows the app's background work
+(graph loaded, index progress, files changed). It is handed what it shows
+explicitly: the :class:`~wikitui.core.workspace.Workspace`, the remembered vault
+state and the index build's progress. The panes' layout is its
+:class:`~wikitui.ui.screens.panes.Panes`; opening pages and following links is its
+:class:`~wikitui.ui.screens.navigation.Navigator`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
-from textual.app import ComposeResult
+from textual import on, work
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import DescendantFocus, Resize
-from textual.css.query import NoMatches
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
 from wikitui.ui.messages import AskAgentRequested, IndexProgress, IngestRequested, OpenRequested
-from wikitui.ui.screens.layout import SIZES, WIDE, Layout, plan_layout
-from wikitui.ui.screens.navigation import NavigationMixin
-from wikitui.ui.screens.page_actions import PageActionsMixin
+from wikitui.ui.screens.navigation import Navigator
+from wikitui.ui.screens.page_display import PageDisplay
+from wikitui.ui.screens.panes import Panes
 from wikitui.ui.widgets.index_status import IndexStatus
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_tree import PageTree
@@ -31,17 +34,16 @@ from wikitui.ui.widgets.source_tree import SourceTree, source_citations
 from wikitui.ui.widgets.workspace_footer import WorkspaceFooter
 
 if TYPE_CHECKING:
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.page import PageInfo
+    from wikitui.core.workspace import Workspace
+    from wikitui.ui.index_watch import IndexWatch
+    from wikitui.ui.state import VaultState
     from wikitui.ui.widgets.agent_pane import AgentPane
-    from wikitui.core.graph import LinkGraph
     from wikitui.ui.widgets.page_tree import PreparedPages
-    from wikitui.ui.app import WikituiApp
-
-#: Cells (or rows) one press of ``[`` or ``]`` changes.
-RESIZE_STEP = 4
-PANES = ("sources", "wiki", "page", "links", "agent")
 
 
-class MainScreen(PageActionsMixin, NavigationMixin, Screen[None]):
+class MainScreen(Screen[None]):
     """The four panes of the workspace.
 
     | Key | Action |
@@ -54,6 +56,13 @@ class MainScreen(PageActionsMixin, NavigationMixin, Screen[None]):
     | alt+right | Forward. |
     | ctrl+b / ctrl+l / ctrl+a | Hide or show the left column / links panel / agent pane. |
     | [ / ] | Narrow / widen the focused column. |
+
+    Args:
+        workspace: The open vault.
+        vault_state: Remembered per-vault state (the page last open).
+        index_watch: The index build's progress.
+        opener: Opens an external URL (after the user confirms).
+        keymap: The user's key remapping, as set on the app (for the help screen).
     """
 
     CSS_PATH = "main.tcss"
@@ -82,22 +91,49 @@ class MainScreen(PageActionsMixin, NavigationMixin, Screen[None]):
         Binding("right_square_bracket", "resize(1)", "Wider", show=False, id="wider", tooltip="Wider focused column"),
     ]
 
-    def __init__(self, *, id: str | None = None) -> None:
+    class FirstFrame(Message):
+        """The screen has painted its first frame: the app may start its background work."""
+
+    class ReloadRequested(Message):
+        """The reader asked to re-read the vault from disk."""
+
+    def __init__(self, workspace: Workspace, vault_state: VaultState, index_watch: IndexWatch, *,
+                 opener: Callable[[str], Any], keymap: Callable[[], dict[str, str]] = dict,
+                 id: str | None = None) -> None:
         super().__init__(id=id)
-        #: Pane visibility chosen by the user (None: decided by the terminal's size).
-        self._shown: dict[str, bool | None] = {"left": None, "links": None, "agent": None}
-        self._sizes = {name: size[0] for name, size in SIZES.items()}
-        #: Narrow layout: whether the agent is raised over the page's column.
-        self._agent_raised = False
-        self._layout = plan_layout(200, 50, shown=self._shown, sizes=self._sizes, agent_raised=False)
-        #: Raw source path → pages citing it (refreshed with the graph).
-        self.citations: dict[str, list[str]] = {}
-        self.init_navigation()
+        self.workspace = workspace
+        self.vault_state = vault_state
+        self.index_watch = index_watch
+        self._keymap = keymap
+        self.panes = Panes(self)
+        self.page_display = PageDisplay(self, workspace, vault_state)
+        #: Opening pages, following links, back and forward.
+        self.navigator = Navigator(self, workspace, self.page_display, opener=opener, on_created=self._page_written)
+
+    # --------------------------------------------------- what the page shows
+    @property
+    def current_path(self) -> str | None:
+        """Vault-relative path of what the page pane shows (None before anything)."""
+        return self.page_display.current_path
 
     @property
-    def wapp(self) -> "WikituiApp":
-        """The app, typed."""
-        return self.app  # type: ignore[return-value]
+    def current_kind(self) -> str:
+        """"page", "source" or "missing"."""
+        return self.page_display.current_kind
+
+    @property
+    def current_info(self) -> PageInfo | None:
+        """The parsed page shown (None for a source)."""
+        return self.page_display.current_info
+
+    @property
+    def citations(self) -> dict[str, list[str]]:
+        """Raw source path → pages citing it."""
+        return self.page_display.citations
+
+    def open_path(self, path: str, *, anchor: str = "", line: int | None = None, focus: bool = True) -> None:
+        """Open a page or raw source in the page pane (see :meth:`Navigator.open_path`)."""
+        self.navigator.open_path(path, anchor=anchor, line=line, focus=focus)
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -120,147 +156,58 @@ class MainScreen(PageActionsMixin, NavigationMixin, Screen[None]):
         self.query_one("#wiki").border_title = "Wiki"
         self.query_one("#links").border_title = "Links"
         self.query_one("#agent").border_title = "Agent"
-        self.query_one(PageView).border_title = self.wapp.vault.root.name
+        self.query_one(PageView).border_title = self.workspace.root.name
         self.query_one(LinksPanel).clear("Loading the wiki…")
         self.query_one(IndexStatus).summary = "loading the wiki…"
-        self._apply_layout()
-        self.open_initial_page()
+        self.panes.apply()
+        self.navigator.open_initial_page(self.vault_state.last_page)
         self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
-        """Mount the agent pane and start loading the graph, once the page is on screen.
+        """Mount the agent pane and let the app load the graph, once the page is on screen.
 
         The chat and the graph thread would otherwise both delay the first frame.
         """
+        from wikitui.ui.screens.review import screen_reviewer
         from wikitui.ui.widgets.agent_pane import AgentPane
 
-        self.query_one("#agent").mount(AgentPane(self.wapp.vault.root))
-        self.wapp.start_loading()
+        reviewer = screen_reviewer(self.app, self.workspace.vault)
+        self.query_one("#agent").mount(AgentPane(self.workspace, reviewer=reviewer))
+        self.post_message(self.FirstFrame())
 
     @property
-    def agent_pane(self) -> "AgentPane":
+    def agent_pane(self) -> AgentPane:
         """The agent pane (mounted right after the first frame)."""
         from wikitui.ui.widgets.agent_pane import AgentPane
 
         return self.query_one(AgentPane)
 
-    def on_resize(self, event: Resize) -> None:
-        """Lay the panes out for the new size (three columns, or the agent sharing the page's column)."""
-        if self._layout.wide and self.size.width < WIDE:  # just became narrow: the agent stays up if it has the focus
-            self._agent_raised = self._focused_column() == "agent"
-        self._apply_layout()
-
-    def _visible(self, pane: str) -> bool:
-        layout = self._plan()
-        return {"left": layout.left, "agent": layout.agent, "links": layout.links}[pane]
-
-    def _plan(self) -> Layout:
-        width, height = self.size
-        return plan_layout(width, height, shown=self._shown, sizes=self._sizes, agent_raised=self._agent_raised)
-
-    def _apply_layout(self) -> None:
-        left, centre, agent, links = (self.query_one(f"#{n}") for n in ("left", "centre", "agent", "links"))
-        layout = self._layout = self._plan()
-        left.display = layout.left
-        centre.display = layout.centre
-        agent.display = layout.agent
-        links.display = layout.links
-        left.styles.width = layout.left_width
-        agent.styles.width = layout.agent_width if layout.agent_width is not None else "1fr"
-        links.styles.height = layout.links_height
-        agent.border_subtitle = "" if layout.wide else "f3 back to the page"
-        focused = self.focused
-        if focused is not None and not self._on_screen(focused):
-            target = self.agent_input if layout.agent and not layout.centre else self.query_one(PageView)
-            (target or self.query_one(PageView)).focus()
-
     @property
     def agent_input(self):
         """The agent's input (None until the agent pane has mounted)."""
-        try:
-            return self.query_one("#agent-input")
-        except NoMatches:
-            return None
+        return self.panes.agent_input()
+
+    def on_resize(self, event: Resize) -> None:
+        """Lay the panes out for the new size (three columns, or the agent sharing the page's column)."""
+        self.panes.resized()
 
     def on_descendant_focus(self, event: DescendantFocus) -> None:
         """In a narrow layout, focus in the agent raises it and focus in the page lowers it."""
-        if self._layout.wide:
-            return
-        column = self._column_of(event.widget)
-        if column == "agent" and not self._agent_raised:
-            self._agent_raised = True
-            self._apply_layout()
-        elif column in ("page", "links") and self._agent_raised:
-            self._agent_raised = False
-            self._apply_layout()
-
-    def _on_screen(self, widget) -> bool:
-        node = widget
-        while node is not None and node is not self:
-            if not node.display:
-                return False
-            node = node.parent
-        return True
+        self.panes.focus_moved(event.widget)
 
     # -------------------------------------------------------------- pane keys
     def action_focus_pane(self, pane: str) -> None:
         """Focus a pane, showing it first if it was hidden."""
-        column = {"sources": "left", "wiki": "left", "links": "links", "agent": "agent"}.get(pane)
-        if not self._layout.wide and pane in ("page", "links", "agent") and self._agent_raised != (pane == "agent"):
-            # Narrow: the agent and the page share a column; show the one asked for.
-            self._agent_raised = pane == "agent"
-            self._apply_layout()
-        if column is not None and not self._visible(column):
-            self._shown[column] = True
-            self._apply_layout()
-        target = {
-            "sources": lambda: self.query_one(SourceTree),
-            "wiki": lambda: self.query_one(PageTree).tree,
-            "page": lambda: self.query_one(PageView),
-            "links": lambda: self.query_one(LinksPanel).option_list,
-            "agent": lambda: self.query_one("#agent-input"),
-        }
-        try:
-            widget = target[pane]()
-        except NoMatches:  # the agent pane mounts just after the first frame
+        if not self.panes.focus(pane):  # the agent pane mounts just after the first frame
             self.call_after_refresh(self.action_focus_pane, pane)
-            return
-        widget.focus()
 
     def action_toggle_pane(self, pane: str) -> None:
         """Hide or show the left column, the links panel or the agent pane (narrow: raise or lower the agent)."""
-        if pane == "agent" and not self._layout.wide:
-            self._agent_raised = not self._agent_raised
-            self._apply_layout()
-            if self._agent_raised:
-                self.action_focus_pane("agent")
-            else:
-                self.query_one(PageView).focus()
-            return
-        self._shown[pane] = not self._visible(pane)
-        self._apply_layout()
-
-    def _focused_column(self) -> str:
-        return self._column_of(self.focused)
-
-    @staticmethod
-    def _column_of(node) -> str:
-        while node is not None:
-            if node.id in ("left", "agent", "links", "page"):
-                return node.id
-            node = node.parent
-        return "page"
+        self.panes.toggle(pane)
 
     def action_resize(self, step: int) -> None:
         """Widen (``step`` > 0) or narrow the focused column; on the page, widen the page itself."""
-        column = self._focused_column()
-        if column == "page":
-            column, step = "left", -step  # a wider page is a narrower sidebar
-        if column == "agent" and not self._layout.wide:
-            return  # a raised agent takes the page's whole column
-        default, low, high = SIZES[column]
-        self._sizes[column] = max(low, min(high, self._sizes[column] + step * RESIZE_STEP))
-        self._apply_layout()
+        self.panes.resize(step)
 
     def action_filter_pages(self) -> None:
         """Focus the page tree's filter."""
@@ -269,59 +216,154 @@ class MainScreen(PageActionsMixin, NavigationMixin, Screen[None]):
 
     def action_help(self) -> None:
         """Show every key binding."""
-        from wikitui.ui.screens.help import HelpScreen
+        from wikitui.ui.screens.help import HelpScreen, places
 
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(places(type(self.app), MainScreen), keymap=self._keymap()))
 
     def action_reload(self) -> None:
         """Re-read the vault."""
-        self.wapp.reload()
-        self.notify("Vault re-read.")
+        self.post_message(self.ReloadRequested())
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """Grey out Back/Forward at the ends of the history; leave keys to text inputs."""
         if action in ("back", "forward"):
             if isinstance(self.focused, (Input, TextArea)):
                 return False
-            history = self.wapp.history
+            history = self.navigator.history
             return True if (history.can_go_back if action == "back" else history.can_go_forward) else None
         return True
 
+    # -------------------------------------------------------------- navigation
+    def action_back(self) -> None:
+        """Go back to the previous place, at the scroll position it was left."""
+        self.navigator.back()
+
+    def action_forward(self) -> None:
+        """Go forward again."""
+        self.navigator.forward()
+
+    def action_open_index(self) -> None:
+        """Open index.md."""
+        self.navigator.open_path(self.workspace.vault.index_path)
+
+    def action_search(self) -> None:
+        """Open the full-text search screen."""
+        self.navigator.search(self.index_watch)
+
+    def action_outline(self) -> None:
+        """List the page's headings; the one chosen scrolls into view (back returns)."""
+        self.navigator.outline()
+
+    @on(PageTree.PageSelected)
+    @on(SourceTree.SourceSelected)
+    def _tree_chose(self, message: PageTree.PageSelected | SourceTree.SourceSelected) -> None:
+        """A page chosen in the Wiki tree, or a source in the Sources tree (read-only)."""
+        message.stop()
+        self.navigator.open_path(message.path)
+
+    @on(LinksPanel.LinkChosen)
+    def _outgoing_chosen(self, message: LinksPanel.LinkChosen) -> None:
+        """An outgoing link chosen in the links panel: follow it as the page would."""
+        message.stop()
+        page = self.query_one(PageView)
+        if 0 <= message.index < len(page.links):
+            page.select_link(message.index)
+            self.navigator.follow(page.links[message.index])
+
+    @on(PageView.LinkActivated)
+    def _link_activated(self, message: PageView.LinkActivated) -> None:
+        """``enter`` (or a click) on a link of the page."""
+        message.stop()
+        self.navigator.follow(message.link)
+
+    @on(PageView.LinkHighlighted)
+    def _link_highlighted(self, message: PageView.LinkHighlighted) -> None:
+        """The link cursor moved: say on the border where the link goes."""
+        message.stop()
+        self.query_one(PageView).border_subtitle = self.navigator.describe_link(message.link)
+
+    # ------------------------------------------------------------ editing
+    def action_edit_page(self) -> None:
+        """Open the page in ``$VISUAL``/``$EDITOR`` (the app steps aside meanwhile), then show it again."""
+        from wikitui.ui.editor import EditorError, editor_command, run_editor
+
+        path = self.current_path
+        if path is None or self.current_kind != "page":
+            what = "a read-only source" if self.current_kind == "source" else "no page"
+            self.notify(f"Nothing to edit here: this is {what}.", severity="warning")
+            return
+        root = self.workspace.root
+        try:
+            command = editor_command()
+            with self.app.suspend():
+                result = run_editor(command, root / path, root)
+        except EditorError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        except SuspendNotSupported:
+            self.notify(f"This terminal cannot hand itself to an editor; edit {path} in another window.",
+                        severity="warning")
+            return
+        if result.status:
+            self.notify(f"the editor exited with status {result.status}", severity="warning")
+        self.page_edited(path)
+
+    def page_edited(self, path: str) -> None:
+        """A page was changed outside: bring the graph, the trees, the page and the index up to date."""
+        if self.workspace.graph is None:
+            self.navigator.redisplay(keep_scroll=True, changed=True)
+            return
+        self._page_written(path)
+        self.vault_changed({path})
+
+    def _page_written(self, path: str) -> None:
+        """The UI wrote or edited ``path``: the graph learns it now, the index in a worker."""
+        if self.workspace.graph is None:
+            return
+        changed = self.workspace.files_changed([path], index=False)
+        for warning in changed.warnings:  # a page that no longer parses still shows (as text)
+            self.notify(warning, severity="warning")
+        self.refresh_trees(self.workspace.graph)
+        self._index_later([path])
+
+    @work(thread=True, group="index-update", name="index update")
+    def _index_later(self, paths: list[str]) -> None:
+        self.workspace.index_paths(paths)
+
     # ------------------------------------------------- the app's background work
-    def graph_ready(self, graph: "LinkGraph", prepared: "PreparedPages | None" = None) -> None:
+    def graph_ready(self, graph: LinkGraph, prepared: PreparedPages | None = None) -> None:
         """The link graph arrived: fill the trees and re-show the page with its links resolved."""
         self.refresh_trees(graph, prepared)
-        self.redisplay(keep_scroll=True)
+        self.navigator.redisplay(keep_scroll=True)
 
-    def refresh_trees(self, graph: "LinkGraph", prepared: "PreparedPages | None" = None) -> None:
+    def refresh_trees(self, graph: LinkGraph, prepared: PreparedPages | None = None) -> None:
         """Rebuild the Sources and Wiki trees and their counts from ``graph`` (``prepared``: the wiki tree's entries)."""
         self.query_one(IndexStatus).summary = ""
-        self.citations = source_citations(graph)
+        citations = self.page_display.citations = source_citations(graph)
         vault = graph.vault
-        self.query_one(SourceTree).set_sources(sorted(graph.raw_files), set(self.citations), vault.raw_prefix)
+        self.query_one(SourceTree).set_sources(sorted(graph.raw_files), set(citations), vault.raw_prefix)
         self.query_one(PageTree).set_pages(graph, prepared)
         raws = len(graph.raw_files)
-        ingested = sum(1 for r in graph.raw_files if r in self.citations)
+        ingested = sum(1 for r in graph.raw_files if r in citations)
         self.query_one("#sources").border_subtitle = f"{ingested}/{raws} ingested" if raws else "raw/ is empty"
         self.query_one("#wiki").border_subtitle = f"{len(graph.pages)} pages"
         if self.current_path:
-            self.reveal_in_trees(self.current_path)
+            self.navigator.reveal_in_trees(self.current_path)
 
-    def vault_changed(self, paths: set[str], prepared: "PreparedPages | None" = None) -> None:
+    def vault_changed(self, paths: set[str], prepared: PreparedPages | None = None) -> None:
         """Files changed on disk: refresh the trees, the page shown and its links."""
-        graph = self.wapp.graph
+        graph = self.workspace.graph
         if graph is None:
             return
         self.refresh_trees(graph, prepared)
         if self.current_path is not None and self.current_path in paths:
-            self.redisplay(keep_scroll=True, changed=True)
+            self.navigator.redisplay(keep_scroll=True, changed=True)
         else:
-            self.refresh_links()
+            self.page_display.refresh_links()
 
     def on_index_progress(self, message: IndexProgress) -> None:
         """Show the search index's progress beside the footer (and tell an open search screen)."""
-        self.wapp.index_progress = message
-        self.wapp.index_signal.publish(message)
+        self.index_watch.report(message)
         status = self.query_one(IndexStatus)
         if message.finished:
             status.set_done(message.error or "search ready")
@@ -334,7 +376,7 @@ class MainScreen(PageActionsMixin, NavigationMixin, Screen[None]):
     @on(OpenRequested)
     def _open_requested(self, message: OpenRequested) -> None:
         message.stop()
-        self.open_path(message.path, anchor=message.anchor, line=message.line)
+        self.navigator.open_path(message.path, anchor=message.anchor, line=message.line)
 
     @on(IngestRequested)
     def _ingest_requested(self, message: IngestRequested) -> None:
@@ -344,10 +386,5 @@ class MainScreen(PageActionsMixin, NavigationMixin, Screen[None]):
     @on(AskAgentRequested)
     def _ask_requested(self, message: AskAgentRequested) -> None:
         message.stop()
-        if not self._layout.wide:
-            self._agent_raised = True
-            self._apply_layout()
-        elif not self._visible("agent"):
-            self._shown["agent"] = True
-            self._apply_layout()
+        self.panes.raise_agent()
         self.agent_pane.request(message.prompt)

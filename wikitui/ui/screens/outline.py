@@ -17,7 +17,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 if TYPE_CHECKING:
-    from wikitui.core.page import Heading
+    from wikitui.core.vault.page import Heading
 
 
 class OutlineScreen(ModalScreen["Heading | None"]):

@@ -24,21 +24,21 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
-from wikitui.core.disk_status import DiskStatus
+from wikitui.core.changes.disk_status import DiskStatus
 from wikitui.core.errors import Conflict, WikituiError
-from wikitui.core.vault import Vault
+from wikitui.core.vault.layout import Vault
 from wikitui.ui.messages import VaultChanged
 from wikitui.ui.screens.conflict import ConflictScreen
 from wikitui.ui.screens.review_disk import DiskMarks
@@ -363,3 +363,17 @@ class ReviewScreen(Screen[ReviewResult]):
     def _hunk_clicked(self, event: DiffView.HunkClicked) -> None:
         self.state.goto(self.state.file_index, event.index)
         self._sync()
+
+
+def screen_reviewer(app: App, vault: Vault | None = None) -> Callable[[Any, Callable[[ReviewResult], Any]], Awaitable[Any]]:
+    """A reviewer for the chat: it pushes the review screen and waits for the person's decision.
+
+    The chat pane is handed one (it never imports a screen): ``await reviewer(changeset,
+    on_apply)`` returns the :class:`ReviewResult`, or None when the review was left.
+    Call it from a worker (it waits on the screen).
+    """
+
+    async def review(changeset: Any, on_apply: Callable[[ReviewResult], Any]) -> Any:
+        return await app.push_screen_wait(ReviewScreen(changeset, on_apply=on_apply, vault=vault))
+
+    return review

@@ -2,7 +2,7 @@
 
 The review screen asks :class:`DiskMarks` to check some files (when it opens, when the
 app's watcher reports changed paths, when decisions change in a marked file); the
-check reads the files in a worker thread (:func:`wikitui.core.disk_status.disk_status`)
+check reads the files in a worker thread (:func:`wikitui.core.changes.disk_status.disk_status`)
 and the screen shows what it found. Checks may finish out of order, so each answer
 carries the number of its request and an older answer never overwrites a newer one.
 """
@@ -13,8 +13,8 @@ import threading
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from wikitui.core.disk_status import DiskStatus, disk_status
-from wikitui.core.vault import Vault
+from wikitui.core.changes.disk_status import DiskStatus, disk_status
+from wikitui.core.vault.layout import Vault
 
 
 class DiskMarks:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -17,9 +17,9 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 if TYPE_CHECKING:
-    from textual.signal import Signal
-
-    from wikitui.core.search import Hit
+    from wikitui.core.search.results import Hit
+    from wikitui.core.workspace import Workspace
+    from wikitui.ui.index_watch import IndexWatch
     from wikitui.ui.messages import IndexProgress
 
 #: Results asked of the index per query.
@@ -55,25 +55,13 @@ def hit_prompt(hit: "Hit", highlight: str | Style = "bold reverse") -> Text:
     return text
 
 
-class IndexSource(Protocol):
-    """Where the search screen finds the index, live (the app): it may open while the screen is up."""
-
-    search_index: Any
-    """The open index, or None while it is being built (or could not be)."""
-    index_state: str
-    """"pending", "building", "ready", "failed" or "off"."""
-    index_progress: "IndexProgress"
-    """The build's latest progress (its ``error`` once it failed)."""
-    index_signal: "Signal[IndexProgress]"
-    """Published on each progress report and when the build ends."""
-
-
-def waiting_text(source: IndexSource) -> str:
+def waiting_text(workspace: Workspace, progress: IndexProgress) -> str:
     """Why a query cannot run yet: the build's progress, or why there is no index."""
-    progress = source.index_progress
-    if source.index_state == "failed":
-        return f"Search is not available: {progress.error or 'the index could not be opened'}."
-    if source.index_state == "off":
+    from wikitui.core.workspace import IndexState
+
+    if workspace.index_state is IndexState.FAILED:
+        return f"Search is not available: {workspace.index_error or 'the index could not be opened'}."
+    if workspace.index_state is IndexState.OFF:
         return "Search is off: the index is not built in this session."
     counted = f" {progress.done} of {progress.total}" if progress.total else ""
     return f"indexing…{counted} · the results appear here when the index is ready"
@@ -103,14 +91,16 @@ class SearchScreen(ModalScreen["Hit | None"]):
         Binding("pageup", "move(-10)", "Page up", show=False),
     ]
 
-    def __init__(self, source: IndexSource, query: str = "") -> None:
+    def __init__(self, workspace: Workspace, index_watch: IndexWatch, query: str = "") -> None:
         """Args:
-        source: Where the index is (the app); read on every query, so an index that
-            opens while the screen is up is used at once.
+        workspace: The open vault; its index is looked up on every query, so an index
+            that becomes ready while the screen is up is used at once.
+        index_watch: The index build's progress, followed while the screen waits for it.
         query: Text to start with.
         """
         super().__init__()
-        self._source = source
+        self._workspace = workspace
+        self._watch = index_watch
         self._initial = query
         self._hits: list[Hit] = []
         #: Whether the query typed is waiting for the index.
@@ -126,7 +116,7 @@ class SearchScreen(ModalScreen["Hit | None"]):
 
     def on_mount(self) -> None:
         """Follow the index's build; run the initial query, if any."""
-        self._source.index_signal.subscribe(self, self._index_changed)
+        self._watch.signal.subscribe(self, self._index_changed)
         if self._initial:
             self._run(self._initial)
 
@@ -146,10 +136,13 @@ class SearchScreen(ModalScreen["Hit | None"]):
             self.query_one(OptionList).clear_options()
             self.query_one("#search-status", Static).update("")
             return
-        index = self._source.search_index
+        from wikitui.core.workspace import IndexState
+
+        workspace = self._workspace
+        index = workspace.search_index
         if index is None:
-            self._waiting = self._source.index_state in ("pending", "building")
-            self.query_one("#search-status", Static).update(waiting_text(self._source))
+            self._waiting = workspace.index_state in (IndexState.PENDING, IndexState.BUILDING)
+            self.query_one("#search-status", Static).update(waiting_text(workspace, self._watch.progress))
             return
         if was_waiting:  # the index just opened: its first search takes a moment
             self.query_one("#search-status", Static).update("the index is ready · searching…")

@@ -7,31 +7,37 @@ passes the workspace's requests on.
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from wikitui.ui.widgets.chat_pane import ChatPane
+from wikitui.ui.widgets.chat_pane import ChatPane, Reviewer
+
+if TYPE_CHECKING:
+    from wikitui.core.workspace import Workspace
 
 
 class AgentPane(Vertical):
     """The agent's conversation and its input.
 
     Args:
-        vault_root: The vault folder (its ``.wikitui/config.toml`` may name the model).
+        workspace: The open vault (its ``.wikitui/config.toml`` may name the model).
+        reviewer: Shows a changeset for review (see :class:`~wikitui.ui.widgets.chat_pane.ChatPane`).
     """
 
     DEFAULT_CSS = """
     AgentPane { height: 1fr; }
     """
 
-    def __init__(self, vault_root: Path | None = None, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, workspace: Workspace, *, reviewer: Reviewer | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._vault_root = vault_root
+        self.workspace = workspace
+        self.reviewer = reviewer
 
     def compose(self) -> ComposeResult:
-        yield ChatPane()
+        yield ChatPane(self.workspace, reviewer=self.reviewer)
 
     @property
     def chat(self) -> ChatPane:

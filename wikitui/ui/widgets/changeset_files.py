@@ -38,7 +38,7 @@ def _fit_path(path: str, room: int) -> str:
     return path
 
 
-#: What a file's state on disk means for the review (see :mod:`wikitui.core.disk_status`).
+#: What a file's state on disk means for the review (see :mod:`wikitui.core.changes.disk_status`).
 DISK_LABELS = {
     "changed": ("• changed on disk", "$text-muted"),
     "merges": ("⚠ changed on disk — will merge", "$text-warning"),

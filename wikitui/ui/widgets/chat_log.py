@@ -18,7 +18,7 @@ from textual.geometry import Region
 from textual.message import Message
 from textual.widgets import Static
 
-from wikitui.core.links import Link
+from wikitui.core.vault.links import Link
 from wikitui.ui.widgets.changeset_card import ChangesetCard
 from wikitui.ui.widgets.chat_message import ChatMessage
 

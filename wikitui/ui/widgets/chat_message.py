@@ -22,7 +22,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from wikitui.core.links import Link
+from wikitui.core.vault.links import Link
 from wikitui.ui.markdown.line import Line
 from wikitui.ui.markdown.link_cursor import LinkCursor, Resolver
 from wikitui.ui.markdown.paint import ROLE_ALIASES, ROLES, LinePainter

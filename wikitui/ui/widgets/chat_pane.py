@@ -1,8 +1,8 @@
 """The chat with the agent: the conversation, the input, and the review of what the agent proposes.
 
-Self-contained: it needs only a vault, and reads the workspace's link graph and search
-index from the app (``app.graph``, ``app.search_index``) when they are there. The app
-answers its two messages: :class:`ChatPane.OpenPage` (open a page the chat links to)
+Self-contained: it is given the :class:`~wikitui.core.workspace.Workspace` and reads its
+link graph and search index from it, once they are there. The app answers its two
+messages: :class:`ChatPane.OpenPage` (open a page the chat links to)
 and :class:`ChatPane.ChangesetApplied` (pages changed on disk: refresh what shows them).
 
 | Key | Action |
@@ -16,7 +16,8 @@ and :class:`ChatPane.ChangesetApplied` (pages changed on disk: refresh what show
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, Callable
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -27,18 +28,29 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 
 from wikitui.core.errors import Conflict, WikituiError
-from wikitui.core.links import Link
-from wikitui.ui.chat_controller import COMMANDS, ChatController
+from wikitui.core.vault.links import Link
+from wikitui.ui.chat.controller import ChatController
+from wikitui.ui.chat.notes import applied_note, conflict_note, review_feedback, undone_note, unresolved_links
+from wikitui.ui.chat.slash import COMMANDS
 from wikitui.ui.widgets.changeset_card import ChangesetCard
 from wikitui.ui.widgets.chat_input import ChatInput, Completion, complete
 from wikitui.ui.widgets.chat_log import ChatLog
+
+if TYPE_CHECKING:
+    from wikitui.core.workspace import Workspace
+
+#: Shows a changeset for review: ``await reviewer(changeset, on_apply)`` is the decision (None: left pending).
+Reviewer = Callable[[Any, Callable[[Any], None]], Awaitable[Any]]
 
 
 class ChatPane(Vertical):
     """The agent's conversation with its input, status and token footer.
 
     Args:
-        vault: The vault (the app's ``vault`` when None).
+        workspace: The open vault the chat is about.
+        reviewer: Shows a changeset for review and returns the decision (``await
+            reviewer(changeset, on_apply)``; the workspace screen hands the review
+            screen's); None: ``ctrl+r`` says reviews are not available here.
         client_factory: Builds the model client from the settings (tests pass one that
             does not wait between retries); None: the agent's own client.
     """
@@ -90,8 +102,8 @@ class ChatPane(Vertical):
     class ChangesetApplied(Message):
         """Pages changed on disk through the chat (an apply or an undo).
 
-        The link graph is already up to date (the core updates it); the page shown,
-        the trees, the links panel and the search index should follow.
+        The workspace's link graph and search index are already up to date (the
+        workspace updates them); the page shown, the trees and the links panel should follow.
 
         Attributes:
             paths: Vault-relative paths written or deleted.
@@ -103,11 +115,13 @@ class ChatPane(Vertical):
             self.paths = paths
             self.result = result
 
-    def __init__(self, vault: Any = None, *, client_factory: Callable[[Any], Any] | None = None,
+    def __init__(self, workspace: Workspace, *, reviewer: Reviewer | None = None,
+                 client_factory: Callable[[Any], Any] | None = None,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._vault = vault
-        self.controller = ChatController(self, client_factory=client_factory)
+        self.workspace = workspace
+        self.reviewer = reviewer
+        self.controller = ChatController(self, workspace, client_factory=client_factory)
         self.chat_log = ChatLog(id="chat-log", resolve=self._resolve)
         self._menu = OptionList(id="chat-complete")
         self._menu.can_focus = False
@@ -119,17 +133,12 @@ class ChatPane(Vertical):
     @property
     def vault(self) -> Any:
         """The vault the chat is about."""
-        return self._vault if self._vault is not None else self.app.vault  # type: ignore[attr-defined]
+        return self.workspace.vault
 
     @property
     def graph(self) -> Any:
         """The workspace's link graph (None while it loads)."""
-        return getattr(self.app, "graph", None)
-
-    @property
-    def search_index(self) -> Any:
-        """The workspace's search index (None: the agent opens one)."""
-        return getattr(self.app, "search_index", None)
+        return self.workspace.graph
 
     @property
     def reviewing(self) -> bool:
@@ -283,31 +292,28 @@ class ChatPane(Vertical):
 
     @work(exclusive=True, group="chat-review")
     async def _review(self) -> None:
-        from wikitui.core.pending import PendingStore
-        from wikitui.ui.screens.review import ReviewScreen
-
+        if self.reviewer is None:
+            self.notify("Reviews are not available here.", severity="warning")
+            return
         if self.graph is None:
             self.notify("The wiki is still loading; try again in a moment.")
             return
-        changeset = await asyncio.to_thread(PendingStore(self.vault).latest)
+        changeset = await asyncio.to_thread(self.workspace.pending.latest)
         if changeset is None:
             self.notify("Nothing to review: no changeset is pending.")
             return
         outcome: dict[str, Any] = {}
 
         def apply(decision) -> None:
-            from wikitui.core.apply import apply_changeset
-
             try:
-                outcome["result"] = apply_changeset(self.vault, self.graph, changeset, decision.accepted,
-                                                    rejected=decision.rejected)
+                outcome["result"] = self.workspace.apply(changeset, decision.accepted, rejected=decision.rejected)
             except Conflict as exc:
                 outcome["conflict"] = exc
                 raise
 
         self._reviewing = True
         try:
-            decision = await self.app.push_screen_wait(ReviewScreen(changeset, on_apply=apply, vault=self.vault))
+            decision = await self.reviewer(changeset, apply)
         finally:
             self._reviewing = False
         result = outcome.get("result")
@@ -321,14 +327,10 @@ class ChatPane(Vertical):
         self._applied(changeset, decision, result)
 
     def _show_conflict(self, conflict: Conflict) -> None:
-        text = Content.assemble(("Not applied: conflict\n", "bold $text-error"), str(conflict),
-                                ("\nYour edit on disk is kept. ctrl+r to review again (reject that hunk), "
-                                 "or ask the agent to redo it.", "$text-muted"))
-        self.chat_log.add_note(text, "error")
+        self.chat_log.add_note(conflict_note(conflict), "error")
 
     def _applied(self, changeset: Any, decision: Any, result: Any) -> None:
-        applied, rejected = len(result.applied), len(decision.rejected)
-        paths = [*result.written, *result.deleted]
+        applied = len(result.applied)
         card = self.chat_log.cards.get(str(changeset.id))
         if card is None:
             card = self.chat_log.add_card(changeset)
@@ -336,43 +338,25 @@ class ChatPane(Vertical):
             card.update_changeset(result.remaining, "partial")
         else:
             card.status = "applied" if applied else "discarded"
-        hunks = f"{applied} hunk{'s' if applied != 1 else ''}"
-        parts: list[Any] = [(f"✓ Applied {hunks}", "bold $text-success") if applied else ("Nothing applied", "bold")]
-        if paths:
-            parts += [" to ", ", ".join(paths)]
-        if rejected:
-            parts += [(f" · {rejected} rejected", "$text-muted")]
-        if result.remaining is not None:
-            parts += [(f" · {len(result.remaining.hunk_ids())} still pending (ctrl+r)", "$text-warning")]
+        self.chat_log.add_note(applied_note(result, len(decision.rejected)), "success" if applied else "note")
         if applied:
-            parts += [("\n/undo reverts it.", "$text-muted")]
-        if result.merged:
-            parts += [("\nMerged with your edits in " + ", ".join(result.merged), "$text-muted")]
-        for warning in result.warnings:
-            parts += [("\n⚠ " + warning, "$text-warning")]
-        self.chat_log.add_note(Content.assemble(*parts), "success" if applied else "note")
-        if applied:
+            hunks = f"{applied} hunk{'s' if applied != 1 else ''}"
             self.notify(f"Applied {hunks} · /undo to revert", title="Changeset applied")
-        if paths:
-            self.post_message(self.ChangesetApplied(self._touched(paths, result), result))
-            self.relink()
-        self._report_unresolved(result)
+        self._written(result)
         if decision.reasons:  # they go with the user's next message: a paid call is the user's to start
-            self.controller.queue_feedback(_feedback(changeset, decision))
+            self.controller.queue_feedback(review_feedback(changeset, decision))
 
-    def _report_unresolved(self, result: Any) -> None:
-        links = list(getattr(result, "unresolved_links", []) or [])
-        if not links:
-            return
-        shown = [f"[[{link.target}]] in {page}" for page, link in links[:6]]
-        more = f" and {len(links) - 6} more" if len(links) > 6 else ""
-        ask = "/ask Mend the unresolved links: " + "; ".join(shown) + more
-        self.chat_log.add_note(Content.assemble(
-            (f"{len(links)} link{'s' if len(links) != 1 else ''} left unresolved: ", "bold $text-warning"),
-            "; ".join(shown) + more, ("\nAsk the agent to mend them: the command is in the input, enter sends it.",
-                                      "$text-muted")), "error")
-        if not self.chat_input.text.strip():
-            self.chat_input.set_text(ask)
+    def _written(self, result: Any) -> None:
+        """Tell the workspace's screens what an apply or undo wrote; report links it left unresolved."""
+        if result.written or result.deleted:
+            self.post_message(self.ChangesetApplied(self.workspace.touched(result), result))
+            self.relink()
+        unresolved = unresolved_links(result)
+        if unresolved is not None:
+            note, ask = unresolved
+            self.chat_log.add_note(note, "error")
+            if not self.chat_input.text.strip():
+                self.chat_input.set_text(ask)
 
     def run_undo(self) -> None:
         """Revert the last applied changeset (``/undo``)."""
@@ -380,48 +364,17 @@ class ChatPane(Vertical):
 
     @work(exclusive=True, group="chat-undo")
     async def _undo(self) -> None:
-        from wikitui.core.history import undo_last
-
         if self.graph is None:
             self.chat_log.add_note("The wiki is still loading; /undo again in a moment.", "error")
             return
         try:
-            result = await asyncio.to_thread(undo_last, self.vault, self.graph)
+            result = await asyncio.to_thread(self.workspace.undo)
         except Conflict as exc:
             self._show_conflict(exc)
             return
         except WikituiError as exc:
             self.chat_log.add_note(str(exc)[:1].upper() + str(exc)[1:], "error")
             return
-        paths = [*result.written, *result.deleted]
-        self.chat_log.add_note(Content.assemble((f"↶ Undid {result.changeset_id}", "bold $text-success"),
-                                           f": restored {', '.join(paths) or 'nothing (already as before)'}"),
-                          "success")
+        self.chat_log.add_note(undone_note(result), "success")
         self.notify(f"Undid {result.changeset_id}", title="Undo")
-        if paths:
-            self.post_message(self.ChangesetApplied(self._touched(paths, result), result))
-            self.relink()
-        self._report_unresolved(result)
-
-    def _touched(self, paths: list[str], result: Any) -> list[str]:
-        """The pages written, plus index.md and log.md when the apply rewrote them."""
-        extra = [self.vault.index_path] if result.index_updated else []
-        if result.log_entry:
-            extra.append(self.vault.log_path)
-        return [*paths, *(p for p in extra if p not in paths)]
-
-
-def _feedback(changeset: Any, decision: Any) -> str:
-    """The review's reasons as a message to the agent."""
-    lines = [f"Review of changeset {changeset.id}: {len(decision.accepted)} hunks accepted, "
-             f"{len(decision.rejected)} rejected. My reasons:"]
-    for key, reason in decision.reasons.items():
-        try:
-            header = changeset.hunk(key).header
-            where = f"{changeset.file_of(key).path} {header.split(' @@')[0] + ' @@' if header.startswith('@@') else header}"
-            verdict = "accepted" if key in decision.accepted else "rejected" if key in decision.rejected else "undecided"
-        except (KeyError, IndexError):
-            where, verdict = key, ""  # a reason about a whole file: keyed by its path
-        lines.append(f"- {where}{f' ({verdict})' if verdict else ''}: {reason}")
-    return "\n".join(lines)
-
+        self._written(result)

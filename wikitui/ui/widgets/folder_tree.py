@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from wikitui.core.natural_order import natural_key
+from wikitui.core.vault.natural_order import natural_key
 
 
 @dataclass(slots=True)

@@ -28,7 +28,7 @@ from textual.widgets.option_list import Option
 from wikitui.ui.messages import OpenRequested
 
 if TYPE_CHECKING:
-    from wikitui.core.graph import LinkGraph
+    from wikitui.core.vault.graph import LinkGraph
 
 TABS = ("backlinks", "outgoing", "unlinked")
 #: Most entries a list shows.

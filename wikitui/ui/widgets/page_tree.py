@@ -12,11 +12,11 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Tree
 
-from wikitui.core.natural_order import natural_key
+from wikitui.core.vault.natural_order import natural_key
 from wikitui.ui.widgets.folder_tree import FolderTree, NodeData, TreeEntry
 
 if TYPE_CHECKING:
-    from wikitui.core.graph import LinkGraph
+    from wikitui.core.vault.graph import LinkGraph
 
 #: Most pages shown for a filter (a filtered tree is fully expanded).
 FILTER_LIMIT = 500

@@ -18,8 +18,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from wikitui.core.links import Link
-from wikitui.core.page import PageInfo
+from wikitui.core.vault.links import Link
+from wikitui.core.vault.page import PageInfo
 from wikitui.ui.markdown.document import PageDocument
 from wikitui.ui.markdown.link_cursor import LinkCursor, Resolver
 from wikitui.ui.markdown.paint import ROLES, LinePainter

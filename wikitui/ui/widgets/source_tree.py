@@ -16,12 +16,12 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from wikitui.core.sources import page_sources, resolver_for_graph
+from wikitui.core.vault.staleness import page_sources, resolver_for_graph
 from wikitui.ui.messages import IngestRequested
 from wikitui.ui.widgets.folder_tree import FolderTree, NodeData, TreeEntry
 
 if TYPE_CHECKING:
-    from wikitui.core.graph import LinkGraph
+    from wikitui.core.vault.graph import LinkGraph
 
 INGESTED = "●"
 PENDING = "○"

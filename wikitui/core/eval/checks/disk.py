@@ -7,7 +7,7 @@ from collections import Counter
 
 from wikitui.core.eval.checks.common import Check, added_lines, fold, is_content_page, names
 from wikitui.core.eval.outcome import Outcome
-from wikitui.core.links import extract_links
+from wikitui.core.vault.links import extract_links
 
 #: ``> [!contradiction] <claim> — [[Other page]] says <other claim> (raw/source.md)`` (DESIGN §11);
 #: an en dash or a spaced hyphen stands for the em dash, which many keyboards (and models) lack.

@@ -1,0 +1,56 @@
+"""The commands that make files: ``init`` (a vault), ``clip`` (into raw/) and ``export`` (slides)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from wikitui.cli.common import err, load_graph, open_workspace, vault_arg
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    """``wikitui init [PATH]``."""
+    from wikitui.core.vault.create import init_vault
+
+    target = Path(args.path) if args.path else vault_arg(args)
+    if target.exists() and not target.is_dir():
+        err(f"{target} is a file, not a folder")
+        return 2
+    created = init_vault(target)
+    root = target.resolve()
+    if not created:
+        print(f"{root} is already a wikitui vault; nothing to do.")
+        return 0
+    for path in created:
+        rel = os.path.relpath(path, root)
+        print(f"created {rel}{'/' if path.is_dir() else ''}" if rel != "." else f"created {root}/")
+    print(f"Initialised a wikitui vault in {root}. Put sources in raw/ and run `wikitui` there.")
+    return 0
+
+
+def cmd_clip(args: argparse.Namespace) -> int:
+    """``wikitui clip URL|FILE [--name N]``: the one command that adds files to raw/."""
+    from wikitui.core.vault.formats import clip
+
+    vault = open_workspace(args).vault
+    if "://" in args.source:
+        result = clip.clip_url(vault, args.source, name=args.name)
+    else:
+        result = clip.clip_file(vault, Path(args.source), name=args.name)
+    print(result.path)
+    if result.title:
+        print(f"Clipped \"{result.title}\" from {result.source}", file=sys.stderr)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``wikitui export PAGE [--format F] [--out FILE]``: a Marp deck as slides."""
+    from wikitui.core.outputs.export import export_page
+
+    ws = open_workspace(args)
+    load_graph(ws)
+    result = export_page(ws.vault, ws.find_page(args.page), args.format, args.out)
+    print(result.path)
+    return 0

@@ -1,0 +1,194 @@
+"""The command line's arguments: one parser per command, built only for the command run (DESIGN §6).
+
+Building every subcommand's parser costs ~8 ms, more than a tenth of a search, so
+``wikitui search ...`` builds the search parser alone (:func:`command_parser`);
+``wikitui --help`` builds them all (:func:`build_parser`), and ``wikitui [PATH]``
+has a parser of its own (:func:`launch_parser`). A test checks the parsers alone
+read arguments as the whole one does.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from wikitui import __version__
+from wikitui.cli.common import PROG
+
+# Not typing.TYPE_CHECKING: importing typing costs every command ~3 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from typing import NoReturn
+
+COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval")
+#: Options that take a value: their value is not a command name or a PATH.
+_VALUE_OPTIONS = ("--vault", "--model")
+
+EPILOG = """\
+Run `wikitui [PATH]` to open the workspace on the vault at PATH (default: the current folder).
+Exit status: 0 success, 1 problems found or nothing applied, 2 user error, 3 model or network failure,
+4 conflict."""
+
+
+class UsageError(Exception):
+    """An argument error; reported as one line and exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr, not usage plus message."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0: {text}")
+    return value
+
+
+def _common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
+    """Add ``--vault`` (every command) to ``parser``.
+
+    Subparsers use SUPPRESS defaults so an option given before the subcommand is
+    not reset by the subparser's own default.
+    """
+    default = argparse.SUPPRESS if suppress else None
+    parser.add_argument(
+        "--vault", metavar="PATH", default=default, help="the vault folder (default: the current folder)"
+    )
+
+
+def _model_option(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
+    default = argparse.SUPPRESS if suppress else None
+    parser.add_argument("--model", metavar="MODEL", default=default, help="the litellm model name for the agent")
+
+
+#: Each command's line in ``wikitui --help`` and the description its own ``--help`` opens with.
+_COMMAND_HELP = {
+    "init": ("create a vault layout", "Create raw/, wiki/, WIKI.md and .wikitui/ without overwriting anything."),
+    "search": ("full-text search of pages and sources", None),
+    "links": ("outgoing links, backlinks and unlinked mentions of a page", None),
+    "lint": ("deterministic checks; exit status 1 when problems are found", None),
+    "index": ("bring the search index up to date", None),
+    "ask": ("ask the wiki a question (headless)", None),
+    "ingest": ("ingest a raw source (headless); prints the diffs", None),
+    "clip": ("a web page or a document into raw/", "Fetch a web page's article (or copy a document) into raw/; "
+             "never overwrites: a taken name gets a number. Prints the new file's path."),
+    "export": ("a Marp page as slides (html, pdf, pptx)", "Export a `marp: true` page with marp-cli when it is "
+               "installed, else as a self-contained HTML deck. Prints the file's path."),
+    "eval": ("which model can keep this wiki? scores it on fixed tasks", "Run fixed ingest, ask, lint, safety and "
+             "economy tasks through the agent on a temporary copy of the built-in sample vault, and score each with "
+             "deterministic checks. Your vault and config are only read. Progress goes to stderr."),
+}
+
+
+def _define_command(name: str, p: argparse.ArgumentParser) -> None:
+    """Add command ``name``'s arguments to its parser."""
+    if name == "init":
+        p.add_argument("path", nargs="?", metavar="PATH", help="the folder (default: --vault or the current folder)")
+    elif name == "search":
+        p.add_argument("query", metavar="QUERY",
+                       help='words, "phrases", prefix*, fuzzy~, tag:x, type:concept, kind:raw')
+        p.add_argument("--json", action="store_true", help="print a JSON array of hits")
+        p.add_argument("--limit", type=_positive_int, default=10, metavar="N", help="at most N hits (default 10)")
+        p.add_argument("--scope", choices=("wiki", "raw", "all"), default="all", help="what to search (default all)")
+    elif name in ("links", "lint"):
+        if name == "links":
+            p.add_argument("page", metavar="PAGE", help="a page's path, title or alias")
+        p.add_argument("--json", action="store_true", help="print JSON")
+    elif name == "index":
+        p.add_argument("--rebuild", action="store_true", help="rebuild the index from scratch")
+    elif name == "ask":
+        p.add_argument("question", metavar="QUESTION")
+        p.add_argument("--file", action="store_true", help="propose the answer as a page (the changeset stays pending)")
+    elif name == "ingest":
+        p.add_argument("source", metavar="SOURCE", help="a file under raw/")
+        p.add_argument("--apply", action="store_true", help="accept every proposed change")
+    elif name == "clip":
+        p.add_argument("source", metavar="URL|FILE", help="an http(s) address or a local document")
+        p.add_argument("--name", metavar="N", help="the new file's name (default: the title or the file's name)")
+    elif name == "export":
+        p.add_argument("page", metavar="PAGE", help="a Marp page's path, title or alias")
+        p.add_argument("--format", choices=("html", "pdf", "pptx"), default="html", help="default html")
+        p.add_argument("--out", metavar="FILE", help="default: <page-stem>.<format> in the current folder")
+    elif name == "eval":
+        from wikitui.core.eval.tasks import GROUPS
+
+        p.add_argument("--only", choices=GROUPS, help="run one group of tasks")
+        p.add_argument("--json", action="store_true", help='print {"model", "score", "tasks": [...]}')
+        p.add_argument("--task-timeout", type=_positive_seconds, metavar="SECONDS",
+                       help="time limit per task (default: eval_task_timeout in the config, else 300)")
+        p.add_argument("--keep", metavar="DIR", help="leave the eval's vaults in DIR (a new folder) to inspect")
+    _common(p, suppress=True)
+    if name in ("ask", "ingest", "eval"):
+        _model_option(p, suppress=True)
+
+
+def command_parser(name: str) -> argparse.ArgumentParser:
+    """The parser of one command alone: what ``wikitui NAME ...`` needs, without building the other six.
+
+    (Building every subcommand's parser costs ~8 ms, more than a tenth of a search.)
+    """
+    parser = _Parser(prog=f"{PROG} {name}", description=_COMMAND_HELP[name][1])
+    _define_command(name, parser)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the subcommands (``wikitui [PATH]`` is parsed by :func:`launch_parser`)."""
+    parser = _Parser(
+        prog=PROG,
+        usage="wikitui [PATH] | wikitui COMMAND [options]",
+        description="A terminal workspace for an LLM-maintained markdown wiki.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    _common(parser, suppress=False)
+    _model_option(parser, suppress=False)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        summary, description = _COMMAND_HELP[name]
+        _define_command(name, sub.add_parser(name, prog=f"{PROG} {name}", help=summary, description=description))
+    return parser
+
+
+def launch_parser() -> argparse.ArgumentParser:
+    """The parser of ``wikitui [PATH] [--vault PATH] [--model MODEL]`` (the workspace)."""
+    parser = _Parser(prog=PROG, usage="wikitui [PATH] [--vault PATH] [--model MODEL]", add_help=False)
+    parser.add_argument("path", nargs="?", metavar="PATH")
+    _common(parser, suppress=False)
+    _model_option(parser, suppress=False)
+    return parser
+
+
+def first_positional(argv: Sequence[str]) -> str | None:
+    """The first argument that is not an option or an option's value (a command name or a PATH)."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg == "--":
+            return None
+        if arg in _VALUE_OPTIONS:
+            skip = True
+            continue
+        if not arg.startswith("-"):
+            return arg
+    return None

@@ -1,0 +1,130 @@
+"""The reading commands: ``search``, ``links``, ``lint`` and ``index`` (they never change a page)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from wikitui.cli.common import dump, err, load_graph, open_workspace
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """``wikitui search QUERY``: update the index incrementally, then search it."""
+    from wikitui import gc_tuning
+
+    with gc_tuning.off():
+        ws = open_workspace(args)
+        with ws:
+            stats = ws.update_index()
+            hits = ws.index.search(args.query, scope=args.scope, limit=args.limit)
+    notes = list(hits.notes)
+    if stats.busy and not notes:
+        notes.append("another wikitui process is updating the search index; results may miss its latest changes")
+    for note in notes:  # on stderr, so --json output stays one JSON document
+        print(f"note: {note}", file=sys.stderr)
+    if args.json:
+        dump([
+            {"path": h.path, "kind": h.kind, "title": h.title, "score": float(h.score), "snippet": h.snippet}
+            for h in hits
+        ])
+        return 0
+    if not hits:
+        print(f"No matches for {args.query!r}.", file=sys.stderr)
+        return 0
+    blocks = []
+    for h in hits:
+        where = f"{h.path}:{h.line}" if h.line else h.path
+        block = f"{where}  ({h.kind}, score {h.score:.2f})\n  {h.title}"
+        if h.snippet:
+            block += "\n  " + " ".join(h.snippet.split())
+        blocks.append(block)
+    print("\n\n".join(blocks))
+    return 0
+
+
+def cmd_links(args: argparse.Namespace) -> int:
+    """``wikitui links PAGE``: outgoing links, backlinks and unlinked mentions."""
+    ws = open_workspace(args)
+    graph = load_graph(ws)
+    path = ws.find_page(args.page)
+    # One row per link or mention and line: rows that would repeat the same line and
+    # context (450,000 links on one 5 MB line) are listed once.
+    outgoing = list(dict.fromkeys(
+        (link.target + (f"#{link.anchor}" if link.anchor else ""), target, link.line)
+        for link, target in graph.outgoing(path)
+    ))
+    backlinks = list(dict.fromkeys((b.source, b.link.line, b.link.context) for b in graph.backlinks(path)))
+    unlinked = [(m.path, m.line, m.context) for m in graph.unlinked_mentions(path)]
+    if args.json:
+        from wikitui.core.jsonstream import write_json
+
+        write_json(sys.stdout, {
+            "path": path,
+            "outgoing": ({"target": t, "path": p, "line": n} for t, p, n in outgoing),
+            "backlinks": ({"path": p, "line": n, "context": c} for p, n, c in backlinks),
+            "unlinked": ({"path": p, "line": n, "context": c} for p, n, c in unlinked),
+        })
+        return 0
+    print(f"{path} — {graph.pages[path].title}")
+    print(f"\nOutgoing ({len(outgoing)})")
+    for target, resolved, line in outgoing:
+        print(f"  {line:>4}  {target} → {resolved or 'unresolved'}")
+    for label, rows in (("Backlinks", backlinks), ("Unlinked mentions", unlinked)):
+        print(f"\n{label} ({len(rows)})")
+        for source, line, context in rows:
+            print(f"  {source}:{line}  {context}")
+    return 0
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    """``wikitui lint``: exit status 1 when any problem is found."""
+    from wikitui.core.vault.lint import run_lint
+
+    ws = open_workspace(args)
+    report = run_lint(ws.vault, load_graph(ws))
+    if args.json:
+        from wikitui.core.jsonstream import write_json
+
+        write_json(sys.stdout, {"problems": (p.to_dict() for p in report.problems), "counts": report.counts})
+    else:
+        for p in report.problems:
+            where = f"{p.path}:{p.line}" if p.line else p.path
+            print(f"{where}: {p.check}: {p.message}")
+        total = len(report.problems)
+        summary = ", ".join(f"{n} {check}" for check, n in report.counts.items() if n)
+        print(f"{total} problem{'s' if total != 1 else ''}" + (f" ({summary})" if summary else ""), file=sys.stderr)
+    return 1 if report.problems else 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    """``wikitui index [--rebuild]``: bring the search index up to date."""
+    ws = open_workspace(args)
+    progress = _progress_printer() if sys.stderr.isatty() else None
+    with ws:
+        stats = ws.rebuild_index(progress=progress) if args.rebuild else ws.update_index(progress=progress)
+    if progress is not None:
+        sys.stderr.write("\r\033[K")
+    if stats.busy:
+        err("another wikitui is writing the search index; try again when it has finished")
+        return 1
+    print(_describe_stats(stats, rebuilt=args.rebuild))
+    return 0
+
+
+def _progress_printer() -> Callable[[int, int], None]:
+    def progress(done: int, total: int) -> None:
+        sys.stderr.write(f"\rindexing {done}/{total}")
+        sys.stderr.flush()
+
+    return progress
+
+
+def _describe_stats(stats, *, rebuilt: bool) -> str:
+    """One line about an index update (a :class:`wikitui.core.search.results.UpdateStats`)."""
+    counts = ", ".join(f"{n} {name}" for name, n in (("added", stats.added), ("updated", stats.updated),
+                                                       ("removed", stats.removed)))
+    if stats.unchanged:
+        counts += f"; {stats.unchanged} touched but unchanged"
+    head = "Search index rebuilt" if rebuilt or stats.rebuilt else "Search index up to date"
+    return f"{head}: {stats.total} files ({counts}) in {stats.seconds:.2f} s"

@@ -1,0 +1,178 @@
+"""One phase of an agent turn: the tool loop.
+
+The model is asked with the system prompt and the conversation; it streams an
+answer and may call tools; their results go back in the next request, round after
+round, until it answers without a tool call, uses up ``settings.max_rounds``, fails
+or is cancelled. :func:`run_phase` runs that loop for an
+:class:`~wikitui.core.agent.session.AgentSession` (whose events, transcript and
+endings it uses); the proposals of the phase accumulate in the turn's changeset.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import TYPE_CHECKING, Any
+
+from wikitui.core.agent.context import Turn, build_request, safe_arguments
+from wikitui.core.agent.events import (
+    Done,
+    Notice,
+    Retrying,
+    TextDelta,
+    ToolCall,
+    ToolFinished,
+    ToolStarted,
+    TurnFinished,
+    TurnStarted,
+    Usage,
+)
+from wikitui.core.agent.fitting import fit_system_prompt, overflow_message, source_excerpt
+from wikitui.core.agent.llm_errors import ContextOverflow
+from wikitui.core.agent.tools import ToolBox, describe_call
+from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
+from wikitui.core.agent.window import Budget
+from wikitui.core.config import scrub
+from wikitui.core.errors import WikituiError
+
+if TYPE_CHECKING:
+    from wikitui.core.agent.session import AgentSession
+
+#: Told to the model when it used up its rounds.
+_LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now with what you have, and say "
+               "what is left undone.]")
+
+
+async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str, *, phase: str,
+                    attach_source: str | None = None) -> TurnFinished:
+    """Run one phase of ``session``'s ``turn`` until the model answers, fails or is cancelled."""
+    session._running = True
+    start = time.perf_counter()
+    toolbox: ToolBox | None = None
+    try:
+        await session._emit(TurnStarted(f"{turn.op}-{phase}" if turn.op == "ingest" else turn.op, turn.prompt))
+        session.settings.require_model()  # fail with the how-to before anything slow
+        await session._emit_usage(turn, final=False)  # the footer follows this turn from its start
+        if phase == "write" and turn.builder is None:
+            turn.builder = session._builder()
+        window = await session._window_info()
+        toolbox = ToolBox(session.vault, session.graph, session.search_index, turn.builder, phase, 24_000)
+        tools = toolbox.schemas()
+        budget = Budget.plan(window, session._count_tools(tools), session.settings.initial_context_tokens)
+        toolbox.max_result_chars = budget.result_chars()  # big results crowd a small window
+        shown = None
+        if attach_source:  # the chat shows what the user sent, not the source pasted after it
+            shown = user_text
+            user_text += source_excerpt(session.vault, attach_source, budget, session._count_text)
+        session._add(turn, {"role": "user", "content": user_text}, prompt=turn.prompt, description=shown)
+        system, system_tokens = fit_system_prompt(session.vault, session.graph, task, budget, turn.entries[-1].message,
+                                                  session._count_text, session._count_message,
+                                                  model=session.settings.model or "")
+        previous = [t for t in session.turns if t is not turn and t.state != "failed"]
+        session.prep_times.append(time.perf_counter() - start)
+        told: set[str] = set()
+        finish: str | None = None
+        for round_no in range(session.settings.max_rounds + 1):
+            last = round_no == session.settings.max_rounds
+            if last:
+                session._add(turn, {"role": "user", "content": _LAST_ROUND})
+            messages, notes = build_request(system, previous, turn, budget.messages, session._count_message,
+                                            system_tokens=system_tokens)
+            for note in notes:
+                if note not in told:
+                    told.add(note)
+                    await session._emit(Notice(note))
+            try:
+                text, calls, cancelled, finish = await _request(session, turn, messages, None if last else tools)
+            except ContextOverflow as exc:
+                sent = session.client.count_tokens(messages, tools=None if last else tools)
+                first = round_no == 0 and len(messages) <= 2
+                raise ContextOverflow(overflow_message(session.settings.model or "?", budget, sent, system_tokens,
+                                                       first, str(exc))) from None
+            if cancelled:
+                return await session._finish_cancelled(turn, text)
+            t0 = time.perf_counter()
+            session._add(turn, _assistant(text, calls))
+            if not calls:
+                turn.answer = text
+                break
+            for call in calls:
+                if session._cancel.is_set():
+                    return await session._finish_cancelled(turn, text)
+                outcome = await _tool(session, toolbox, call)
+                session._add(turn, {"role": "tool", "tool_call_id": call.id, "name": call.name,
+                                 "content": outcome.text}, description=outcome.description)
+            # The round is made durable while the model works on the next request (one fsync
+            # per round, in a thread): off the round trip, and never more than one behind.
+            await session._synced()
+            session._sync = asyncio.ensure_future(asyncio.to_thread(session.transcript.sync))
+            session.round_overheads.append(time.perf_counter() - t0)
+        cut = finish == "length"
+        if cut:
+            await session._note(turn, "cut", "The answer was cut off by the model's output limit (finish_reason: "
+                             "length): it is incomplete. Ask it to go on, or raise the server's max tokens.")
+        if phase == "write" and turn.op == "ingest" and attach_source and not used_tools(turn, since_plan=True):
+            await session._note(turn, "tools", "The model made no tool calls, so it proposed nothing: ingesting "
+                             "needs a model and server that support tool calls (see the README's \"Local models\").")
+        if phase == "plan":
+            return await session._finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
+        return await session._finish(turn, turn.builder, turn.answer, cut=cut)
+    except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
+        return await session._finish_failed(turn, scrub(str(exc), session.settings), exc.exit_code)
+    except asyncio.CancelledError:  # the UI cancelled the worker: keep the proposals, record it, then let it end
+        session._abandon(turn)
+        raise
+    finally:
+        session._running = False
+        session._cancel = asyncio.Event()  # the next turn starts uncancelled
+        if session.search_index is None and toolbox is not None:
+            session.search_index = toolbox.search_index  # opened by the first search: keep it
+
+async def _request(session: AgentSession, turn: Turn, messages: list[dict],
+                   tools) -> tuple[str, list[ToolCall], bool, str | None]:
+    """One streamed model request; returns (text, tool calls, cancelled, finish reason)."""
+    parts: list[str] = []
+    async for ev in session.client.stream(messages, tools, cancel_event=session._cancel):
+        if isinstance(ev, TextDelta):
+            parts.append(ev.text)
+            await session._emit(ev)
+        elif isinstance(ev, Retrying):
+            await session._emit(Notice(f"{ev.reason}; retrying in {ev.delay:.1f} s "
+                                    f"(attempt {ev.attempt + 1} of {ev.max_attempts})"))
+        elif isinstance(ev, Usage):
+            turn.usage.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
+            session.totals.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
+            await session._emit_usage(turn, final=False)
+        elif isinstance(ev, Done):
+            return ev.text or "".join(parts), ev.tool_calls, ev.cancelled, ev.finish_reason
+    return "".join(parts), [], session._cancel.is_set(), None
+
+async def _tool(session: AgentSession, toolbox: ToolBox, call: ToolCall):
+    try:
+        args = parse_arguments(call.arguments_json)
+    except ToolArgError:
+        args = {}
+    await session._emit(ToolStarted(call.id, call.name, describe_call(call.name, args)))
+    # Off the event loop: a search or read on a big vault must not freeze the UI.
+    outcome = await asyncio.to_thread(toolbox.call, call.name, call.arguments_json)
+    await session._emit(ToolFinished(call.id, call.name, outcome.ok, outcome.summary, outcome.text))
+    return outcome
+
+
+def _assistant(text: str, calls: list[ToolCall]) -> dict:
+    message: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if calls:
+        message["tool_calls"] = [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": safe_arguments(c.arguments_json)}}
+            for c in calls
+        ]
+    return message
+
+
+def used_tools(turn: Turn, *, since_plan: bool = False) -> bool:
+    """Whether the model called any tool in this turn (``since_plan``: in its write phase only)."""
+    entries = turn.entries
+    if since_plan:
+        firsts = [i for i, e in enumerate(entries) if e.message.get("role") == "user"]
+        entries = entries[firsts[1]:] if len(firsts) > 1 else entries
+    return any(e.message.get("role") == "assistant" and e.message.get("tool_calls") for e in entries)

@@ -1,0 +1,184 @@
+"""The read tools: ``search``, ``read``, ``list_pages`` and ``links`` (DESIGN §4); they never write.
+
+Each is a function of the turn's tool box (``box``) registered with
+:func:`~wikitui.core.agent.tools.registry.tool`; its parameters and docstring are
+the schema the model sees. Results are compact text that cites vault-relative paths.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from wikitui.core.agent.reading import describe_binary, resolve_readable
+from wikitui.core.agent.tools.registry import Arg, tool
+from wikitui.core.vault.files import decode_text, is_binary
+
+#: Longest line ``read`` shows whole.
+MAX_LINE = 2000
+#: Most lines one ``read`` returns.
+MAX_READ_LINES = 400
+#: Files larger than this are not read at all.
+MAX_READ_BYTES = 32 * 1024 * 1024
+
+
+def _describe_search(arg: Arg, args: dict[str, Any]) -> str:
+    scope = f" in {arg('scope')}" if arg("scope") and arg("scope") != "all" else ""
+    return f'searched "{arg("query")}"{scope}'
+
+
+def _describe_read(arg: Arg, args: dict[str, Any]) -> str:
+    offset = args.get("offset")
+    more = f" from line {int(offset) + 1}" if isinstance(offset, int) and offset > 0 else ""
+    return f"read {arg('path')}{more}"
+
+
+def _describe_list_pages(arg: Arg, args: dict[str, Any]) -> str:
+    bits = [b for b in (arg("folder"), f"type {arg('type')}" if arg("type") else "") if b]
+    return "listed pages" + (" in " + ", ".join(bits) if bits else "")
+
+
+@tool("read", _describe_search)
+def search(box, query: str, scope: Literal["all", "wiki", "raw"] = "all", limit: int = 10) -> str:
+    """Full-text search over the wiki's pages and the raw sources. Use a few keywords, not a sentence.
+
+    Supports "exact phrases", prefix*, fuzzy~, tag:x, type:concept.
+
+    Args:
+        query: Keywords to look for.
+        scope: "wiki" (pages), "raw" (sources) or "all".
+        limit: Most hits to return (1-50).
+    """
+    index = box.index()
+    limit = max(1, min(limit, 50))
+    hits = index.search(query, scope=scope, limit=limit)
+    notes = [f"Note: {note}" for note in getattr(hits, "notes", ())]  # e.g. a fuzzy distance capped at 2
+    if not hits:
+        return "\n".join([f'0 hits for "{query}" (scope {scope}). Try fewer or other words, a prefix*, '
+                          "a fuzzy~ match, or list_pages.", *notes])
+    lines = [f'{len(hits)} hit{"s" if len(hits) != 1 else ""} for "{query}" (scope {scope}):', *notes]
+    for i, hit in enumerate(hits, 1):
+        where = f", line {hit.line}" if hit.line else ""
+        lines.append(f"{i}. {hit.path} — {hit.title} ({hit.kind}{where}, score {hit.score:.1f})")
+        snippet = " ".join(hit.snippet.split())
+        if snippet:
+            lines.append(f"   {snippet[:300]}")
+    return "\n".join(lines)
+
+
+@tool("read", _describe_read)
+def read(box, path: str, offset: int = 0, limit: int = 400) -> str:
+    """Read a page or a raw source with numbered lines. Long files come in parts.
+
+    Args:
+        path: A vault-relative path (wiki/..., raw/...), a path inside the wiki folder, or a page's title or alias.
+        offset: Lines to skip (0 starts at the top; use the offset a previous read suggested).
+        limit: Lines to return (at most 400).
+    """
+    rel, absolute = resolve_readable(box.vault, box.graph, path)
+    size = absolute.stat().st_size
+    if size > MAX_READ_BYTES:
+        return f"{rel}: {size:,} bytes, too large to read; search it instead (search with scope raw)"
+    data = absolute.read_bytes()
+    if is_binary(data):
+        return describe_binary(box.vault, box.graph, rel, data)
+    text, ok = decode_text(data)
+    lines = text.splitlines()
+    total = len(lines)
+    offset = max(0, offset)
+    limit = max(1, min(limit, MAX_READ_LINES))
+    head = rel
+    info = box.graph.pages.get(rel)
+    if info is not None:
+        kind = f", {info.type}" if info.type else ""
+        head += f' (page "{info.title}"{kind})'
+    elif box.vault.is_raw(rel):
+        head += " (raw source, read-only)"
+    if total == 0:
+        return f"{head}: empty file"
+    if offset >= total:
+        return f"{head}: only {total} lines; offset {offset} is past the end"
+    budget = box.max_result_chars - 400
+    out: list[str] = []
+    used = 0
+    end = offset
+    for n in range(offset, min(total, offset + limit)):
+        line = lines[n]
+        if len(line) > MAX_LINE:
+            line = line[:MAX_LINE] + f" …[line cut: {len(line) - MAX_LINE} more characters]"
+        row = f"{n + 1:>5}\t{line}"
+        if used + len(row) > budget and out:
+            break
+        out.append(row)
+        used += len(row) + 1
+        end = n + 1
+    status = f"lines {offset + 1}-{end} of {total}"
+    notes = []
+    if not ok:
+        notes.append("[not valid UTF-8: undecodable bytes shown as \ufffd]")
+    if info is not None and info.warnings:
+        notes.append("[page warnings: " + "; ".join(info.warnings) + "]")
+    if end < total:
+        notes.append(f"[{status}; call read with offset={end} for more]")
+    return "\n".join([f"{head} {status}", *out, *notes])
+
+
+@tool("read", _describe_list_pages)
+def list_pages(box, folder: str = "", type: str = "") -> str:  # noqa: A002 - the contract's name
+    """List pages with their titles and summaries, optionally in one folder and/or of one type.
+
+    Args:
+        folder: A folder, e.g. "wiki/concepts" or "concepts" ("" for all).
+        type: A frontmatter type such as "entity", "concept", "source" ("" for all).
+    """
+    prefix = folder.strip().strip("/").replace("\\", "/")
+    if prefix and box.vault.wiki_prefix and not prefix.startswith(box.vault.wiki_prefix + "/") \
+            and prefix != box.vault.wiki_prefix:
+        prefix = box.vault.join_wiki(prefix)
+    want = type.strip().lower()
+    rows = []
+    for path in sorted(box.graph.pages):
+        if prefix and not (path.startswith(prefix + "/") or path == prefix):
+            continue
+        info = box.graph.pages[path]
+        if want and info.type.lower() != want:
+            continue
+        kind = f" [{info.type}]" if info.type else ""
+        summary = f": {info.summary[:140]}" if info.summary else ""
+        rows.append(f"{path} — {info.title}{kind}{summary}")
+    where = f" in {prefix}/" if prefix else ""
+    of_type = f" of type {want}" if want else ""
+    if not rows:
+        types = sorted({i.type for i in box.graph.pages.values() if i.type})
+        return f"0 pages{where}{of_type}. Types in this wiki: {', '.join(types) or 'none'}."
+    shown = rows[:300]
+    more = [f"[{len(rows) - len(shown)} more; narrow with folder= or type=]"] if len(rows) > len(shown) else []
+    return "\n".join([f"{len(rows)} pages{where}{of_type}:", *shown, *more])
+
+
+@tool("read", lambda arg, args: f"looked at the links of {arg('path')}")
+def links(box, path: str) -> str:
+    """A page's outgoing links, backlinks (with the line of context) and unresolved links.
+
+    Args:
+        path: The page's path, title or alias.
+    """
+    rel = box.graph.find_page(path)
+    if rel is None:
+        rel, _ = resolve_readable(box.vault, box.graph, path)
+    info = box.graph.pages.get(rel)
+    lines = [f'{rel} ("{info.title}")' if info else rel]
+    if info is not None:
+        out = box.graph.outgoing(rel)
+        graph_links = [(lk, t) for lk, t in out if lk.kind != "url"]
+        lines.append(f"Outgoing ({len(graph_links)}):")
+        for link, target in graph_links[:150]:
+            lines.append(f"- line {link.line}: [[{link.target}{'#' + link.anchor if link.anchor else ''}]] → "
+                         f"{target or 'UNRESOLVED'}")
+    back = box.graph.backlinks(rel)
+    lines.append(f"Backlinks ({len(back)}):")
+    for b in back[:150]:
+        lines.append(f"- {b.source}:{b.link.line}: {b.link.context[:160]}")
+    if info is not None:
+        unresolved = [lk for lk, t in box.graph.outgoing(rel) if t is None and lk.kind != "url"]
+        lines.append(f"Unresolved ({len(unresolved)}): " + (", ".join(sorted({f"[[{lk.target}]]" for lk in unresolved})) or "none"))
+    return "\n".join(lines)

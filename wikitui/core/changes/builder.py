@@ -1,0 +1,398 @@
+"""Changesets: the proposals of one agent turn, reviewable per file and per hunk.
+
+:class:`ChangesetBuilder` collects what the agent's ``propose_*`` tools ask for,
+checking each request against the vault: a bad one raises :class:`ProposalError`
+with a message the model can act on, and changes nothing. Several proposals for
+one page compose (a second edit applies to the text the first one proposed).
+:meth:`ChangesetBuilder.build` turns them into a :class:`Changeset` (the data model
+lives in :mod:`wikitui.core.changes.model` and is re-exported here). Nothing is
+written to disk until :func:`wikitui.core.changes.apply.apply_changeset`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from wikitui.core.vault.catalog import INDEX_MARKER
+from wikitui.core.changes.model import (  # noqa: F401  (re-exported: the public names)
+    ACTIONS,
+    Changeset,
+    ChangeStats,
+    FileChange,
+    FileConflict,
+    ProposalError,
+    make_file_change,
+    new_changeset_id,
+    sha256_bytes,
+)
+from wikitui.core.changes.diffs import Hunk, compute_hunks
+from wikitui.core.changes.relink import rewrite_links_for_move
+from wikitui.core.changes.text_edits import EditError, apply_edits, newline_style, to_style
+from wikitui.core.changes.updated import bump_updated
+from wikitui.core.errors import UnsafePath
+from wikitui.core.vault.files import decode_exact
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import SCHEMA_FILE, Vault
+
+__all__ = [
+    "ACTIONS", "Changeset", "ChangeStats", "ChangesetBuilder", "FileChange", "FileConflict", "Hunk",
+    "ProposalError", "make_file_change", "new_changeset_id", "sha256_bytes",
+]
+
+_BOM = "\ufeff"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: The operations a changeset may come from (log.md's operations, less ``undo``).
+OPS = ("ingest", "query", "lint", "edit")
+
+
+@dataclass(slots=True)
+class _Entry:
+    """What the turn proposes for one file so far."""
+
+    orig: str  # the path on disk (or where a new page will be created)
+    exists: bool  # whether the file was on disk when first proposed
+    base_hash: str | None
+    base_text: str
+    text: str | None  # proposed text; None: delete
+    dest: str | None = None  # a move's destination
+    reasons: list[str] = field(default_factory=list)
+    edited: bool = False  # the agent changed its content (not only links a move rewrote)
+
+    @property
+    def current(self) -> str:
+        return self.dest or self.orig
+
+
+def _check_text(value: object, what: str) -> None:
+    """Text the agent wants written must be UTF-8 text: no NUL byte, no lone surrogate."""
+    if not isinstance(value, str):
+        return
+    if "\x00" in value:
+        raise ProposalError(f"{what} contains a NUL character; pages are text: remove it")
+    if _SURROGATE.search(value):
+        raise ProposalError(f"{what} contains a lone surrogate (not valid Unicode text); write the character itself")
+
+
+def _line_delta(before: str, after: str) -> str:
+    hunks = compute_hunks(before, after, 0)
+    return f"+{sum(h.added for h in hunks)} -{sum(h.removed for h in hunks)} lines"
+
+
+class ChangesetBuilder:
+    """Gathers the proposals of one agent turn.
+
+    Every method checks its request fully before recording anything, and returns
+    a one-line confirmation for the model.
+
+    Args:
+        vault: The vault.
+        graph: The vault's link graph (for moves' link rewriting and path hints).
+    """
+
+    def __init__(self, vault: Vault, graph: LinkGraph) -> None:
+        self.vault = vault
+        self.graph = graph
+        self._entries: dict[str, _Entry] = {}  # by current path
+        self._order: list[_Entry] = []
+        self._moved_from: dict[str, str] = {}  # old path -> current path
+        #: The id the built changeset will carry (one turn, one changeset).
+        self.changeset_id = new_changeset_id()
+
+    # ------------------------------------------------------------------ paths
+    def _resolve(self, path: object) -> str:
+        """Normalise a path given relative to the wiki folder or the vault, and check it may be written."""
+        if not isinstance(path, str) or not path.strip():
+            raise ProposalError("a path is required (for example concepts/Transformer.md)")
+        raw = path.strip().replace("\\", "/")
+        p = raw
+        while p.startswith("./"):
+            p = p[2:]
+        prefix = self.vault.wiki_prefix
+        if prefix and not (
+            p == SCHEMA_FILE or p == prefix or p.startswith(prefix + "/") or self.vault.is_raw(p)
+            or p.startswith(("/", ".")) or (len(p) > 1 and p[1] == ":")
+        ):
+            p = self.vault.join_wiki(p)
+        if not p.startswith("/"):
+            p = str(PurePosixPath(p))
+        if p == self.vault.log_path:
+            raise ProposalError(
+                f"{raw}: log.md is written by wikitui itself when changes are applied; propose no changes to it"
+            )
+        try:
+            target = self.vault.writable_path(p)
+        except UnsafePath as exc:
+            where = f"{prefix}/ and {SCHEMA_FILE}" if prefix else f"the wiki's pages and {SCHEMA_FILE}"
+            raise ProposalError(f"refused: {exc}; only {where} can be written") from None
+        if not p.lower().endswith(".md"):
+            hint = self.graph.find_page(raw)
+            more = f"; did you mean {hint}?" if hint else ""
+            raise ProposalError(f"{raw}: only markdown pages (.md) can be written{more}")
+        if target.is_dir():
+            raise ProposalError(f"{raw}: is a folder, not a page")
+        return p
+
+    def _lookup(self, rel: str, *, must_exist: bool) -> _Entry | None:
+        """The entry for ``rel``: proposed earlier in this turn, else read from disk."""
+        if rel in self._moved_from and rel not in self._entries:
+            raise ProposalError(f"{rel} was moved to {self._moved_from[rel]} earlier in this turn; use that path")
+        entry = self._entries.get(rel)
+        if entry is not None:
+            if entry.text is None and must_exist:
+                raise ProposalError(f"{rel} is proposed for deletion in this turn; propose_page would recreate it")
+            return entry
+        abs_path = self.vault.root / rel
+        try:
+            data = abs_path.read_bytes()
+        except FileNotFoundError:
+            if must_exist:
+                hint = self.graph.find_page(PurePosixPath(rel).stem)
+                more = f"; did you mean {hint}?" if hint and hint != rel else "; use propose_page to create it"
+                raise ProposalError(f"{rel} does not exist{more}") from None
+            return None
+        except OSError as exc:
+            raise ProposalError(f"{rel}: cannot be read ({exc.strerror or exc})") from None
+        if b"\x00" in data[:8192]:
+            raise ProposalError(f"{rel} is a binary file; wikitui will not rewrite it")
+        text = decode_exact(data)  # bytes that are not UTF-8 are kept as they are, outside the edit
+        return _Entry(rel, True, sha256_bytes(data), text, text)
+
+    def _register(self, entry: _Entry, reason: object) -> None:
+        if entry not in self._order:
+            self._order.append(entry)
+        self._entries[entry.current] = entry
+        r = str(reason).strip() if reason else ""
+        if r and r not in entry.reasons:
+            entry.reasons.append(r)
+
+    def _check_index(self, rel: str, before: str, after: str | None) -> None:
+        """index.md below the marker is wikitui's: refuse any change there."""
+        if rel != self.vault.index_path:
+            return
+        at = before.find(INDEX_MARKER)
+        if at == -1:
+            return
+        if after is not None:
+            at2 = after.find(INDEX_MARKER)
+            if at2 != -1 and after[at2:] == before[at:]:
+                return
+        raise ProposalError(
+            f"{rel}: everything from the line {INDEX_MARKER} down is generated by wikitui after each applied "
+            "change (from the pages' title, type and summary); change the pages instead, or edit only the text "
+            "above that line"
+        )
+
+    # -------------------------------------------------------------- proposals
+    def edit(self, path: str, edits: list[dict], reason: str = "") -> str:
+        """Propose exact search/replace edits to an existing page.
+
+        Args:
+            path: The page, relative to the wiki folder or the vault.
+            edits: ``[{"old": str, "new": str}]``; each ``old`` must occur exactly once.
+            reason: Why.
+
+        Raises:
+            ProposalError: The path is refused or missing, or an ``old`` is missing or
+                ambiguous. No edit of the call is recorded then.
+        """
+        rel = self._resolve(path)
+        for edit in edits if isinstance(edits, list) else []:
+            if isinstance(edit, dict):
+                _check_text(edit.get("new"), f'"new" of an edit to {rel}')
+        entry = self._lookup(rel, must_exist=True)
+        assert entry is not None and entry.text is not None
+        try:
+            new = apply_edits(entry.text, edits)
+        except EditError as exc:
+            raise ProposalError(f"{rel}: {exc}") from None
+        self._check_index(rel, entry.text, new)
+        delta = _line_delta(entry.text, new)
+        entry.text = new
+        entry.edited = True
+        self._register(entry, reason)
+        n = len(edits)
+        return f"recorded {n} edit{'s' if n != 1 else ''} to {rel} ({delta})"
+
+    def new_page(self, path: str, content: str, reason: str = "") -> str:
+        """Propose a new page, or a whole new text for an existing one.
+
+        A rewrite keeps the file's byte-order mark and line-ending style.
+
+        Raises:
+            ProposalError: The path is refused, or the content is not text.
+        """
+        rel = self._resolve(path)
+        if not isinstance(content, str):
+            raise ProposalError("content must be the page's full markdown text")
+        _check_text(content, f"the content of {rel}")
+        if content and not content.endswith("\n"):
+            content += "\n"
+        entry = self._lookup(rel, must_exist=False)
+        if entry is None:
+            entry = _Entry(rel, False, None, "", content.replace("\r\n", "\n"))
+            self._register(entry, reason)
+            return f"recorded new page {rel} ({content.count(chr(10))} lines)"
+        before = entry.text if entry.text is not None else entry.base_text
+        style_of = entry.base_text or before
+        bom = _BOM if style_of.startswith(_BOM) else ""
+        new = bom + to_style(content.lstrip(_BOM), newline_style(style_of))
+        self._check_index(rel, before, new)
+        delta = _line_delta(before, new)
+        entry.text = new
+        entry.edited = True
+        self._register(entry, reason)
+        what = "new page" if not entry.exists else "rewrite of"
+        return f"recorded {what} {rel} ({delta})"
+
+    def delete(self, path: str, reason: str = "") -> str:
+        """Propose deleting a page.
+
+        Raises:
+            ProposalError: The path is refused or missing, or is the schema or a generated index.
+        """
+        rel = self._resolve(path)
+        entry = self._lookup(rel, must_exist=True)
+        assert entry is not None and entry.text is not None
+        if rel == SCHEMA_FILE:
+            raise ProposalError(f"{SCHEMA_FILE} is the wiki's schema; edit it instead of deleting it")
+        self._check_index(rel, entry.text, None)
+        if not entry.exists:
+            self._entries.pop(rel, None)
+            self._order.remove(entry)
+            return f"withdrew the new page {rel} proposed earlier in this turn"
+        if entry.dest:
+            self._entries.pop(entry.dest, None)
+            self._moved_from.pop(entry.orig, None)
+            entry.dest = None
+        entry.text = None
+        self._register(entry, reason)
+        generated = {self.vault.log_path}  # history, and a catalog wikitui rewrites itself
+        index = self.vault.root / self.vault.index_path
+        try:
+            if INDEX_MARKER in index.read_text(encoding="utf-8", errors="replace"):
+                generated.add(self.vault.index_path)
+        except OSError:
+            pass
+        inbound = sorted({b.source for b in self.graph.backlinks(entry.orig)} - {entry.orig} - generated)
+        note = ""
+        if inbound:
+            shown = ", ".join(inbound[:8]) + (", ..." if len(inbound) > 8 else "")
+            note = f"; {len(inbound)} page(s) link to it and will have broken links unless edited: {shown}"
+        return f"recorded deletion of {entry.orig}{note}"
+
+    def move(self, path: str, new_path: str, reason: str = "") -> str:
+        """Propose moving (renaming) a page, rewriting every inbound link so it keeps resolving.
+
+        Raises:
+            ProposalError: A path is refused, the page is missing, or the destination exists.
+        """
+        src = self._resolve(path)
+        dst = self._resolve(new_path)
+        if src == dst:
+            raise ProposalError(f"{src}: the new path is the same as the old one")
+        if src in (SCHEMA_FILE, self.vault.index_path):
+            raise ProposalError(f"{src} cannot be moved: wikitui finds it by this name")
+        entry = self._lookup(src, must_exist=True)
+        assert entry is not None and entry.text is not None
+        if entry.dest:
+            raise ProposalError(f"{src} was already moved in this turn (from {entry.orig}); move {entry.orig} "
+                                "straight to its final path instead")
+        if dst in self._entries or (self.vault.root / dst).exists():
+            raise ProposalError(f"{dst} already exists; choose another path or propose_page to rewrite it")
+        if not entry.exists:  # a page created in this turn: nothing links to it on disk
+            self._entries.pop(src, None)
+            entry.orig = dst
+            self._register(entry, reason)
+            return f"the new page proposed as {src} will be created as {dst} instead"
+        rewrites: dict[str, tuple[_Entry, str]] = {}
+        total = 0
+        sources = {b.source for b in self.graph.backlinks(src)}
+        sources |= {p for p, e in self._entries.items() if e.text is not None and p != src}
+        for source in sorted(sources):
+            if source == self.vault.log_path:
+                continue  # history: names what was true then
+            try:
+                other = self._lookup(self._moved_from.get(source, source), must_exist=True)
+            except ProposalError:
+                continue
+            assert other is not None and other.text is not None
+            skip = None
+            if source == self.vault.index_path:
+                at = other.text.lstrip(_BOM).find(INDEX_MARKER)
+                skip = at if at != -1 else None
+            text, n = rewrite_links_for_move(
+                other.text, source, old_path=src, new_path=dst, graph=self.graph, skip_from=skip
+            )
+            if n and other.current not in rewrites:
+                rewrites[other.current] = (other, text)
+                total += n
+        own_text, own_n = rewrite_links_for_move(entry.text, src, old_path=src, new_path=dst, graph=self.graph)
+        # Everything checked: record.
+        self._entries.pop(src, None)
+        entry.dest = dst
+        entry.text = own_text
+        self._moved_from[src] = dst
+        self._register(entry, reason)
+        for other, text in rewrites.values():
+            other.text = text
+            self._register(other, f"links to {src} now point to {dst}")
+        pages = len(rewrites) + (1 if own_n else 0)
+        return f"recorded move of {src} to {dst}; {total + own_n} link(s) in {pages} page(s) will be rewritten"
+
+    # ------------------------------------------------------------------ result
+    def proposed_text(self, path: str) -> str | None:
+        """The text this turn proposes for ``path`` (None when it proposes nothing, or a deletion)."""
+        try:
+            rel = self._resolve(path)
+        except ProposalError:
+            return None
+        entry = self._entries.get(rel)
+        return entry.text if entry is not None else None
+
+    def build(
+        self, op: str, title: str, *, model: str | None = None, tokens: int | dict | None = None,
+        cost: float | None = None,
+    ) -> Changeset | None:
+        """The changeset of everything proposed so far (None when nothing changes).
+
+        Args:
+            op: The operation: ``ingest``, ``query``, ``lint`` or ``edit``.
+            title: What the turn was about.
+            model: The model that proposed it.
+            tokens: Tokens the turn spent.
+            cost: The turn's cost in US dollars.
+
+        Raises:
+            ValueError: ``op`` is not one of :data:`OPS`.
+        """
+        if op not in OPS:
+            raise ValueError(f"unknown operation {op!r}; expected one of {', '.join(OPS)}")
+        files: list[FileChange] = []
+        for entry in self._order:
+            reason = "; ".join(entry.reasons)
+            i = len(files)
+            if not entry.exists:
+                if entry.text is not None:
+                    files.append(make_file_change(i, entry.orig, "create", None, "", entry.text, reason=reason))
+            elif entry.text is None:
+                files.append(make_file_change(i, entry.orig, "delete", entry.base_hash, entry.base_text, "", reason=reason))
+            else:
+                # An edit keeps the page's `updated:` current, as a hunk of its own the user decides.
+                text, own = bump_updated(entry.base_text, entry.text) if entry.edited else (entry.text, None)
+                if entry.dest:
+                    files.append(make_file_change(
+                        i, entry.orig, "move", entry.base_hash, entry.base_text, text, entry.dest, reason, own_line=own
+                    ))
+                elif text != entry.base_text:
+                    files.append(make_file_change(i, entry.orig, "edit", entry.base_hash, entry.base_text, text,
+                                                  reason=reason, own_line=own))
+        if not files:
+            return None
+        now = _dt.datetime.now()
+        return Changeset(
+            id=self.changeset_id, op=op, title=title, created=now.isoformat(timespec="seconds"),
+            model=model, tokens=tokens, cost=cost, files=files,
+        )

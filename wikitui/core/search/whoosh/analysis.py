@@ -1,0 +1,191 @@
+"""The text analyzer of the search index, and how its language is chosen.
+
+One analyzer serves every text field (title, aliases, summary, headings, body) so
+a query word means the same thing wherever it matches, and highlighting can check
+a snippet's words against the matched terms directly.
+
+It differs from Whoosh's ``StemmingAnalyzer`` in three ways:
+
+- ``§`` is a token of its own and one-character tokens are kept, so ``§ 15 EStG``
+  and ``"§ 15"`` are searchable in a German tax-law vault (the stock analyzer drops
+  both ``§`` and ``15``-style single digits such as ``§ 5``).
+- The stemmer and stop words follow the vault's language (detected from a sample
+  of its pages, or set with ``[search] language = "de"`` in ``.wikitui/config.toml``).
+  Umlauts stay part of their words; the German stemmer maps ``Einkünfte`` and
+  ``Einkunft`` to the same stem, so both forms find each other.
+- Tokenising, lower-casing, stop-word removal and stemming happen in one loop
+  instead of a chain of four generators: indexing spends most of its analysis time
+  in per-token generator overhead, and highlighting re-analyses text at query time.
+
+This module imports Whoosh; the backend imports it only when a search or an update runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from whoosh.analysis import Analyzer, Token
+from whoosh.analysis.filters import STOP_WORDS
+from whoosh.lang import stemmer_for_language, stopwords_for_language
+
+#: A word (numbers like ``15.3`` and ``v1.2`` kept whole; ``diagram.png`` is two
+#: words) or a ``§``.
+TOKEN_PATTERN = re.compile(r"§|\w+(?:\.\d+)*")
+#: Longer tokens are hashes, base64 or URLs run together: not worth indexing.
+MAX_TOKEN = 64
+#: Languages offered by ``whoosh.lang`` with both a stemmer and a stop-word list.
+LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pt", "sv", "da", "no", "fi", "ru", "hu")
+#: How much text language detection looks at.
+_DETECT_CHARS = 400_000
+#: Stem cache size per analyzer (a vault's vocabulary is far smaller).
+_CACHE_MAX = 300_000
+
+
+def _stopwords(lang: str) -> frozenset[str]:
+    # English keeps Whoosh's short default list (what StemmingAnalyzer uses), so
+    # phrases like "the white rabbit" keep most of their words.
+    if lang == "en":
+        return frozenset(STOP_WORDS)
+    return frozenset(stopwords_for_language(lang))
+
+
+def _stemmer(lang: str):
+    # The original Porter stemmer is several times faster than Snowball's porter2.
+    return stemmer_for_language("en_porter" if lang == "en" else lang)
+
+
+class WikiAnalyzer(Analyzer):
+    """Tokenise, lower-case, drop stop words and stem, in one pass.
+
+    Pickled into the index's schema by Whoosh; only the language is stored, so the
+    stemmer and its cache are rebuilt when the index is opened.
+
+    Args:
+        lang: A two-letter language code from :data:`LANGUAGES`.
+    """
+
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = lang if lang in LANGUAGES else "en"
+        self._setup()
+
+    def _setup(self) -> None:
+        self._stops = _stopwords(self.lang)
+        self._stemfn = _stemmer(self.lang)
+        self._cache: dict[str, str] = {}
+
+    def __getstate__(self) -> dict:
+        return {"lang": self.lang}
+
+    def __setstate__(self, state: dict) -> None:
+        self.lang = state.get("lang", "en")
+        self._setup()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WikiAnalyzer) and other.lang == self.lang
+
+    def __hash__(self) -> int:
+        return hash(("WikiAnalyzer", self.lang))
+
+    def __repr__(self) -> str:
+        return f"WikiAnalyzer(lang={self.lang!r})"
+
+    def has_morph(self) -> bool:
+        """Stemming is a morphological change (Whoosh asks when spelling)."""
+        return True
+
+    @property
+    def stopwords(self) -> frozenset[str]:
+        """The lower-case words this analyzer leaves out."""
+        return self._stops
+
+    def stem(self, word: str) -> str:
+        """The stem of one lower-case word (cached)."""
+        s = self._cache.get(word)
+        if s is None:
+            s = self._stemfn(word)
+            if len(self._cache) < _CACHE_MAX:
+                self._cache[word] = s
+        return s
+
+    def __call__(  # noqa: PLR0913 - Whoosh's analyzer protocol
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        no_morph: bool = False,
+        **kwargs,
+    ):
+        """Yield one reused :class:`whoosh.analysis.Token` per indexed word (Whoosh's protocol)."""
+        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        if not tokenize:
+            word = value.lower()
+            t.original = value
+            t.text = word if no_morph else self.stem(word)
+            t.boost = 1.0
+            t.stopped = False
+            if positions:
+                t.pos = start_pos
+            if chars:
+                t.startchar, t.endchar = start_char, start_char + len(value)
+            yield t
+            return
+        stops = self._stops
+        cache = self._cache
+        stem = self.stem
+        pos = start_pos
+        for m in TOKEN_PATTERN.finditer(value):
+            word = m.group().lower()
+            if len(word) > MAX_TOKEN:
+                continue
+            stopped = word in stops
+            if stopped and removestops:
+                continue  # stop words take no position (Whoosh's renumber=True)
+            if keeporiginal:
+                t.original = m.group()
+            if no_morph:
+                t.text = word
+            else:
+                s = cache.get(word)
+                t.text = s if s is not None else stem(word)
+            t.stopped = stopped
+            t.boost = 1.0
+            if positions:
+                t.pos = pos
+                pos += 1
+            if chars:
+                t.startchar = start_char + m.start()
+                t.endchar = start_char + m.end()
+            yield t
+
+    def terms(self, text: str) -> list[str]:
+        """The index terms of ``text`` (stop words removed), in order."""
+        return [t.text for t in self(text)]
+
+
+def detect_language(samples: Iterable[str]) -> str:
+    """Guess a vault's language from some of its text by counting stop words.
+
+    Returns "en" when nothing decides it (no text, or no stop word of any language).
+    """
+    words: Counter[str] = Counter()
+    seen = 0
+    for text in samples:
+        chunk = text[: _DETECT_CHARS - seen]
+        seen += len(chunk)
+        words.update(re.findall(r"\w+", chunk.lower()))
+        if seen >= _DETECT_CHARS:
+            break
+    counts = dict.fromkeys(LANGUAGES, 0)
+    for lang in LANGUAGES:
+        stops = stopwords_for_language(lang)
+        counts[lang] = sum(n for w, n in words.items() if w in stops)
+    best = max(LANGUAGES, key=lambda lang: counts[lang])
+    return best if counts[best] else "en"

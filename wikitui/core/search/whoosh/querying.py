@@ -1,0 +1,70 @@
+"""Running one query on the Whoosh index: parse, expand within bounds, score, then snippets.
+
+Scoring goes through the fast path (:mod:`wikitui.core.search.whoosh.fast`) when
+the backend uses it and the query's shape is one it scores; otherwise Whoosh's own
+searcher runs it. Both give the same hits and scores (the conformance tests).
+"""
+
+from __future__ import annotations
+
+from wikitui.core.search.results import Hit
+
+#: Bytes of a hit's file first looked at for its snippet (the rest only when they hold no match).
+SNIPPET_HEAD = 16 * 1024
+
+
+def run_query(store, root: str, query: str, scope: str, limit: int, notes: list[str], *, fast: bool) -> list[Hit]:
+    """The best ``limit`` hits of ``query`` in ``scope``, with snippets read from the files under ``root``.
+
+    Raises:
+        BadQuery: the query is malformed or over a bound.
+    """
+    from wikitui.core.search.whoosh.expand import prepare_query
+    from wikitui.core.search.whoosh.schema import parse_query
+    from wikitui.core.search.whoosh.snippets import SnippetMaker, highlight_terms
+
+    with store.read_lock:
+        q = parse_query(store, query, notes)
+        if type(q).__name__ == "_NullQuery":
+            return []
+        searcher = store.searcher()
+        if not searcher.doc_count_all():
+            return []  # a first build not committed yet (BM25's idf is undefined on no documents)
+        q = prepare_query(q, searcher.reader())
+        allowed = store.scope_filter(scope)
+        if allowed is not None and not allowed:
+            return []  # nothing of that kind (Whoosh would read an empty filter as none)
+        rows = _scored(searcher, q, limit, allowed, fast)
+        terms = highlight_terms(q, searcher.reader()) if rows else frozenset()
+    return _with_snippets(rows, SnippetMaker(terms, store.analyzer), root)
+
+
+def _scored(searcher, q, limit: int, allowed: set[int] | None, fast: bool) -> list[tuple[dict, float]]:
+    """(stored fields, score) of the best documents, best first."""
+    if fast:
+        from wikitui.core.search.whoosh.fast.scoring import stored_fields, top_docs
+
+        best = top_docs(searcher, q, limit, allowed)
+        if best is not None:
+            stored = stored_fields(searcher, [docnum for docnum, _score in best])
+            return [(fields, score) for fields, (_docnum, score) in zip(stored, best)]
+    # Whoosh's own searcher: the public path, and the fast path's fallback for the
+    # query shapes it leaves to Whoosh (a lone NOT, words with +).
+    results = searcher.search(q, limit=limit, filter=allowed)
+    return [(hit.fields(), float(hit.score)) for hit in results]
+
+
+def _with_snippets(rows: list[tuple[dict, float]], snippets, root: str) -> list[Hit]:
+    from wikitui.core.search.documents import search_text
+
+    hits = []
+    for fields, score in rows:
+        path, kind = fields["path"], fields["kind"]
+        doc = search_text(root, path, kind, fields.get("body_line", 1), head=SNIPPET_HEAD)
+        found = snippets.find(doc) if doc is not None else None
+        if found is None and doc is not None and doc.partial:  # no match near the top: read it all
+            doc = search_text(root, path, kind, fields.get("body_line", 1))
+            found = snippets.find(doc) if doc is not None else None
+        snippet, line = found if found is not None else (snippets.fallback(fields.get("summary", ""), doc), None)
+        hits.append(Hit(path, kind, fields.get("title") or path, score, snippet, line))
+    return hits

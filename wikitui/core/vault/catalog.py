@@ -1,0 +1,134 @@
+"""The catalog in index.md, regenerated from the pages' frontmatter (DESIGN §2).
+
+Everything below the line ``<!-- wikitui:index -->`` is wikitui's: a list of every
+page with its one-line summary, grouped by ``type``. The text above the line is the
+user's and is kept byte for byte. An index.md without the line belongs to the user
+(or to an agent following the original pattern) and is never rewritten.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.page import PageInfo
+
+INDEX_MARKER = "<!-- wikitui:index -->"
+
+#: Types listed first, in this order; other types follow alphabetically, then untyped pages.
+TYPE_ORDER = ("overview", "source", "entity", "concept", "topic", "answer")
+_HEADINGS = {
+    "overview": "Overview",
+    "source": "Sources",
+    "entity": "Entities",
+    "concept": "Concepts",
+    "topic": "Topics",
+    "answer": "Answers",
+}
+_OTHER = "Other"
+_DIGITS = re.compile(r"(\d+)")
+#: Characters that would end or split a wikilink if they appeared in its label.
+_LABEL_BREAKERS = str.maketrans({"[": "(", "]": ")", "\n": " ", "\r": " "})
+
+
+def _group_key(page_type: str) -> tuple[int, str]:
+    """Sort key of a type group: fixed types first, then alphabetical, untyped last."""
+    t = page_type.strip().lower()
+    if t in TYPE_ORDER:
+        return (0, f"{TYPE_ORDER.index(t):02d}")
+    if not t or t == _OTHER.lower():
+        return (2, "")
+    return (1, t)
+
+
+def _heading(page_type: str) -> str:
+    t = page_type.strip().lower()
+    if t in _HEADINGS:
+        return _HEADINGS[t]
+    if not t or t == _OTHER.lower():
+        return _OTHER
+    return t[0].upper() + t[1:]
+
+
+def title_key(title: str) -> tuple:
+    """Case-insensitive natural order: "Chapter 2" before "Chapter 10", "§ 9" before "§ 10"."""
+    parts = _DIGITS.split(title.casefold())
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts))
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def link_for(graph: LinkGraph, info: PageInfo) -> str:
+    """The wikilink that names ``info``: ``[[Title]]`` when the title alone leads there.
+
+    Otherwise (a title shared with another page, a stem of another page equal to the
+    title, or characters that cannot stand inside ``[[...]]``) a path-qualified link
+    ``[[folder/stem|Title]]`` that resolves to exactly this page.
+    """
+    title = _one_line(info.title)
+    plain_ok = title and not any(c in title for c in "[]|#") and graph.resolve_target(title) == info.path
+    if plain_ok:
+        return f"[[{title}]]"
+    label = title.translate(_LABEL_BREAKERS)
+    stem_path = info.path[:-3] if info.path.lower().endswith(".md") else info.path
+    for target in (graph.vault.wiki_relative(stem_path), stem_path):
+        if graph.resolve_target(target) == info.path:
+            return f"[[{target}|{label}]]"
+    # Nothing shorter resolves uniquely: the full path with its extension always does.
+    return f"[[{info.path}|{label}]]"
+
+
+def catalog_lines(graph: LinkGraph, pages: Iterable[PageInfo]) -> list[str]:
+    """The generated catalog as lines (no trailing newlines), grouped and sorted."""
+    groups: dict[tuple[int, str], list[PageInfo]] = {}
+    headings: dict[tuple[int, str], str] = {}
+    for info in pages:
+        key = _group_key(info.type)
+        groups.setdefault(key, []).append(info)
+        headings.setdefault(key, _heading(info.type))
+    lines: list[str] = []
+    for key in sorted(groups):
+        if lines:
+            lines.append("")
+        lines.append(f"## {headings[key]}")
+        lines.append("")
+        for info in sorted(groups[key], key=lambda p: (title_key(p.title), p.path)):
+            entry = f"- {link_for(graph, info)}"
+            summary = _one_line(info.summary)
+            if summary:
+                entry += f" — {summary}"
+            lines.append(entry)
+    return lines
+
+
+def render_index(vault: Vault, graph: LinkGraph, current_text: str) -> str | None:
+    """Regenerate index.md below the marker line.
+
+    Args:
+        vault: The vault (names index.md and log.md, which are left out of the catalog).
+        graph: The link graph, up to date with the pages on disk.
+        current_text: index.md's current text.
+
+    Returns:
+        The new text of index.md: the text up to and including the marker line kept
+        byte for byte, then the catalog. None when ``current_text`` has no marker
+        (the index is the user's own and must not be touched).
+    """
+    at = current_text.find(INDEX_MARKER)
+    if at == -1:
+        return None
+    eol = current_text.find("\n", at)
+    if eol == -1:
+        head = current_text + ("\r\n" if "\r\n" in current_text else "\n")
+    else:
+        head = current_text[: eol + 1]
+    newline = "\r\n" if head.endswith("\r\n") else "\n"
+    skip = {vault.index_path, vault.log_path}
+    lines = catalog_lines(graph, (info for path, info in graph.pages.items() if path not in skip))
+    if not lines:
+        return head
+    return head + newline + newline.join(lines) + newline

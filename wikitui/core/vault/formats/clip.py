@@ -1,0 +1,286 @@
+"""``wikitui clip``: a web page or a document into raw/ (DESIGN §9).
+
+This module is the ONE place in wikitui that adds files to raw/, and it only ever
+adds: :func:`_add_to_raw` writes a complete temporary file and then hard-links it
+under a name that does not exist yet (``link`` fails rather than replace), so a
+file already in raw/ is never modified, replaced or truncated, even by a clip
+racing another. A name that is taken gets a number: ``slug.md``, ``slug-2.md``...
+
+A web page becomes ``raw/<slug>.md``: its article as markdown under frontmatter
+with ``title``, ``source_url`` and ``clipped`` (the date). A document type that
+wikitui converts (PDF, Office, CSV, JSON, images) fetched from the web, or a local
+file, is saved as it is, under its own suffix.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import re
+import shutil
+import tempfile
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from wikitui.core.errors import WikituiError
+from wikitui.core.record import Record
+from wikitui.core.vault.files import is_binary
+from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, clean_text, human_size
+from wikitui.core.vault.formats.fetch import open_url, shown
+from wikitui.core.vault.formats.kinds import KINDS
+
+#: An HTML or text page larger than this is not an article (and is not read further).
+MAX_PAGE_BYTES = 10 * 1024 * 1024
+#: A document fetched from the web (a PDF...) may be this large.
+MAX_DOCUMENT_BYTES = 100 * 1024 * 1024
+#: Media types turned into an article.
+ARTICLE_TYPES = ("text/html", "application/xhtml+xml", "text/plain", "text/markdown")
+#: Media types saved as the document they are, with the suffix they get.
+DOCUMENT_TYPES = {
+    "application/pdf": ".pdf",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": ".docx",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation": ".pptx",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": ".xlsx",
+    "text/csv": ".csv", "text/tab-separated-values": ".tsv",
+    "application/json": ".json", "application/x-ndjson": ".jsonl",
+    "image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp",
+}
+#: Text files a local clip copies besides the converted kinds.
+TEXT_SUFFIXES = (".md", ".markdown", ".txt")
+_SLUG_MAX = 80
+
+
+class ClipError(WikituiError):
+    """What was given cannot be clipped (a user error); nothing was written."""
+
+
+class ClipResult(Record):
+    """What a clip added.
+
+    Attributes:
+        path: The new file, vault-relative (``raw/glacier-retreat.md``).
+        title: The article's title ("" for a document).
+        kind: ``article`` (a web page made markdown) or ``document`` (a file saved as it is).
+        source: The address (after redirects) or the file it came from.
+    """
+
+    __slots__ = ("path", "title", "kind", "source")
+
+    def __init__(self, path: str, title: str, kind: str, source: str) -> None:
+        self.path = path
+        self.title = title
+        self.kind = kind
+        self.source = source
+
+
+def slugify(text: str, fallback: str = "clip") -> str:
+    """A file-name stem from any text: lower-case words joined by ``-`` (letters of any script kept)."""
+    text = unicodedata.normalize("NFKC", clean_text(text)).lower()
+    slug = re.sub(r"[\W_]+", "-", text).strip("-")
+    if len(slug) > _SLUG_MAX:
+        slug = slug[:_SLUG_MAX].rsplit("-", 1)[0] or slug[:_SLUG_MAX]
+    return slug.strip("-") or fallback
+
+
+# ------------------------------------------------------------ the raw/ writer
+def _add_to_raw(vault, stem: str, suffix: str, write: Callable[[BinaryIO], None]) -> str:
+    """Add a NEW file to raw/ and return its vault-relative path. The only write to raw/ in wikitui.
+
+    ``write`` fills a temporary file (a dot-file in raw/, which wikitui never reads);
+    once it is complete and synced it is hard-linked as ``stem + suffix``, or
+    ``stem-2 + suffix``... at the first name that is free. ``os.link`` fails when the
+    name exists, so no existing file is ever replaced. Where hard links are not
+    supported, the name is created with ``O_EXCL`` (which fails the same way).
+    """
+    raw = vault.raw_dir
+    raw.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".wikitui-clip-", suffix=".tmp", dir=raw)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; a source is as readable as any file the user makes
+        for n in range(1, 10_000):
+            name = f"{stem}{suffix}" if n == 1 else f"{stem}-{n}{suffix}"
+            try:
+                _link_new(tmp, raw / name)
+            except FileExistsError:
+                continue
+            _sync_folder(raw)
+            return vault.rel(raw / name)
+        raise ClipError(f"no free name for {stem}{suffix} in raw/")
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _link_new(tmp: str, target: Path) -> None:
+    """Make ``target`` hold ``tmp``'s bytes; FileExistsError when ``target`` exists (never replaced)."""
+    try:
+        os.link(tmp, target)
+        return
+    except FileExistsError:
+        raise
+    except OSError:
+        pass  # no hard links here (some network and FAT file systems): create exclusively instead
+    out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+    try:
+        with os.fdopen(out, "wb") as dst, open(tmp, "rb") as src:
+            shutil.copyfileobj(src, dst)
+            dst.flush()
+            os.fsync(dst.fileno())
+    except BaseException:
+        os.unlink(target)  # ours: created exclusively a moment ago
+        raise
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
+
+
+# ------------------------------------------------------------ web pages
+def article_markdown(title: str, url: str, clipped: _dt.date, body: str, *, author: str = "",
+                     published: str = "") -> str:
+    """The text of a clipped page: YAML frontmatter (``title``, ``source_url``, ``clipped``...) and the article."""
+    import yaml
+
+    meta: dict[str, object] = {"title": title, "source_url": url, "clipped": clipped}
+    if author:
+        meta["author"] = author
+    if published:
+        meta["published"] = published
+    head = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=False)
+    body = clean_text(body).strip("\n")
+    if title and not body.lstrip().startswith("#"):
+        body = f"# {title}\n\n{body}"
+    return f"---\n{head}---\n\n{body}\n"
+
+
+def clip_url(vault, url: str, *, name: str | None = None, today: _dt.date | None = None,
+             timeout: float | None = None, max_page_bytes: int = MAX_PAGE_BYTES,
+             max_document_bytes: int = MAX_DOCUMENT_BYTES) -> ClipResult:
+    """Fetch ``url`` and add it to raw/: a web page as ``<slug>.md``, a document as itself.
+
+    Args:
+        vault: The vault (:class:`wikitui.core.vault.layout.Vault`).
+        url: An http(s) address.
+        name: The file-name stem to use (made safe); default: the page's title or the URL's file name.
+        today: The ``clipped`` date (default: today).
+        timeout: Seconds for connecting and between reads (default :data:`fetch.TIMEOUT`).
+        max_page_bytes: The largest web page read.
+        max_document_bytes: The largest document saved.
+
+    Raises:
+        ClipError: a type wikitui does not take, a page with no text (exit status 2).
+        fetch.FetchError: network, timeout, HTTP error status, too many redirects (exit status 3).
+        fetch.TooLarge: over the cap (exit status 2). In every case nothing is written.
+    """
+    options = {"timeout": timeout} if timeout else {}
+    with open_url(url, **options) as page:
+        kind = page.content_type
+        if kind in ARTICLE_TYPES or (not kind and _suffix(page.filename) in (".html", ".htm")):
+            data = page.read(max_page_bytes)
+            return _save_article(vault, page.url, data, kind, name, today or _dt.date.today())
+        suffix = DOCUMENT_TYPES.get(kind)
+        if suffix is None and kind in ("application/octet-stream", "binary/octet-stream", ""):
+            suffix = _suffix(page.filename) if _suffix(page.filename) in KINDS else None
+        if suffix is None:
+            raise ClipError(f"{shown(page.url)} is {kind or 'of no stated type'}: wikitui clips web pages and "
+                            "documents it reads (PDF, DOCX, PPTX, XLSX, CSV, JSON, images); nothing was written")
+        stem = slugify(name or Path(page.filename).stem or "", fallback="document")
+
+        def write(fh: BinaryIO) -> None:
+            for chunk in page.chunks(max_document_bytes):
+                fh.write(chunk)
+
+        return ClipResult(_add_to_raw(vault, stem, suffix, write), "", "document", page.url)
+
+
+def _suffix(filename: str) -> str:
+    return os.path.splitext(filename)[1].lower()
+
+
+def _save_article(vault, url: str, data: bytes, kind: str, name: str | None, today: _dt.date) -> ClipResult:
+    from wikitui.core.vault.formats.html import extract_article
+
+    if kind in ("text/plain", "text/markdown"):
+        from wikitui.core.vault.files import decode_text
+
+        if is_binary(data):
+            raise ClipError(f"{shown(url)} says it is text but holds binary data; nothing was written")
+        text = decode_text(data)[0]
+        title, body, author, published = "", text, "", ""
+    else:
+        article = extract_article(data, url=url)
+        if article is None:
+            raise ClipError(f"{shown(url)} has no text to clip; nothing was written")
+        title, body, author, published = article.title, article.markdown, article.author, article.date
+    if not body.strip():
+        raise ClipError(f"{shown(url)} has no text to clip; nothing was written")
+    title = " ".join(clean_text(title).split())
+    stem = slugify(name or title or _url_words(url), fallback="clip")
+    text = article_markdown(title, url, today, body, author=author, published=published)
+    rel = _add_to_raw(vault, stem, ".md", lambda fh: fh.write(text.encode("utf-8")))
+    return ClipResult(rel, title, "article", url)
+
+
+def _url_words(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    tail = parts.path.rstrip("/").rsplit("/", 1)[-1]
+    return os.path.splitext(tail)[0] or parts.hostname or ""
+
+
+# ------------------------------------------------------------ local files
+def clip_file(vault, source: Path | str, *, name: str | None = None) -> ClipResult:
+    """Copy a local document into raw/ under a name that is free (the original is not touched).
+
+    Raises:
+        ClipError: not a file, a type wikitui does not read, already in raw/, or too large.
+    """
+    src = Path(source).expanduser()
+    if not src.is_file():
+        raise ClipError(f"no such file: {src} (a web address starts with http:// or https://)")
+    real = src.resolve()
+    raw = vault.raw_dir.resolve()
+    if real.is_relative_to(raw):
+        raise ClipError(f"{src} is already in raw/")
+    suffix = src.suffix.lower()
+    if suffix not in KINDS and suffix not in TEXT_SUFFIXES:
+        with open(real, "rb") as fh:
+            head = fh.read(8192)
+        if is_binary(head) or not suffix:
+            raise ClipError(f"{src.name} is not a document wikitui reads (PDF, HTML, DOCX, PPTX, XLSX, CSV, "
+                            "JSON, images, text); nothing was written")
+    size = real.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise ClipError(f"{src.name} is too large ({human_size(size)}; the limit is {human_size(MAX_FILE_BYTES)})")
+    stem = slugify(name) if name else _file_stem(src.stem)
+
+    def write(fh: BinaryIO) -> None:
+        with open(real, "rb") as original:
+            shutil.copyfileobj(original, fh, 1024 * 1024)
+
+    return ClipResult(_add_to_raw(vault, stem, suffix, write), "", "document", str(real))
+
+
+def _file_stem(stem: str) -> str:
+    """A file's own stem kept as it is, less what no file name should hold (separators, controls, dots at the ends)."""
+    stem = re.sub(r'[\x00-\x1f\x7f/\\:*?"<>|]+', " ", clean_text(stem))
+    stem = " ".join(stem.split()).strip(". ")[:120]
+    return stem or "document"

@@ -1,0 +1,172 @@
+"""Fetching a web address for ``clip``: a timeout, a redirect limit and a size cap read as it streams.
+
+The body is never read past its cap: a declared ``Content-Length`` over it is
+refused before the first byte, and an undeclared one is cut off as soon as the
+count passes it (decompressed bytes are counted, so a gzip bomb is cut off too).
+A server that drips bytes forever is stopped by an overall deadline.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from email.message import Message
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from wikitui import __version__
+from wikitui.core.errors import WikituiError
+
+USER_AGENT = f"wikitui/{__version__} (clip)"
+#: Seconds allowed for connecting and between two reads; the whole download gets a few times that.
+TIMEOUT = 20.0
+MAX_REDIRECTS = 5
+
+
+class FetchError(WikituiError):
+    """The address could not be fetched (network, HTTP status, timeout): a network failure."""
+
+    exit_code = 3
+
+
+class BadAddress(WikituiError):
+    """Not an http(s) address (a user error)."""
+
+
+class TooLarge(WikituiError):
+    """The body is larger than the cap; nothing was kept."""
+
+
+def shown(url: str) -> str:
+    """``url`` as it may be shown in a message: without a user name or password."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "the address"
+    if parts.username is None and parts.password is None:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else "")))
+
+
+def check_url(url: str) -> str:
+    """``url`` when it is an http(s) address with a host.
+
+    Raises:
+        BadAddress: anything else (exit status 2: a user error).
+    """
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise BadAddress(f"not a web address: {shown(url)!r} (give an http:// or https:// address, or a file)")
+    return url.strip()
+
+
+class Download:
+    """An HTTP response whose headers have arrived; the body is read by :meth:`chunks`."""
+
+    def __init__(self, response, deadline: float, timeout: float) -> None:
+        self._response = response
+        self._deadline = deadline
+        self._timeout = timeout
+        #: The address the body came from (after redirects).
+        self.url = str(response.url)
+        header = response.headers.get("content-type", "")
+        msg = Message()
+        msg["content-type"] = header
+        #: The media type in lower case, without parameters ("" when the server sent none).
+        self.content_type = msg.get_content_type() if header else ""
+        #: The body's length as the server declared it, or None.
+        self.length = _int(response.headers.get("content-length"))
+        #: A file name the server suggests (Content-Disposition), else the last part of the URL's path.
+        self.filename = _filename(response.headers.get("content-disposition", ""), self.url)
+
+    def chunks(self, max_bytes: int) -> Iterator[bytes]:
+        """The body, block by block.
+
+        Raises:
+            TooLarge: the body is (or is declared) larger than ``max_bytes``; reading stops there.
+            FetchError: the connection failed or the deadline passed.
+        """
+        import httpx
+
+        if self.length is not None and self.length > max_bytes:
+            raise TooLarge(self._too_large(max_bytes, declared=self.length))
+        seen = 0
+        try:
+            for chunk in self._response.iter_bytes():
+                seen += len(chunk)
+                if seen > max_bytes:
+                    raise TooLarge(self._too_large(max_bytes))
+                if time.monotonic() > self._deadline:
+                    raise FetchError(f"{shown(self.url)}: the download took too long; nothing was written")
+                yield chunk
+        except httpx.TimeoutException:
+            raise FetchError(f"{shown(self.url)}: no answer within {self._timeout:g} s; nothing was written") from None
+        except httpx.HTTPError as exc:
+            raise FetchError(f"{shown(self.url)}: the download failed ({_reason(exc)}); nothing was written") from None
+
+    def read(self, max_bytes: int) -> bytes:
+        """The whole body (at most ``max_bytes``; see :meth:`chunks`)."""
+        return b"".join(self.chunks(max_bytes))
+
+    def _too_large(self, max_bytes: int, declared: int | None = None) -> str:
+        from wikitui.core.vault.formats.conversion import human_size
+
+        size = f" ({human_size(declared)})" if declared else ""
+        return (f"{shown(self.url)} is larger than the {human_size(max_bytes)} limit{size}; "
+                "nothing was written")
+
+
+@contextmanager
+def open_url(url: str, *, timeout: float = TIMEOUT, max_redirects: int = MAX_REDIRECTS) -> Iterator[Download]:
+    """GET ``url`` (redirects followed up to ``max_redirects``) and yield the response before its body.
+
+    Raises:
+        BadAddress: ``url`` is not an http(s) address.
+        FetchError: no connection, a timeout, too many redirects, or an HTTP error status.
+    """
+    import httpx
+
+    url = check_url(url)
+    deadline = time.monotonic() + timeout * 6
+    try:
+        with httpx.Client(follow_redirects=True, max_redirects=max_redirects, timeout=httpx.Timeout(timeout),
+                          headers={"User-Agent": USER_AGENT}) as client:
+            with client.stream("GET", url) as response:
+                if response.status_code >= 400:
+                    phrase = f" {response.reason_phrase}" if response.reason_phrase else ""
+                    raise FetchError(f"{shown(str(response.url))}: the server answered "
+                                     f"{response.status_code}{phrase}; nothing was written")
+                yield Download(response, deadline, timeout)
+    except httpx.TooManyRedirects:
+        raise FetchError(f"{shown(url)}: more than {max_redirects} redirects; nothing was written") from None
+    except httpx.TimeoutException:
+        raise FetchError(f"{shown(url)}: no answer within {timeout:g} s; nothing was written") from None
+    except httpx.HTTPError as exc:
+        raise FetchError(f"{shown(url)}: {_reason(exc)}; nothing was written") from None
+
+
+def _int(text: str | None) -> int | None:
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _filename(disposition: str, url: str) -> str:
+    if disposition:
+        msg = Message()
+        msg["content-disposition"] = disposition
+        name = msg.get_filename()
+        if name:
+            return name.replace("\\", "/").rsplit("/", 1)[-1]
+    path = urlsplit(url).path
+    return unquote(path.rstrip("/").rsplit("/", 1)[-1])
+
+
+def _reason(exc: BaseException) -> str:
+    text = re.sub(r"\s+", " ", str(exc)).strip()[:160]
+    return text or type(exc).__name__

@@ -1,0 +1,252 @@
+"""The vault: a folder of raw sources and wiki pages (DESIGN §2).
+
+A vault is a folder holding ``wiki/``, ``WIKI.md``, ``.wikitui/`` or ``.obsidian/``.
+Pages are the ``.md`` files under ``wiki/``; a vault with no ``wiki/`` folder (an
+existing Obsidian vault) is a wiki rooted at the folder itself. Every dot-folder
+and dot-file lies outside the vault's content. ``.wikitui/config.toml`` may name
+other folders with ``wiki_dir`` and ``raw_dir``.
+"""
+
+from __future__ import annotations
+
+import os
+from operator import attrgetter
+from pathlib import Path, PurePosixPath
+
+from wikitui.core.errors import NotAVault, UnsafePath
+from wikitui.core.record import Record
+from wikitui.core.vault.statedir import STATE_DIR
+
+SCHEMA_FILE = "WIKI.md"
+# ".md" in any case, as a tuple for str.endswith: no lower-cased copy of each name.
+_MD_SUFFIXES = (".md", ".MD", ".Md", ".mD")
+
+
+class FileStat(Record):
+    """A file found in the vault: vault-relative path, mtime and size."""
+
+    __slots__ = ("path", "mtime_ns", "size")
+
+    def __init__(self, path: str, mtime_ns: int, size: int) -> None:
+        self.path = path
+        self.mtime_ns = mtime_ns
+        self.size = size
+
+
+_by_path = attrgetter("path")  # the sort key of scan(), without a Python call per file
+
+
+class Vault:
+    """A vault folder on disk and the rules for what lies in it.
+
+    Args:
+        root: The vault folder.
+        wiki_dir: Override for the wiki folder (relative to ``root``).
+        raw_dir: Override for the raw sources folder (relative to ``root``).
+    """
+
+    def __init__(self, root: Path | str, *, wiki_dir: str | None = None, raw_dir: str | None = None) -> None:
+        self.root = Path(root).resolve()
+        cfg = self.read_vault_config()
+        wiki_name = wiki_dir or cfg.get("wiki_dir")
+        raw_name = raw_dir or cfg.get("raw_dir") or "raw"
+        if wiki_name is None:
+            wiki_name = "wiki" if (self.root / "wiki").is_dir() else ""
+        #: Wiki folder relative to the root ("" when the vault is the wiki).
+        self.wiki_prefix = str(PurePosixPath(wiki_name)) if wiki_name not in ("", ".") else ""
+        #: Raw folder relative to the root.
+        self.raw_prefix = str(PurePosixPath(raw_name))
+
+    # ----------------------------------------------------------------- finding
+    @staticmethod
+    def is_vault(path: Path) -> bool:
+        """Whether ``path`` holds any of the folders or files that make a vault."""
+        return any((path / name).exists() for name in ("wiki", SCHEMA_FILE, STATE_DIR, ".obsidian"))
+
+    @classmethod
+    def open(cls, path: Path | str) -> "Vault":
+        """Open the vault at ``path``.
+
+        Raises:
+            NotAVault: ``path`` is missing or not a vault.
+        """
+        p = Path(path).expanduser()
+        if not p.is_dir():
+            raise NotAVault(f"no such folder: {p}")
+        if not cls.is_vault(p):
+            raise NotAVault(f"{p} is not a wikitui vault (no wiki/, WIKI.md, .wikitui/ or .obsidian/); run `wikitui init {p}`")
+        vault = cls(p)
+        from wikitui.core.vault.statedir import ensure_state_dir  # keeps an existing .wikitui/ out of `git status`
+
+        ensure_state_dir(vault, create=False)
+        return vault
+
+    def read_vault_config(self) -> dict:
+        """The vault's ``.wikitui/config.toml`` as a dict ({} when absent or unreadable)."""
+        path = self.root / STATE_DIR / "config.toml"
+        try:
+            fh = path.open("rb")
+        except OSError:
+            return {}  # most vaults have none: skip importing the TOML parser
+        import tomllib  # lazily: it costs a few ms of `wikitui search` start-up
+
+        try:
+            with fh:
+                return tomllib.load(fh)
+        except (OSError, tomllib.TOMLDecodeError):
+            return {}
+
+    # ------------------------------------------------------------------ places
+    @property
+    def wiki_dir(self) -> Path:
+        """The folder pages live in."""
+        return self.root / self.wiki_prefix if self.wiki_prefix else self.root
+
+    @property
+    def raw_dir(self) -> Path:
+        """The folder of immutable raw sources."""
+        return self.root / self.raw_prefix
+
+    @property
+    def state_dir(self) -> Path:
+        """``.wikitui/``: index, caches, sessions, pending changesets."""
+        return self.root / STATE_DIR
+
+    @property
+    def index_path(self) -> str:
+        """Vault-relative path of ``index.md``."""
+        return self.join_wiki("index.md")
+
+    @property
+    def log_path(self) -> str:
+        """Vault-relative path of ``log.md``."""
+        return self.join_wiki("log.md")
+
+    def join_wiki(self, rel: str) -> str:
+        """A path relative to the wiki folder as a vault-relative path."""
+        return f"{self.wiki_prefix}/{rel}" if self.wiki_prefix else rel
+
+    def wiki_relative(self, path: str) -> str:
+        """A vault-relative page path as a path relative to the wiki folder."""
+        if self.wiki_prefix and path.startswith(self.wiki_prefix + "/"):
+            return path[len(self.wiki_prefix) + 1 :]
+        return path
+
+    def abspath(self, rel: str) -> Path:
+        """The absolute path of a vault-relative path (no confinement check)."""
+        return self.root / rel
+
+    def rel(self, path: Path | str) -> str:
+        """A path inside the vault as a vault-relative posix path."""
+        return Path(os.path.relpath(Path(path), self.root)).as_posix()
+
+    def is_raw(self, rel: str) -> bool:
+        """Whether a vault-relative path lies in raw/."""
+        return rel == self.raw_prefix or rel.startswith(self.raw_prefix + "/")
+
+    def is_page_path(self, rel: str) -> bool:
+        """Whether a vault-relative path is (or would be) a wiki page."""
+        parts = PurePosixPath(rel).parts
+        if not rel.lower().endswith(".md") or any(p.startswith(".") for p in parts):
+            return False
+        if self.is_raw(rel):
+            return False
+        if self.wiki_prefix:
+            return rel.startswith(self.wiki_prefix + "/")
+        return rel != SCHEMA_FILE
+
+    # ----------------------------------------------------------------- walking
+    def scan(self) -> tuple[list[FileStat], list[FileStat], list[FileStat]]:
+        """Walk the vault once.
+
+        Returns:
+            (pages, raw sources, other files), each sorted by path. Dot-folders,
+            dot-files and ``WIKI.md`` are skipped; symlinks are not followed.
+        """
+        # Every start of `wikitui search` and every load of the graph walks the whole
+        # vault, so the per-file work is kept to the stat it needs: a file's kind
+        # follows from its folder (worked out once per folder), a ".md" suffix is
+        # tested without lower-casing the name, and the three lists are sorted by a
+        # C key function.
+        pages: list[FileStat] = []
+        raws: list[FileStat] = []
+        others: list[FileStat] = []
+        stack = [(str(self.root), "")]
+        raw_prefix = self.raw_prefix + "/"
+        wiki_prefix = self.wiki_prefix + "/" if self.wiki_prefix else ""
+        scandir = os.scandir
+        while stack:
+            folder, rel_folder = stack.pop()
+            try:
+                it = scandir(folder)
+            except OSError:
+                continue
+            # A path lies under "raw/" (or the wiki folder) exactly when its folder does:
+            # both prefixes end with "/", and a file name holds none.
+            if rel_folder.startswith(raw_prefix):
+                out = raws
+            elif rel_folder.startswith(wiki_prefix):
+                out = pages
+            else:
+                out = others
+            with it:
+                for entry in it:
+                    name = entry.name
+                    if name[0] == ".":
+                        continue
+                    try:
+                        if not entry.is_file(follow_symlinks=False):
+                            if entry.is_dir(follow_symlinks=False):
+                                stack.append((entry.path, f"{rel_folder}{name}/"))
+                            continue
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    fs = FileStat(rel_folder + name, st.st_mtime_ns, st.st_size)
+                    if out is not pages or (name.endswith(_MD_SUFFIXES) and (rel_folder or name != SCHEMA_FILE)):
+                        out.append(fs)
+                    else:
+                        others.append(fs)
+        pages.sort(key=_by_path)
+        raws.sort(key=_by_path)
+        others.sort(key=_by_path)
+        return pages, raws, others
+
+    # -------------------------------------------------------------- confinement
+    def writable_path(self, rel: str) -> Path:
+        """Check that the vault-relative ``rel`` may be written, and return its absolute path.
+
+        Writable: files under the wiki folder and ``WIKI.md``; never raw/, anything
+        outside the vault (``..``, absolute paths, symlinks leading out), dot-folders,
+        or a path through a symlink.
+
+        Raises:
+            UnsafePath: with a one-line reason.
+        """
+        if not rel or "\x00" in rel:
+            raise UnsafePath("empty or invalid path")
+        p = PurePosixPath(rel.replace("\\", "/"))
+        if p.is_absolute() or (len(rel) > 1 and rel[1] == ":"):
+            raise UnsafePath(f"{rel}: absolute paths are not allowed")
+        if any(part == ".." for part in p.parts):
+            raise UnsafePath(f"{rel}: '..' is not allowed")
+        norm = str(p)
+        if any(part.startswith(".") for part in p.parts):
+            raise UnsafePath(f"{rel}: hidden files and folders are not writable")
+        if self.is_raw(norm):
+            raise UnsafePath(f"{rel}: raw/ is read-only")
+        if norm != SCHEMA_FILE and self.wiki_prefix and not norm.startswith(self.wiki_prefix + "/"):
+            raise UnsafePath(f"{rel}: only {self.wiki_prefix}/ and {SCHEMA_FILE} are writable")
+        target = self.root / norm
+        # No component may be a symlink, and the resolved path must stay inside.
+        cur = self.root
+        for part in p.parts:
+            cur = cur / part
+            if cur.is_symlink():
+                raise UnsafePath(f"{rel}: writing through a symlink is not allowed")
+        resolved = target.resolve()
+        if not resolved.is_relative_to(self.root):
+            raise UnsafePath(f"{rel}: outside the vault")
+        if resolved.is_relative_to(self.raw_dir.resolve()):
+            raise UnsafePath(f"{rel}: raw/ is read-only")
+        return target

@@ -1,0 +1,262 @@
+"""Which raw sources a page draws on, and whether they changed since the page was written.
+
+A page lists its sources in frontmatter (``sources: [raw/x.md]``). Models and people
+write them in many ways (``raw/x.md``, ``x.md``, ``[[raw/x.md]]``, ``"[[x]]"``,
+``[x](raw/x.md)``), so :func:`clean_source` and :class:`SourceResolver` are tolerant.
+
+:class:`SourceRecords` remembers, per page, the sha256 of each listed source as it
+was when wikitui last wrote the page (``.wikitui/sources.json``); lint's ``stale``
+check compares those against the sources' current content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
+
+from wikitui.core.vault.files import atomic_write
+from wikitui.core.vault.layout import Vault
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.page import PageInfo
+
+RECORDS_FILE = "sources.json"
+
+
+def clean_source(text: str) -> str:
+    """Strip the decoration a source reference may carry, leaving a path-like string.
+
+    ``[[raw/x.md|X]]`` → ``raw/x.md``; ``[X](raw/x%20y.md)`` → ``raw/x y.md``;
+    ``<raw/x.md>``, ``./raw/x.md`` and ``/raw/x.md`` → ``raw/x.md``.
+    """
+    s = text.strip()
+    if s.startswith("!"):
+        s = s[1:]
+    if s.startswith("[") and "](" in s and s.endswith(")"):
+        s = unquote(s[s.index("](") + 2 : -1].strip())
+    else:
+        # ``[[x]]`` quoted, or an unquoted ``- [[x]]`` that YAML read as a nested list.
+        wrapped = s.startswith("[")
+        s = s.strip("[]'\" \t")
+        if wrapped:
+            s = s.partition("|")[0].partition("#")[0]
+    s = s.strip().strip("<>").replace("\\", "/")
+    while s.startswith("./"):
+        s = s[2:]
+    return s.lstrip("/").strip()
+
+
+class SourceResolver:
+    """Resolve source references to vault-relative file paths, tolerantly.
+
+    Args:
+        vault: The vault.
+        files: Every candidate file (vault-relative): raw sources first and foremost;
+            other non-page files of the vault may be included.
+    """
+
+    def __init__(self, vault: Vault, files: Iterable[str]) -> None:
+        self.vault = vault
+        self._exact: dict[str, str] = {}
+        self._by_name: dict[str, list[str]] = {}
+        for path in files:
+            low = path.lower()
+            self._exact.setdefault(low, path)
+            if low.endswith(".md"):
+                self._exact.setdefault(low[:-3], path)  # [[raw/x]] without the extension
+            name = posixpath.basename(low)
+            self._by_name.setdefault(name, []).append(path)
+            if name.endswith(".md"):
+                self._by_name.setdefault(name[:-3], []).append(path)
+        for lst in self._by_name.values():
+            lst.sort(key=lambda p: (not vault.is_raw(p), len(p), p))
+
+    def resolve(self, reference: str) -> str | None:
+        """The file a source reference names, or None.
+
+        Tried in order: the path as written, the path under raw/, then a unique
+        tail match of the written path (``book/ch1.md`` for ``raw/book/ch1.md``),
+        preferring raw files, then the shortest path. Case-insensitive.
+        """
+        s = clean_source(reference)
+        if not s or ".." in s.split("/"):
+            return None
+        low = posixpath.normpath(s).lower()
+        raw = self.vault.raw_prefix.lower()
+        for cand in (low, f"{raw}/{low}"):
+            hit = self._exact.get(cand)
+            if hit:
+                return hit
+        name = posixpath.basename(low)
+        for path in self._by_name.get(name, []):
+            pl = path.lower()
+            if pl.endswith("/" + low) or pl.endswith("/" + low + ".md"):
+                return path
+        return None
+
+    def resolve_all(self, references: Iterable[str]) -> list[str]:
+        """Resolve several references, dropping unresolved ones and duplicates (order kept)."""
+        out: list[str] = []
+        for ref in references:
+            hit = self.resolve(ref)
+            if hit is not None and hit not in out:
+                out.append(hit)
+        return out
+
+
+def resolver_for_graph(graph: "LinkGraph") -> SourceResolver:
+    """A resolver over the raw sources and other files a link graph knows."""
+    return SourceResolver(graph.vault, [*graph.raw_files, *graph.other_files])
+
+
+def page_sources(info: "PageInfo") -> list[str]:
+    """The source references a page lists, as strings.
+
+    Flattens the nested lists YAML makes of unquoted wikilinks (``- [[raw/x.md]]``
+    is a list inside a list), which :attr:`PageInfo.sources` would turn into one string.
+    """
+    value = info.meta.get("sources") if isinstance(info.meta, dict) else None
+    if not isinstance(value, (list, tuple)):
+        return list(info.sources)
+    out: list[str] = []
+    stack = list(reversed(value))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+        elif item is not None and str(item).strip():
+            out.append(str(item).strip())
+    return out
+
+
+def _scan_files(vault: Vault) -> list[str]:
+    """Raw sources and other non-page files on disk (dot-folders skipped)."""
+    _pages, raws, others = vault.scan()
+    return [f.path for f in raws] + [f.path for f in others]
+
+
+def file_sha256(path: os.PathLike | str) -> str | None:
+    """The sha256 of a file's bytes, or None when it cannot be read."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+class SourceRecords:
+    """The content hashes of each page's sources as of wikitui's last write of the page.
+
+    Stored as ``{page: {source: sha256}}`` in ``.wikitui/sources.json``.
+    """
+
+    def __init__(self, vault: Vault) -> None:
+        self.vault = vault
+
+    @property
+    def path(self):
+        """Where the records live."""
+        return self.vault.state_dir / RECORDS_FILE
+
+    def load(self) -> dict[str, dict[str, str]]:
+        """All records ({} when none, or when the file is unreadable: it is only a cache of verdicts)."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {
+            str(page): {str(s): str(h) for s, h in srcs.items()}
+            for page, srcs in data.items()
+            if isinstance(srcs, dict)
+        }
+
+    def _save(self, data: dict[str, dict[str, str]]) -> None:
+        text = json.dumps(dict(sorted(data.items())), indent=1, sort_keys=True, ensure_ascii=False)
+        atomic_write(self.path, text + "\n")
+
+    def record(self, page_path: str, sources: Iterable[str], *, graph: "LinkGraph | None" = None) -> dict[str, str]:
+        """Remember the current content hash of each source ``page_path`` lists.
+
+        Call it when wikitui writes the page. References that name no file are
+        skipped; an empty list forgets the page.
+
+        Args:
+            page_path: The page's vault-relative path.
+            sources: The page's ``sources`` as written in its frontmatter.
+            graph: A link graph to resolve against (saves a scan of the vault).
+
+        Returns:
+            The record stored for the page: {source path: sha256}.
+        """
+        refs = list(sources)
+        entry: dict[str, str] = {}
+        if refs:
+            if graph is not None:
+                resolver = resolver_for_graph(graph)
+            else:
+                resolver = SourceResolver(self.vault, _scan_files(self.vault))
+            for src in resolver.resolve_all(refs):
+                digest = file_sha256(self.vault.root / src)
+                if digest is not None:
+                    entry[src] = digest
+        data = self.load()
+        if entry:
+            data[page_path] = entry
+        elif page_path in data:
+            del data[page_path]
+        else:
+            return entry
+        self._save(data)
+        return entry
+
+    def forget(self, page_path: str) -> None:
+        """Drop a page's record (the page was deleted)."""
+        data = self.load()
+        if data.pop(page_path, None) is not None:
+            self._save(data)
+
+    def move(self, old_path: str, new_path: str) -> None:
+        """Carry a page's record over to its new path (the page was moved)."""
+        data = self.load()
+        if old_path in data:
+            data[new_path] = data.pop(old_path)
+            self._save(data)
+
+    def stale(self, graph: "LinkGraph") -> list[tuple[str, str]]:
+        """Pages whose listed source changed since the record: sorted (page, source) pairs.
+
+        A page with no record, or a source with no recorded hash or no longer
+        readable, gets no verdict.
+        """
+        data = self.load()
+        if not data:
+            return []
+        resolver = resolver_for_graph(graph)
+        hashes: dict[str, str | None] = {}
+        out: list[tuple[str, str]] = []
+        for page, recorded in data.items():
+            info = graph.pages.get(page)
+            if info is None:
+                continue
+            for src in resolver.resolve_all(page_sources(info)):
+                old = recorded.get(src)
+                if old is None:
+                    continue
+                if src not in hashes:
+                    hashes[src] = file_sha256(self.vault.root / src)
+                now = hashes[src]
+                if now is not None and now != old:
+                    out.append((page, src))
+        out.sort()
+        return out

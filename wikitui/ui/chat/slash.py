@@ -1,0 +1,146 @@
+"""The chat's slash commands: ``/ingest``, ``/ask``, ``/go``, ``/file``, ``/lint``, ``/undo``, ``/review``, ``/model``...
+
+:class:`SlashCommands` answers one typed command by calling its
+:class:`~wikitui.ui.chat.controller.ChatController` (a turn, a note, a new session)
+or the chat view (``/undo``, ``/review``). Plain text is not a command: the
+controller sends it as a question.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+
+if TYPE_CHECKING:
+    from wikitui.core.agent.session import AgentSession
+    from wikitui.ui.chat.controller import ChatController
+
+#: The slash commands: name and a few words of help (also the completion menu's detail).
+COMMANDS: list[tuple[str, str]] = [
+    ("ingest", "PATH · read a raw source, plan, then /go"),
+    ("ask", "QUESTION · answer from the wiki"),
+    ("go", "[NOTE] · carry out the ingest plan"),
+    ("file", "file the last answer as a page"),
+    ("lint", "check the wiki's health"),
+    ("undo", "revert the last applied changeset"),
+    ("review", "review the pending changeset (ctrl+r)"),
+    ("model", "NAME · use another model in this session"),
+    ("clear", "start a new conversation"),
+    ("help", "list the commands"),
+]
+
+
+def unquote(arg: str) -> str:
+    """A path argument, with shell-style quotes removed (for names with spaces)."""
+    try:
+        parts = shlex.split(arg)
+    except ValueError:
+        return arg
+    return parts[0] if len(parts) == 1 else arg
+
+
+class SlashCommands:
+    """Runs the slash commands for one chat.
+
+    Args:
+        chat: The controller whose session, log and turns the commands use.
+    """
+
+    def __init__(self, chat: ChatController) -> None:
+        self.chat = chat
+
+    def run(self, name: str, arg: str) -> None:
+        """Run ``/name arg`` (the name lower-cased); an unknown name gets a note listing the commands."""
+        handler = getattr(self, f"cmd_{name}", None) if name.isidentifier() else None
+        if handler is None:
+            names = " ".join("/" + n for n, _ in COMMANDS)
+            self.chat.log.add_note(f"Unknown command /{name}. The commands: {names}", "error")
+            return
+        handler(arg)
+
+    def cmd_help(self, _arg: str) -> None:
+        """``/help``: every command with its help."""
+        lines = [Content.styled("Commands\n", "bold")]
+        for name, help_text in COMMANDS:
+            lines.append(Content.assemble((f"/{name:<7}", "$text-accent"), " ", help_text, "\n"))
+        lines.append(Content.styled("Plain text asks a question (or steers a waiting ingest plan). "
+                                    "[[ completes page titles; esc cancels a running turn.", "$text-muted"))
+        self.chat.log.add_note(Content.assemble(*lines), "plan")
+
+    def cmd_ask(self, arg: str) -> None:
+        """``/ask QUESTION``."""
+        if not arg:
+            self.chat.log.add_note("/ask needs a question: /ask Why is the Hatter mad?", "error")
+            return
+        self.chat.model_turn("ask", lambda s: s.ask(arg))
+
+    def cmd_ingest(self, arg: str) -> None:
+        """``/ingest PATH``: the plan first."""
+        if not arg:
+            self.chat.log.add_note("/ingest needs a source: /ingest raw/chapter-01.md (tab completes)", "error")
+            return
+        path = unquote(arg)
+        self.chat.model_turn("ingest", lambda s: s.ingest(path))
+
+    def cmd_go(self, arg: str) -> None:
+        """``/go [NOTE]``: carry out the ingest plan."""
+        self.chat.model_turn("go", lambda s: s.go(arg or None))
+
+    def cmd_file(self, _arg: str) -> None:
+        """``/file``: propose the last answer as a page."""
+        self.chat.turn("file", lambda s: s.file_answer(), needs_model=False)
+
+    def cmd_lint(self, _arg: str) -> None:
+        """``/lint``: the deterministic checks, then (with a model) the agent's pass."""
+        if not self.chat.settings.model:
+            self.chat.turn("lint", self._lint_without_model, needs_model=False)
+            return
+        self.chat.model_turn("lint", lambda s: s.lint())
+
+    async def _lint_without_model(self, _session: AgentSession) -> None:
+        from wikitui.core.vault.lint import run_lint
+
+        workspace = self.chat.workspace
+        report = await asyncio.to_thread(run_lint, workspace.vault, workspace.graph)
+        self.chat.show_lint(report)
+        self.chat.log.add_note("Configure a model for the agent's pass (contradictions, missing pages).")
+
+    def cmd_undo(self, _arg: str) -> None:
+        """``/undo``: revert the last applied changeset."""
+        self.chat.view.run_undo()
+
+    def cmd_review(self, _arg: str) -> None:
+        """``/review``: as ctrl+r."""
+        self.chat.view.action_review()
+
+    def cmd_model(self, arg: str) -> None:
+        """``/model [NAME]``: say which model, or switch for this session."""
+        chat = self.chat
+        settings = chat.settings
+        if not arg:
+            where = settings.sources.get("model", "")
+            current = f"{settings.model} (from {where})" if settings.model else "none"
+            chat.log.add_note(f"Model: {current}. /model provider/name switches for this session.")
+            return
+        if chat.running:
+            chat.log.add_note("Wait for the turn to end (or esc) before switching models.", "error")
+            return
+        settings.sources["model"] = "/model"
+        if chat.session is not None and chat.client_factory is None:
+            chat.session.set_model(arg)  # same conversation and session totals, new client
+        else:
+            settings.model = arg
+            old = chat.session
+            chat.session = chat.new_session(session_id=old.id if old is not None else None)
+        chat.log.add_note(f"Model for this session: {arg}", "success")
+        chat.update_footer()
+
+    def cmd_clear(self, _arg: str) -> None:
+        """``/clear``: a new conversation (the wiki and the pending changesets stay)."""
+        if self.chat.running:
+            self.chat.log.add_note("Wait for the turn to end (or esc) before clearing.", "error")
+            return
+        self.chat.view.run_worker(self.chat.clear(), group="chat-clear", exclusive=True)

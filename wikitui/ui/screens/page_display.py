@@ -1,0 +1,198 @@
+"""Showing one place in the page pane: a page (rendered) or a raw source (read-only), with its links.
+
+A page is read from disk each time it is shown (it may have changed); its parsed
+info comes from the link graph when the graph's copy is current. :class:`PageDisplay`
+is owned by the workspace screen and used by its
+:class:`~wikitui.ui.screens.navigation.Navigator`, which decides what to show.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from wikitui.core.vault.files import decode_text, is_binary
+from wikitui.core.vault.page import PageInfo, parse_page
+from wikitui.ui.state import VaultState
+from wikitui.ui.widgets.links_panel import LinksPanel
+from wikitui.ui.widgets.page_view import PageView
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+    from wikitui.core.workspace import Workspace
+
+#: Pages above this size get a notice (they still open: the page pane paints only what shows).
+LARGE_PAGE = 1_000_000
+
+
+def size_text(n: float) -> str:
+    """A byte count for people ("1.5 MB")."""
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} bytes"  # pragma: no cover
+
+
+def lexer_for(path: str) -> str:
+    """The pygments lexer name for a source file, from its name ("text" when none fits)."""
+    from pygments.lexers import get_lexer_for_filename
+    from pygments.util import ClassNotFound
+
+    try:
+        return get_lexer_for_filename(path).aliases[0]
+    except (ClassNotFound, IndexError):
+        return "text"
+
+
+class PageDisplay:
+    """What the page pane shows, and showing it.
+
+    Args:
+        screen: The workspace screen (its page view, links panel and notifications).
+        workspace: The open vault (files, graph).
+        vault_state: Remembered per-vault state: the page last shown is recorded there.
+    """
+
+    def __init__(self, screen: Screen, workspace: Workspace, vault_state: VaultState) -> None:
+        self.screen = screen
+        self.workspace = workspace
+        self.vault_state = vault_state
+        #: Vault-relative path of what the page pane shows (None before anything).
+        self.current_path: str | None = None
+        #: "page", "source" or "missing".
+        self.current_kind = ""
+        #: The parsed page shown (its headings make the outline); None for a source.
+        self.current_info: PageInfo | None = None
+        #: Raw source path → pages citing it (refreshed with the graph).
+        self.citations: dict[str, list[str]] = {}
+
+    @property
+    def page(self) -> PageView:
+        """The page pane."""
+        return self.screen.query_one(PageView)
+
+    def show(self, path: str, *, anchor: str = "", line: int | None = None, scroll_y: float = 0,
+             changed: bool = False) -> None:
+        """Show a page or a raw source (``changed``: it is the same place, changed on disk: no notices again)."""
+        vault, graph = self.workspace.vault, self.workspace.graph
+        is_page = path in graph.pages if graph is not None else vault.is_page_path(path)
+        if not is_page and vault.is_page_path(path):
+            is_page = True  # a page the graph has not seen yet (just created, or deleted)
+        self.current_path = path
+        if is_page:
+            self._show_page(path, anchor=anchor, line=line, scroll_y=scroll_y, changed=changed)
+        else:
+            self._show_source(path, line=line, scroll_y=scroll_y)
+
+    def _read(self, path: str) -> bytes | None:
+        """The file's bytes, or None after showing why it cannot be read."""
+        page = self.page
+        try:
+            return (self.workspace.root / path).read_bytes()
+        except FileNotFoundError:
+            self.current_kind = "missing"
+            page.border_title = f"{path} · deleted"
+            page.border_subtitle = ""
+            page.show_message(
+                "Page deleted",
+                f"{path} is no longer on disk (deleted or moved outside wikitui). "
+                "Go back with backspace, or pick another page.",
+            )
+            self.screen.query_one(LinksPanel).clear("The page shown no longer exists.")
+            self.screen.notify(f"{path} was deleted", severity="warning")
+            return None
+        except OSError as exc:
+            self.current_kind = "missing"
+            page.show_message("Cannot read this file", f"{path}: {exc.strerror or exc}")
+            self.screen.query_one(LinksPanel).clear()
+            self.screen.notify(f"cannot read {path}: {exc.strerror or exc}", severity="error")
+            return None
+
+    def _show_page(self, path: str, *, anchor: str, line: int | None, scroll_y: float, changed: bool) -> None:
+        data = self._read(path)
+        if data is None:
+            return
+        text, utf8 = decode_text(data)
+        info = self._info_for(path, text, len(data))
+        graph = self.workspace.graph
+        resolve = (lambda link, _p=path, _g=graph: _g.resolve(link, _p)) if graph is not None else None
+        page = self.page
+        page.show(text, path=path, info=info, resolve=resolve, scroll_y=scroll_y, anchor=anchor or None,
+                  valid_utf8=utf8)
+        if line:
+            page.scroll_to_line(line)
+        self.current_kind = "page"
+        self.current_info = info
+        self.vault_state.last_page = path
+        page.border_title = f"{info.title} · {info.type}" if info.type else info.title
+        page.border_subtitle = ""
+        if not changed:
+            notify = self.screen.notify
+            if info.frontmatter_error:
+                notify(f"{path}: frontmatter does not parse ({info.frontmatter_error}); shown as text",
+                       severity="warning")
+            if not utf8:
+                notify(f"{path} is not valid UTF-8; undecodable bytes are shown as \ufffd", severity="warning")
+            if len(data) > LARGE_PAGE:
+                notify(f"{path} is a large page ({size_text(len(data))})", severity="information")
+        self.refresh_links()
+
+    def _info_for(self, path: str, text: str, size: int) -> PageInfo:
+        """The graph's info when it matches the file read, else a fresh parse."""
+        graph = self.workspace.graph
+        info = graph.pages.get(path) if graph is not None else None
+        if info is not None:
+            try:
+                st = os.stat(self.workspace.root / path)
+                if (info.mtime_ns, info.size) == (st.st_mtime_ns, st.st_size):
+                    return info
+            except OSError:
+                pass
+        return parse_page(path, text, size=size)
+
+    def _show_source(self, path: str, *, line: int | None, scroll_y: float) -> None:
+        page = self.page
+        data = self._read(path)
+        if data is None:
+            return
+        self.current_kind = "source"
+        self.current_info = None
+        page.border_title = f"{path} · read-only source"
+        page.border_subtitle = ""
+        citing = self.citations.get(path, [])
+        if is_binary(data):
+            page.show_message(
+                "Binary file",
+                f"{path} is a binary file ({size_text(len(data))}); it cannot be shown as text. "
+                f"{len(citing)} page(s) cite it (listed below).",
+            )
+            self.screen.notify(f"{path} is binary: not shown", severity="warning")
+        else:
+            text, utf8 = decode_text(data)
+            if not utf8:
+                self.screen.notify(f"{path} is not valid UTF-8; undecodable bytes are shown as \ufffd",
+                                   severity="warning")
+            page.show(text, path=path, scroll_y=scroll_y, read_only_source=lexer_for(path), valid_utf8=utf8)
+            if line:
+                page.scroll_to_line(line)
+        graph = self.workspace.graph
+        if graph is not None:
+            self.screen.query_one(LinksPanel).show_source(graph, path, citing)
+
+    def refresh_links(self) -> None:
+        """Refill the links panel for the place shown."""
+        graph = self.workspace.graph
+        panel = self.screen.query_one(LinksPanel)
+        path = self.current_path
+        if path is None or self.current_kind == "missing":
+            return
+        if graph is None:
+            panel.clear("Loading the wiki…")
+        elif self.current_kind == "source":
+            panel.show_source(graph, path, self.citations.get(path, []))
+        elif path in graph.pages:
+            panel.show_page(graph, path)
+        else:
+            panel.clear("This page is not in the wiki's link graph yet.")
