@@ -134,9 +134,9 @@ class SSEChunks:
                 if data.startswith("[DONE]"):
                     await _drain(response, events)
                     return
+                chunk = json.loads(data, object_hook=Chunk)
                 if sse.event and sse.event.startswith("thread."):
                     continue  # Assistants events: the SDK makes them objects with no choices, nothing to read
-                chunk = json.loads(data, object_hook=Chunk)
                 if isinstance(chunk, dict) and chunk.get("error"):
                     raise _stream_error(chunk["error"], response)
                 yield chunk

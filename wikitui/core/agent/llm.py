@@ -241,13 +241,13 @@ class LLMClient:
                             yield TextDelta(content)
                         for tc in getattr(delta, "tool_calls", None) or []:
                             started = received = True
-                            index = tc.index if tc.index is not None else max(calls, default=0)
+                            index = tc.index if type(tc.index) is int else max(calls, default=0)
                             slot = calls.setdefault(index, {"id": None, "name": "", "arguments": ""})
                             fn = tc.function
                             name = getattr(fn, "name", None) if fn else None
                             args = (getattr(fn, "arguments", None) or "") if fn else ""
                             if tc.id:
-                                slot["id"] = tc.id
+                                slot["id"] = str(tc.id)
                             if name:
                                 slot["name"] += name if slot["name"] != name else ""
                             slot["arguments"] += args
@@ -287,9 +287,8 @@ class LLMClient:
     def _usage(self, usage: Any, messages: list[dict], tools: list[dict] | None, text: str,
                calls: list[ToolCall]) -> Usage:
         """The request's usage as reported, or counted locally when the server sent none."""
-        prompt = int(getattr(usage, "prompt_tokens", 0) or 0) if usage is not None else 0
-        completion = int(getattr(usage, "completion_tokens", 0) or 0) if usage is not None else 0
-        estimated = usage is None
+        prompt, completion = _tokens(usage, "prompt_tokens"), _tokens(usage, "completion_tokens")
+        estimated = prompt is None or completion is None  # none sent, or not numbers: count them here
         if estimated:
             prompt = self.count_tokens(messages, tools=tools)
             completion = self.count_tokens(text=text + "".join(c.name + c.arguments_json for c in calls)) \
@@ -298,6 +297,17 @@ class LLMClient:
 
 
 # --------------------------------------------------------------------- helpers
+def _tokens(usage: Any, field: str) -> int | None:
+    """A token count from the server's usage; None when there is none or it is not a count."""
+    value = getattr(usage, field, 0) if usage is not None else None
+    if value is None or value == "":
+        return 0 if usage is not None else None  # a field left out or null counts nothing
+    try:
+        return max(0, int(value))
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
 async def _race(awaitable: Awaitable[Any], cancel_event: asyncio.Event | None) -> Any:
     """Await ``awaitable`` unless ``cancel_event`` fires first (then ``CANCELLED``)."""
     if cancel_event is None:
