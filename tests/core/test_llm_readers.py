@@ -349,7 +349,7 @@ _event = st.one_of(
     _chunk.map(lambda c: ("data", json.dumps(c, indent=st_indent(c)))),
     _error.map(lambda e: ("data", json.dumps(e))),
     st.sampled_from([("data", "null"), ("data", "42"), ("data", '"a string"'), ("data", "[1, 2]"),
-                     ("data", "{not json"), ("data", "[DONE]"), ("comment", "keep-alive"),
+                     ("data", "{not json"), ("data", "\ufeff{}"), ("data", ""), ("data", "[DONE]"), ("comment", "keep-alive"),
                      ("event", "thread.run.created"), ("event", "error")]),
 )
 

@@ -45,7 +45,7 @@ SDK_MAJOR = 3
 class Chunk(dict):
     """A JSON object from the stream whose fields also read as attributes, ``None`` when absent.
 
-    Built by ``json.loads(..., object_hook=Chunk)``, so ``chunk.choices[0].delta.content``
+    Built by a JSON decoder with ``object_hook=Chunk``, so ``chunk.choices[0].delta.content``
     reads as on the SDK's models, without building and checking a model per chunk.
     """
 
@@ -100,6 +100,10 @@ def readable(stream: Any) -> bool:
             and not getattr(options, "synthesize_event_and_data", False))
 
 
+#: One decoder for every chunk (``json.loads`` with a hook builds a new one per call).
+_DECODER = json.JSONDecoder(object_hook=Chunk)
+
+
 class SSEChunks:
     """The chunks of an OpenAI SDK ``AsyncStream``, parsed from its server-sent events without pydantic.
 
@@ -134,7 +138,8 @@ class SSEChunks:
                 if data.startswith("[DONE]"):
                     await _drain(response, events)
                     return
-                chunk = json.loads(data, object_hook=Chunk)
+                # json.loads refuses a leading BOM with its own message; the shared decoder would not.
+                chunk = _DECODER.decode(data) if not data.startswith("\ufeff") else json.loads(data)
                 if sse.event and sse.event.startswith("thread."):
                     continue  # Assistants events: the SDK makes them objects with no choices, nothing to read
                 if isinstance(chunk, dict) and chunk.get("error"):
