@@ -273,6 +273,17 @@ async def test_an_sdk_of_another_major_version_gets_its_own_stream_read(fake_llm
     assert not fast_stream.readable(source)
 
 
+async def test_without_the_sdks_bounded_drain_the_body_is_read_to_its_end(fake_llm, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "openai._streaming_cleanup", None)  # an SDK before it: the import fails
+    fake_llm.script(text("The Cat grins.", chunk=4, usage=(10, 4)), text("again"))
+    client = make_client()
+    first, error = await outcome(client)
+    second, again = await outcome(client)
+    assert error is again is None and first[-1].text == "The Cat grins." and second[-1].text == "again"
+
+
 # ----------------------------------------------------------------- property: same chunks as the SDK
 def _view(item) -> tuple | None:
     """What the stream loop reads from a chunk (None for one it ignores), through attributes as it does."""

@@ -146,7 +146,10 @@ class SSEChunks:
                     raise _stream_error(chunk["error"], response)
                 yield chunk
         finally:
-            await response.aclose()
+            try:
+                await events.aclose()  # left suspended after [DONE]: end it now rather than at collection
+            finally:
+                await response.aclose()
 
 
 def _stream_error(error: Any, response: Any) -> Exception:
@@ -163,8 +166,8 @@ async def _drain(response: Any, events: Any) -> None:
     """Read what follows ``[DONE]`` so HTTP/1.1 can reuse the connection, as the SDK does."""
     try:
         from openai._streaming_cleanup import drain_response_async  # noqa: PLC0415 - SDK 3.x: bounded to 0.1 s
-    except ImportError:
-        async for _ in events:  # older SDKs read the body to its end themselves
+    except ImportError:  # a 3.x before the bounded drain: read to the end of the body, as SDKs before it did
+        async for _ in events:
             pass
         return
     if getattr(response, "http_version", "HTTP/1.1") == "HTTP/1.1":
