@@ -276,6 +276,7 @@ async def test_an_sdk_of_another_major_version_gets_its_own_stream_read(fake_llm
 async def test_without_the_sdks_bounded_drain_the_body_is_read_to_its_end(fake_llm, monkeypatch):
     import sys
 
+    load_litellm()  # imports the SDK whole first
     monkeypatch.setitem(sys.modules, "openai._streaming_cleanup", None)  # an SDK before it: the import fails
     fake_llm.script(text("The Cat grins.", chunk=4, usage=(10, 4)), text("again"))
     client = make_client()
