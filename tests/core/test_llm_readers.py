@@ -96,7 +96,8 @@ ERROR_MIDWAY = stream_body(chunk({"role": "assistant", "content": ""}), chunk({"
                            b"[DONE]")
 ERROR_FIRST = stream_body({"error": {"message": "model overloaded", "type": "server_error"}}, b"[DONE]")
 LINE_ENDS = Raw(b": keep-alive\r\n\r\n" + sse(chunk({"role": "assistant", "content": "hi"})).replace(b"\n", b"\r\n")
-                + sse(chunk({"content": " there"})).replace(b"\n", b"\r") + sse(chunk({}, "stop"), chunk(None, usage=USAGE), b"[DONE]"),
+                + sse(chunk({"content": " there"})).replace(b"\n", b"\r")
+                + sse(chunk({}, "stop"), chunk(None, usage=USAGE), b"[DONE]"),
                 "text/event-stream")
 
 REPLIES = {
@@ -115,7 +116,7 @@ REPLIES = {
 
 @pytest.mark.parametrize("name", list(REPLIES))
 async def test_the_three_readers_give_the_same_events(fake_llm, name):
-    """The SSE reader is exactly the SDK's stream, deltas and errors included; litellm's wrapper agrees on the answer."""
+    """The SSE reader is exactly the SDK's stream, deltas and errors included; litellm's wrapper agrees on answers."""
     reply = REPLIES[name]
     fake_llm.script(*[copy.deepcopy(reply) for _ in range(3)])
     runs = {reader: await outcome(make_client(reader)) for reader in ("sse", "sdk", "litellm")}
@@ -168,7 +169,8 @@ async def test_counts_that_are_not_numbers_are_counted_here(fake_llm):
 
 async def test_a_tool_call_with_odd_index_and_id_is_still_assembled(fake_llm):
     fake_llm.script(stream_body(
-        chunk({"role": "assistant", "tool_calls": [{"index": "0", "id": 7, "function": {"name": "read", "arguments": ""}}]}),
+        chunk({"role": "assistant",
+               "tool_calls": [{"index": "0", "id": 7, "function": {"name": "read", "arguments": ""}}]}),
         chunk({"tool_calls": [{"index": "0", "function": {"arguments": '{"path": "wiki/x.md"}'}}]}),
         chunk({}, "tool_calls"), b"[DONE]"))
     events, error = await outcome(make_client())
@@ -298,7 +300,8 @@ def _view(item) -> tuple | None:
         calls = [(tc.index, tc.id, getattr(tc.function, "name", None), getattr(tc.function, "arguments", None))
                  for tc in getattr(delta, "tool_calls", None) or []]
         out.append((getattr(delta, "content", None), getattr(delta, "role", None), calls, choice.finish_reason))
-    counts = None if usage is None else (getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None))
+    counts = None if usage is None else (getattr(usage, "prompt_tokens", None),
+                                         getattr(usage, "completion_tokens", None))
     return counts, out
 
 
@@ -355,13 +358,15 @@ _usage = st.fixed_dictionaries({"prompt_tokens": st.integers(0, 10**6), "complet
 _chunk = st.fixed_dictionaries({"choices": st.lists(_choice, max_size=2)}, optional={"usage": st.none() | _usage,
                                                                                        "id": st.text(max_size=4)})
 _error = st.fixed_dictionaries({"error": st.one_of(
-    st.fixed_dictionaries({}, optional={"message": st.one_of(st.text(max_size=20), st.integers()), "code": st.integers()}),
+    st.fixed_dictionaries({}, optional={"message": st.one_of(st.text(max_size=20), st.integers()),
+                                        "code": st.integers()}),
     st.text(max_size=10), st.integers(1, 5))})
 _event = st.one_of(
     _chunk.map(lambda c: ("data", json.dumps(c, indent=st_indent(c)))),
     _error.map(lambda e: ("data", json.dumps(e))),
     st.sampled_from([("data", "null"), ("data", "42"), ("data", '"a string"'), ("data", "[1, 2]"),
-                     ("data", "{not json"), ("data", "\ufeff{}"), ("data", ""), ("data", "[DONE]"), ("comment", "keep-alive"),
+                     ("data", "{not json"), ("data", "\ufeff{}"), ("data", ""), ("data", "[DONE]"),
+                     ("comment", "keep-alive"),
                      ("event", "thread.run.created"), ("event", "error")]),
 )
 
