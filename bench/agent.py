@@ -13,15 +13,24 @@ paid model). The fake server runs in a process of its own, as a model server doe
   sample vault on a quiet machine), split into
 
   - ``stream_end``: the client finishing the stream after the server's last byte
-    (SSE parsing and chunk handling: litellm's wrapper, or the OpenAI SDK's stream);
+    (SSE parsing and chunk handling by the stream reader);
   - ``ours``: wikitui's own work (running the tools, the transcript, fitting the request);
   - ``request_build``: from ``LLMClient.stream`` until httpx sends (litellm's request building);
   - ``http``: from httpx's send to the server reading the request.
 
-  Both ways of reading a stream are measured in the same run, alternating turn by turn:
-  ``wikitui`` (the OpenAI SDK stream under litellm, see core/agent/fast_stream.py) and
-  ``litellm_wrapper`` (litellm's CustomStreamWrapper, the path before this change); the
-  ratio between them is the figure to trust on a loaded machine, not the milliseconds.
+  The three ways of reading a stream (core/agent/fast_stream.py) are measured in the same
+  run, alternating turn by turn: ``wikitui`` (the default: the SSE events of the OpenAI
+  SDK stream under litellm, parsed with ``json.loads``), ``openai_sdk`` (that stream's
+  pydantic chunks, the reader before) and ``litellm_wrapper`` (litellm's
+  CustomStreamWrapper, the reader before that); the ratios between them are the figures
+  to trust on a loaded machine, not the milliseconds.
+
+* ``stream_end`` alone for one 4 KB ``propose_page`` answer (~260 chunks), per reader: the
+  reader's own cost, which the round trip's median (mostly short answers) hides.
+
+The fake server sets TCP_NODELAY, as model servers do: without it the answer's last small
+writes waited in the server's kernel for the client's delayed ACK (~40 ms) after the server
+had marked the answer finished, and that wait was counted as ``stream_end``.
 
 Usage: ``.venv/bin/python bench/agent.py [--repeats N]``
 """
@@ -43,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench._common import loadavg, median, percentile  # noqa: E402
 
-from tests.fakeserver import FAKE_API_KEY, FAKE_MODEL, Reply, text, tool_call, tool_calls  # noqa: E402
+from tests.fakeserver import FAKE_API_KEY, FAKE_MODEL, Reply, ToolCalls, text, tool_call, tool_calls  # noqa: E402
 from tests.fakeserver_process import RemoteFakeLLM  # noqa: E402
 
 CORPUS = Path(os.environ.get("WIKITUI_CORPUS", ROOT.parent / "shared" / "corpus"))
@@ -216,14 +225,15 @@ async def round_trips(fake: RemoteFakeLLM, root: Path, repeats: int) -> dict:
     settings.context_tokens = 128_000  # as a hosted model: nothing condensed, every round sent whole
     hits = [h.path for h in index.search("Cheshire Cat grin", scope="wiki", limit=10)]
     ingest_pages = [h.path for h in index.search("Dodo caucus race", scope="wiki", limit=6)][:3]
-    rows: dict[str, list[dict]] = {"wikitui": [], "litellm_wrapper": []}
+    readers = {"wikitui": "sse", "openai_sdk": "sdk", "litellm_wrapper": "litellm"}
+    rows: dict[str, list[dict]] = {mode: [] for mode in readers}
     for rep in range(repeats + 1):  # the first round of each reader warms caches and is dropped
-        for mode in ("wikitui", "litellm_wrapper"):
+        for mode in readers:
             turns = [("ask", ask_script("Cheshire Cat grin", hits[:3])), ("ask", ask_script("Cheshire Cat grin", hits[:5])),
                      ("ingest", ingest_script(vault, "raw/chapter-03.md", "Dodo caucus race", ingest_pages))]
             for op, script in turns:
                 client = LLMClient(settings)
-                client.fast_stream = mode == "wikitui"
+                client.reader = readers[mode]
                 session = AgentSession(vault, graph, index, settings, client=client)
                 first, first_send = len(fake.state()["timeline"]), len(sends.times)
                 fake.script(*script)
@@ -242,7 +252,41 @@ async def round_trips(fake: RemoteFakeLLM, root: Path, repeats: int) -> dict:
                 "gap_p90": round(percentile([r["gap"] for r in data], 90), 1)}
 
     out = {mode: summary(data) for mode, data in rows.items()}
-    out["gap_ratio_wrapper_to_wikitui"] = round(out["litellm_wrapper"]["gap"] / out["wikitui"]["gap"], 2)
+    for mode in ("openai_sdk", "litellm_wrapper"):
+        out[f"gap_ratio_{mode}_to_wikitui"] = round(out[mode]["gap"] / out["wikitui"]["gap"], 2)
+    return out
+
+
+async def stream_end_by_reader(fake: RemoteFakeLLM, repeats: int) -> dict:
+    """One 4 KB ``propose_page`` answer (~260 chunks arriving together) read by each reader, alternating.
+
+    The client's time after the server's last byte (``stream_end``) with nothing around the
+    stream: the reader's own cost, the part of the round trip the reader decides.
+    """
+    from wikitui.core.agent.events import ToolCallDelta
+    from wikitui.core.agent.llm import LLMClient
+    from wikitui.core.config import load_settings
+
+    page = {"path": "wiki/sources/bench.md", "content": "A summary paragraph of the source. " * 115, "reason": "r"}
+    readers = {"wikitui": "sse", "openai_sdk": "sdk", "litellm_wrapper": "litellm"}
+    ends: dict[str, list[float]] = {mode: [] for mode in readers}
+    chunks = 0
+    settings = load_settings()
+    for rep in range(3 * repeats + 1):  # the first of each reader warms up and is dropped
+        for mode, reader in readers.items():
+            client = LLMClient(settings)
+            client.reader = reader
+            fake.script(ToolCalls([("propose_page", page)], chunk=16))
+            events = [ev async for ev in client.stream([{"role": "user", "content": "ingest"}],
+                                                       cancel_event=asyncio.Event())]
+            chunks = sum(isinstance(ev, ToolCallDelta) for ev in events)
+            if rep:
+                ends[mode].append((client.timeline[-1]["ended"] - fake.state()["timeline"][-1]["finished"]) * 1000)
+    out: dict = {"tool_call_chunks": chunks}
+    for mode, values in ends.items():
+        out[mode] = {"stream_end": round(median(values), 1), "stream_end_p90": round(percentile(values, 90), 1)}
+    for mode in ("openai_sdk", "litellm_wrapper"):
+        out[f"ratio_{mode}_to_wikitui"] = round(out[mode]["stream_end"] / max(out["wikitui"]["stream_end"], 0.1), 1)
     return out
 
 
@@ -277,6 +321,7 @@ def main() -> None:
             shutil.copytree(ROOT / "sample", trips, ignore=shutil.ignore_patterns(".wikitui"))
             results["round_trip_at_the_server_ms"] = asyncio.run(round_trips(fake, trips, args.repeats))
             results["target_gap_median_le_60ms_sample"] = results["round_trip_at_the_server_ms"]["wikitui"]["gap"] <= 60
+            results["stream_end_4kb_propose_page_ms"] = asyncio.run(stream_end_by_reader(fake, args.repeats))
             results["sample"] = asyncio.run(measure(fake, sample, ask_query="Cheshire Cat grin",
                                                     ingest_source="raw/chapter-03.md", ingest_query="Dodo caucus race"))
             small = _vault_small_copy(tmp_path)

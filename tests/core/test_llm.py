@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 
 import pytest
 
 from tests.fakeserver import (
     FAKE_API_KEY,
-    Text,
     error,
     hang,
     malformed_tool_call,
@@ -195,49 +196,15 @@ def test_cost_context_window_and_token_count_work_offline():
     assert 100 < n < 300
 
 
-# ----------------------------------------------------------------- the fast stream path
-def _summary(events: list) -> tuple:
-    """What a caller makes of a stream: the text, the tool calls, the usage and the end."""
-    done = events[-1]
-    usage = next(e for e in events if isinstance(e, Usage))
-    calls = [(c.name, c.arguments_json) for c in events if isinstance(c, ToolCall)]
-    return ("".join(e.text for e in events if isinstance(e, TextDelta)), calls,
-            (usage.prompt_tokens, usage.completion_tokens, usage.estimated), done.text, done.finish_reason)
+def test_importing_the_agent_does_not_import_litellm():
+    code = (
+        "import sys\n"
+        "import wikitui.core.agent, wikitui.core.agent.llm, wikitui.core.agent.session, "
+        "wikitui.core.agent.tools, wikitui.core.agent.headless, wikitui.core.config\n"
+        "assert 'litellm' not in sys.modules, 'litellm imported eagerly'\n"
+        "assert 'textual' not in sys.modules and 'rich' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
-@pytest.mark.parametrize("reply", [
-    text("The Cat grins and vanishes, tail first.", chunk=3, usage=(120, 9)),
-    tool_calls(("search", {"query": "Cheshire Cat", "scope": "wiki"}), ("read", {"path": "wiki/x.md"}),
-               text="Let me look.", usage=(300, 40)),
-    malformed_tool_call("search", '{"query": "alice", "limit": '),
-    Text("cut by the output limit", finish="length", usage=(50, 5)),
-])
-async def test_the_fast_stream_path_gives_the_same_events_as_litellms_wrapper(fake_llm, reply):
-    """core/agent/fast_stream.py reads the OpenAI SDK's stream under litellm's wrapper: same events, both paths."""
-    import copy
-
-    fake_llm.script(reply, copy.deepcopy(reply))
-    fast, _ = make_client()
-    slow, _ = make_client()
-    slow.fast_stream = False
-    assert _summary(await collect(fast)) == _summary(await collect(slow))
-
-
-async def test_the_fast_path_is_taken_for_an_openai_compatible_server(fake_llm):
-    from openai import AsyncStream
-
-    from wikitui.core.agent.fast_stream import chunk_source
-    from wikitui.core.agent.llm import load_litellm
-
-    fake_llm.script(text("hi"))
-    response = await load_litellm().acompletion(model="openai/fake-model", api_base=fake_llm.api_base, api_key="k",
-                                                messages=HELLO, stream=True)
-    source = chunk_source(response)
-    assert isinstance(source, AsyncStream) and source is not response
-    [c async for c in source]
-
-    class Other:  # another provider's stream: litellm's wrapper translates it
-        completion_stream = iter(())
-
-    other = Other()
-    assert chunk_source(other) is other
+# The stream readers (the fast SSE path, the SDK's stream, litellm's wrapper): tests/core/test_llm_readers.py

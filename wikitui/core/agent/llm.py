@@ -24,7 +24,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 
 from wikitui.core.agent.argcheck import encodable
 from wikitui.core.agent.events import Done, Retrying, TextDelta, ToolCall, ToolCallDelta, Usage
-from wikitui.core.agent.fast_stream import chunk_source
+from wikitui.core.agent.fast_stream import CANCELLED, END, Pump, chunk_source
 from wikitui.core.agent.llm_errors import classify, key_var, model_error, not_a_completion, provider_of
 from wikitui.core.agent.window import DEFAULT_CONTEXT_TOKENS, PROBE_TIMEOUT, ContextWindow, probe_server, resolve_window
 from wikitui.core.config import Settings
@@ -75,9 +75,10 @@ class LLMClient:
         sleep: The coroutine used to wait between attempts (tests inject a fast one).
 
     Attributes:
-        fast_stream: Read the chunks of OpenAI-compatible providers straight from the
-            OpenAI SDK's stream that litellm opened (see :mod:`.fast_stream`); False reads
-            them through litellm's wrapper, as for every other provider.
+        reader: How the chunks of OpenAI-compatible providers are read (see :mod:`.fast_stream`):
+            ``"sse"`` parses the server-sent events of the OpenAI SDK stream that litellm
+            opened (the default, the fastest), ``"sdk"`` iterates that stream's pydantic
+            chunks, ``"litellm"`` goes through litellm's wrapper, as every other provider does.
         timeline: Per request (the last 1,000), ``time.perf_counter`` marks: ``called``
             (``stream`` entered), ``responded`` (the answer's headers arrived) and ``ended``
             (its last chunk was read) — the benchmark splits the round trip with them.
@@ -98,7 +99,7 @@ class LLMClient:
         self.max_retry_after = max_retry_after
         self._sleep = sleep
         self.timeline: deque[dict[str, float]] = deque(maxlen=1000)
-        self.fast_stream = True
+        self.reader = "sse"
 
     # ------------------------------------------------------------------ facts
     @property
@@ -205,24 +206,24 @@ class LLMClient:
             calls: dict[int, dict] = {}
             usage = None
             finish = None
-            response = source = None
+            response = source = pump = None
             try:
                 response = await _race(litellm.acompletion(**kwargs), cancel_event)
                 marks["responded"] = time.perf_counter()
-                if response is _CANCELLED:  # before any answer: nothing to count
+                if response is CANCELLED:  # before any answer: nothing to count
                     yield Done("", [], None, cancelled=True)
                     return
-                source = chunk_source(response) if self.fast_stream else response
-                iterator = source.__aiter__()
+                source = chunk_source(response, self.reader)
+                pump = Pump(source, cancel_event)
                 while True:
-                    chunk = await _race(iterator.__anext__(), cancel_event)
-                    if chunk is _CANCELLED:
-                        await _close(source)
+                    chunk = await pump.next()
+                    if chunk is CANCELLED:
+                        await _stop(pump, source)
                         text, done_calls = "".join(text_parts), _assemble(calls)
                         yield self._usage(None, messages, tools, text, done_calls)
                         yield Done(text, done_calls, finish, cancelled=True)
                         return
-                    if chunk is _END:
+                    if chunk is END:
                         break
                     chunk_usage = getattr(chunk, "usage", None)
                     if chunk_usage is not None:
@@ -240,13 +241,13 @@ class LLMClient:
                             yield TextDelta(content)
                         for tc in getattr(delta, "tool_calls", None) or []:
                             started = received = True
-                            index = tc.index if tc.index is not None else max(calls, default=0)
+                            index = tc.index if type(tc.index) is int else max(calls, default=0)
                             slot = calls.setdefault(index, {"id": None, "name": "", "arguments": ""})
                             fn = tc.function
                             name = getattr(fn, "name", None) if fn else None
                             args = (getattr(fn, "arguments", None) or "") if fn else ""
                             if tc.id:
-                                slot["id"] = tc.id
+                                slot["id"] = str(tc.id)
                             if name:
                                 slot["name"] += name if slot["name"] != name else ""
                             slot["arguments"] += args
@@ -255,14 +256,14 @@ class LLMClient:
                             finish = choice.finish_reason
                 marks["ended"] = time.perf_counter()
                 if source is not response:
-                    await _close(source)  # litellm's wrapper was bypassed: release the connection ourselves
+                    await _stop(pump, source)  # litellm's wrapper was bypassed: release the connection ourselves
                 if not received:  # litellm invents a "stop" chunk for a body with no stream in it
                     raise not_a_completion(self.settings, _content_type(response))
             except ModelError:
                 raise
             except Exception as exc:  # every provider failure passes through here to be named
-                if source is not None and source is not response:
-                    await _close(source)  # the bypassed wrapper would have closed it
+                if pump is not None:
+                    await _stop(pump, source if source is not response else None)
                 retry, reason, wait = classify(litellm, exc, self.max_retry_after)
                 if retry and not started and attempt < self.max_attempts and wait is not None:
                     delay = wait if wait >= 0 else self.base_delay * (2 ** (attempt - 1)) * (1 + random.random() / 4)
@@ -272,6 +273,9 @@ class LLMClient:
                 if started:  # the part that arrived was paid for
                     yield self._usage(None, messages, tools, "".join(text_parts), _assemble(calls))
                 raise model_error(litellm, exc, self.settings, attempt, started) from None
+            finally:
+                if pump is not None:  # a caller that stopped iterating or was cancelled: stop reading too
+                    await pump.stop()
             tool_calls = _assemble(calls)
             text = "".join(text_parts)
             for call in tool_calls:
@@ -283,9 +287,8 @@ class LLMClient:
     def _usage(self, usage: Any, messages: list[dict], tools: list[dict] | None, text: str,
                calls: list[ToolCall]) -> Usage:
         """The request's usage as reported, or counted locally when the server sent none."""
-        prompt = int(getattr(usage, "prompt_tokens", 0) or 0) if usage is not None else 0
-        completion = int(getattr(usage, "completion_tokens", 0) or 0) if usage is not None else 0
-        estimated = usage is None
+        prompt, completion = _tokens(usage, "prompt_tokens"), _tokens(usage, "completion_tokens")
+        estimated = prompt is None or completion is None  # none sent, or not numbers: count them here
         if estimated:
             prompt = self.count_tokens(messages, tools=tools)
             completion = self.count_tokens(text=text + "".join(c.name + c.arguments_json for c in calls)) \
@@ -294,26 +297,26 @@ class LLMClient:
 
 
 # --------------------------------------------------------------------- helpers
-_CANCELLED = object()
-_END = object()
+def _tokens(usage: Any, field: str) -> int | None:
+    """A token count from the server's usage; None when there is none or it is not a count."""
+    value = getattr(usage, field, 0) if usage is not None else None
+    if value is None or value == "":
+        return 0 if usage is not None else None  # a field left out or null counts nothing
+    try:
+        return max(0, int(value))
+    except (TypeError, ValueError, OverflowError):
+        return None
 
 
 async def _race(awaitable: Awaitable[Any], cancel_event: asyncio.Event | None) -> Any:
-    """Await ``awaitable`` unless ``cancel_event`` fires first (then ``_CANCELLED``); end of stream is ``_END``."""
-
-    async def run() -> Any:
-        try:
-            return await awaitable
-        except StopAsyncIteration:
-            return _END
-
+    """Await ``awaitable`` unless ``cancel_event`` fires first (then ``CANCELLED``)."""
     if cancel_event is None:
-        return await run()
+        return await awaitable
     if cancel_event.is_set():
         if asyncio.iscoroutine(awaitable):
             awaitable.close()
-        return _CANCELLED
-    task = asyncio.ensure_future(run())
+        return CANCELLED
+    task = asyncio.ensure_future(awaitable)
     waiter = asyncio.ensure_future(cancel_event.wait())
     try:
         done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
@@ -326,10 +329,18 @@ async def _race(awaitable: Awaitable[Any], cancel_event: asyncio.Event | None) -
         return task.result()
     task.cancel()
     try:
-        await task
+        late = await task  # the answer began as the cancel came: release its connection
     except (asyncio.CancelledError, Exception):
-        pass
-    return _CANCELLED
+        return CANCELLED
+    await _close(late)
+    return CANCELLED
+
+
+async def _stop(pump: Pump, source: Any) -> None:
+    """Stop ``pump`` reading, then close ``source`` (None: litellm's wrapper closes its own)."""
+    await pump.stop()
+    if source is not None:
+        await _close(source)
 
 
 async def _close(response: Any) -> None:
