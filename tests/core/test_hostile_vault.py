@@ -18,6 +18,7 @@ from wikitui import cli
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.links import CONTEXT_CHARS, extract_links
+from wikitui.core.vault.page import MAX_LINKS, parse_page
 
 #: Links on the hostile line (a tenth of the reported case keeps the test quick; the work is linear).
 N = 45_000
@@ -83,7 +84,10 @@ def test_lint_reports_every_broken_link_occurrence_in_json_that_parses(hostile, 
     assert code == 1
     data = json.loads(out)
     broken = [p for p in data["problems"] if p["check"] == "broken-link" and p["path"] == "wiki/crowd.md"]
-    assert len(broken) == N  # the contract: one problem per link occurrence
+    # The contract: one problem per link occurrence read. The line holds 2N links, Alice and Nowhere
+    # alternating; a page's first MAX_LINKS are read, and lint says the page has more.
+    assert 2 * N > MAX_LINKS and len(broken) == MAX_LINKS // 2
+    assert [p["path"] for p in data["problems"] if p["check"] == "too-many-links"] == ["wiki/crowd.md"]
     assert {p["line"] for p in broken} == {5} and max(len(p["message"]) for p in broken) < 100
     assert data["counts"]["broken-link"] == len([p for p in data["problems"] if p["check"] == "broken-link"])
 
@@ -93,3 +97,48 @@ def test_unlinked_mentions_are_one_per_line_with_a_short_context(hostile):
     mentions = [m for m in graph.unlinked_mentions("wiki/characters/alice.md") if m.path == "wiki/crowd.md"]
     assert [m.line for m in mentions] == [5, 7]
     assert len(mentions[0].context) == CONTEXT_CHARS and mentions[0].context.startswith("[[Alice]] met Alice")
+
+
+# ------------------------------------------------------------- a page with more links than are read
+def test_a_page_of_450000_links_holds_memory_a_couple_of_times_its_size():
+    """The reported page: 4.5 MB, one line of 450,000 links. Reading it once peaked at ~150 MB of objects."""
+    import tracemalloc
+
+    text = "---\ntitle: Links\n---\n" + " ".join("[[alice]]" for _ in range(450_000)) + "\n"
+    tracemalloc.start()
+    try:
+        info = parse_page("wiki/links.md", text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * len(text), f"parsing a {len(text):,}-byte page peaked at {peak:,} bytes"
+    assert len(info.links) == MAX_LINKS and info.links_cut
+    assert any(f"{MAX_LINKS:,} links" in w for w in info.warnings)
+    first, last = info.links[0], info.links[-1]
+    at = text.index("[[alice]]")
+    assert (first.target, first.start, last.start) == ("alice", at, at + 10 * (MAX_LINKS - 1))
+
+
+def test_links_past_the_limit_are_cut_in_reading_order_across_kinds():
+    """Wiki links, markdown links and bare URLs interleaved: the first MAX_LINKS in reading order are kept."""
+    parts = ["[[W]]", "[m](M.md)", "https://example.org/u"] * (MAX_LINKS // 3 + 5)
+    text = "\n".join(parts) + "\n"
+    every = extract_links(text)
+    cut = extract_links(text, limit=MAX_LINKS)
+    assert len(every) == len(parts) > MAX_LINKS
+    assert cut == every[:MAX_LINKS]
+
+
+def test_lint_names_the_page_whose_links_are_cut_and_lists_only_the_links_read(sample_vault, capsys):
+    line = " ".join(f"[[nowhere {i}]]" for i in range(MAX_LINKS + 5_000))
+    (sample_vault / "wiki" / "broken.md").write_text(f"---\ntitle: Broken\n---\n{line}\n", encoding="utf-8")
+    code, out, _ = run(capsys, "lint", "--json", "--vault", str(sample_vault))
+    assert code == 1
+    data = json.loads(out)
+    [cut] = [p for p in data["problems"] if p["check"] == "too-many-links"]
+    assert cut["path"] == "wiki/broken.md" and f"{MAX_LINKS:,}" in cut["message"]
+    broken = [p for p in data["problems"] if p["check"] == "broken-link" and p["path"] == "wiki/broken.md"]
+    assert len(broken) == MAX_LINKS and broken[-1]["target"] == f"nowhere {MAX_LINKS - 1}"
+    assert data["counts"]["too-many-links"] == 1
+    code, text_out, _ = run(capsys, "lint", "--vault", str(sample_vault))
+    assert "too-many-links" in text_out or "more than 20,000 links" in text_out

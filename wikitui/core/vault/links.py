@@ -180,7 +180,7 @@ def is_external(url: str) -> bool:
     return bool(_SCHEME.match(url))
 
 
-def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[Link]:
+def extract_links(text: str, masked: str | None = None, start: int = 0, limit: int | None = None) -> list[Link]:
     """All links of ``text`` in reading order.
 
     Args:
@@ -189,6 +189,9 @@ def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[
             ``mask_body(text, start)``).
         start: Offset to look from (the body's start: links before it are not read).
             Must be 0 or follow a newline.
+        limit: At most this many links, the first in reading order (None: all). A page
+            built with 450,000 links costs ~220 bytes of objects per link; a bound keeps
+            memory a few times the page's size (DESIGN §8 "Bounded work").
     """
     if masked is None:
         masked = mask_text(text)
@@ -215,6 +218,8 @@ def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[
             found.append((a - 1, b, target, anchor, label, "wiki", True))
         else:
             found.append((a, b, target, anchor, label, "wiki", False))
+        if limit is not None and len(found) >= limit:  # the first `limit` of each kind, merged, cut below
+            break
     if has_md:
         md_masked = _blank(masked, wiki_spans) if wiki_spans else masked
         n_wiki = len(found)
@@ -227,21 +232,26 @@ def extract_links(text: str, masked: str | None = None, start: int = 0) -> list[
             first = m.start() - 1 if embed else m.start()
             if is_external(url):
                 found.append((first, m.end(), url, "", label, "url", embed))
+                if limit is not None and len(found) - n_wiki >= limit:
+                    break
                 continue
             path, _, anchor = url.partition("#")
             found.append((first, m.end(), unquote(path), unquote(anchor), label, "md", embed))
+            if limit is not None and len(found) - n_wiki >= limit:
+                break
         if n_wiki and len(found) > n_wiki:  # two ordered runs: merge them into reading order
             found.sort(key=lambda f: f[0])
     # Only when some "://" lies outside the links found so far (most pages' are all in markdown links).
     if has_url and masked.count("://", start) > sum(masked.count("://", f[0], f[1]) for f in found):
         n_found = len(found)
-        found.extend(
-            (a, b, url, "", "", "url", False) for a, b, url in bare_urls(text, masked, start, [f[:2] for f in found])
-        )
+        urls = bare_urls(text, masked, start, [f[:2] for f in found], limit)
+        found.extend((a, b, url, "", "", "url", False) for a, b, url in urls)
         if n_found and len(found) > n_found:
             found.sort(key=lambda f: f[0])
     if not found:
         return []
+    if limit is not None and len(found) > limit:
+        del found[limit:]
     links: list[Link] = []
     append = links.append
     count, rfind, find = text.count, text.rfind, text.find
@@ -282,12 +292,16 @@ def bare_url_at(text: str, at: int) -> str | None:
 
 
 def bare_urls(
-    text: str, masked: str, start: int = 0, taken: list[tuple[int, int]] = ()  # type: ignore[assignment]
+    text: str,
+    masked: str,
+    start: int = 0,
+    taken: list[tuple[int, int]] = (),  # type: ignore[assignment]
+    limit: int | None = None,
 ) -> list[tuple[int, int, str]]:
     """``(start, end, url)`` of each bare URL (:func:`bare_url_at`) from offset ``start`` on.
 
     URLs in code and comments (blank in ``masked``) and inside ``taken`` spans (the
-    other links, sorted by start) are skipped.
+    other links, sorted by start) are skipped; at most ``limit`` are returned (None: all).
     """
     out: list[tuple[int, int, str]] = []
     starts = [a for a, _ in taken]
@@ -301,4 +315,6 @@ def bare_urls(
         if (k >= 0 and taken[k][1] > a) or (k + 1 < len(starts) and starts[k + 1] < b):
             continue
         out.append((a, b, text[a:b]))
+        if limit is not None and len(out) >= limit:
+            break
     return out

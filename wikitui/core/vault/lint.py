@@ -4,6 +4,8 @@ Each check has a stable name and meaning, part of the ``lint --json`` contract:
 
 - ``broken-link``: one problem per link occurrence whose target resolves to nothing
   (embeds of missing files included; external URLs are not checked).
+- ``too-many-links``: a page with more links than wikitui reads (``page.MAX_LINKS``):
+  links past that are not in backlinks, the graph or ``broken-link``.
 - ``orphan``: a page no other page links to, links from index.md and log.md not counting.
 - ``not-in-index``: a page index.md does not link (only when there is an index.md).
 - ``missing-frontmatter``: no frontmatter, or no ``title`` / ``type`` / ``summary``.
@@ -21,11 +23,13 @@ from dataclasses import dataclass, field
 
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.page import MAX_LINKS
 from wikitui.core.vault.staleness import SourceRecords, page_sources, resolver_for_graph
 
 #: Every check, in report order.
 CHECKS = (
     "broken-link",
+    "too-many-links",
     "orphan",
     "not-in-index",
     "missing-frontmatter",
@@ -94,6 +98,14 @@ def _broken_links(vault: Vault, graph: LinkGraph) -> list[Problem]:
         what = "embedded file" if link.embed else "link"
         out.append(Problem("broken-link", path, link.line, target, f"{what} {shown} resolves to nothing"))
     return out
+
+
+def _too_many_links(vault: Vault, graph: LinkGraph) -> list[Problem]:
+    return [
+        Problem("too-many-links", path, None, None, f"more than {MAX_LINKS:,} links: links past them are not read")
+        for path, info in graph.pages.items()
+        if info.links_cut
+    ]
 
 
 def _content_pages(vault: Vault, graph: LinkGraph) -> list[str]:
@@ -196,7 +208,8 @@ def run_lint(vault: Vault, graph: LinkGraph) -> LintReport:
         path, line and target; ``counts`` has every check name, zeros included.
     """
     problems: list[Problem] = []
-    for check in (_broken_links, _orphans, _not_in_index, _frontmatter, _duplicate_titles, _uningested, _stale):
+    checks = (_broken_links, _too_many_links, _orphans, _not_in_index, _frontmatter, _duplicate_titles, _uningested)
+    for check in (*checks, _stale):
         problems.extend(check(vault, graph))
     order = {name: i for i, name in enumerate(CHECKS)}
     # Broken links keep reading order within a line; everything else is ordered by target.

@@ -25,6 +25,9 @@ _FM_CLOSE = re.compile(r"\n(?:---|\.\.\.)[ \t]*\r?$", re.MULTILINE)
 _HEADING = re.compile(r"\n(#{1,6})[ \t]+([^\n]*[^\n \t#]|[^\n])[ \t#]*$", re.MULTILINE)
 _HEADING_AT = re.compile(r"(#{1,6})[ \t]+([^\n]*[^\n \t#]|[^\n])[ \t#]*$", re.MULTILINE)
 _BLOCK_ID = re.compile(r"\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
+#: Links read from one page (DESIGN §8 "Bounded work"). The index of a 10,000-page wiki
+#: has 10,000; a page built with 450,000 would hold ~100 MB of link objects.
+MAX_LINKS = 20_000
 
 
 @dataclass(slots=True)
@@ -59,6 +62,8 @@ class PageInfo:
         mtime_ns: File modification time when parsed.
         size: File size in bytes when parsed.
         warnings: Human-readable problems found while parsing.
+        links_cut: Whether the page has more than :data:`MAX_LINKS` links, of which only
+            the first are read (``links`` holds those).
     """
 
     path: str
@@ -78,6 +83,7 @@ class PageInfo:
     mtime_ns: int = 0
     size: int = 0
     warnings: list[str] = field(default_factory=list)
+    links_cut: bool = False
 
     @property
     def stem(self) -> str:
@@ -265,6 +271,11 @@ def parse_page(
             for m in _BLOCK_ID.finditer(masked, body_start)
             if m.start() > 0 and masked[m.start() - 1] in " \t"
         ]
+    links = extract_links(text, masked, body_start, limit=MAX_LINKS + 1)
+    links_cut = len(links) > MAX_LINKS
+    if links_cut:
+        del links[MAX_LINKS:]
+        warnings.append(f"more than {MAX_LINKS:,} links: only the first {MAX_LINKS:,} are read")
     title = _scalar(meta.get("title")) if meta else ""
     if not title and heading_titles:
         title = _heading_title(headings)
@@ -282,10 +293,11 @@ def parse_page(
         body_line,
         headings,
         block_ids,
-        extract_links(text, masked, body_start),
+        links,
         mtime_ns,
         size,
         warnings,
+        links_cut,
     )
 
 
