@@ -122,9 +122,23 @@ def test_ids_that_name_nothing_or_several_are_user_errors(fake_llm, sample_vault
     assert "matches 2 pending changesets" in message and first in message and second in message
     unknown = wikitui(sample_vault, "pending", "show", "zzzz")
     assert unknown.returncode == 2 and "no pending changeset matches 'zzzz'" in one_line(unknown.stderr)
+    hostile = wikitui(sample_vault, "pending", "show", "../../etc/passwd\udcff")
+    assert hostile.returncode == 2 and "no pending changeset matches" in one_line(hostile.stderr)
     missing = wikitui(sample_vault, "pending", "apply")
     assert missing.returncode == 2 and "needs a changeset id" in one_line(missing.stderr)
     assert not (sample_vault / CAUCUS).exists()
+
+
+def test_undo_after_the_new_page_was_edited_is_a_conflict_that_writes_nothing(fake_llm, sample_vault):
+    cs_id = propose(fake_llm, sample_vault)
+    assert wikitui(sample_vault, "pending", "apply", cs_id).returncode == 0
+    caucus = sample_vault / CAUCUS
+    caucus.write_text(caucus.read_text() + "\nEverybody has won, and all must have prizes.\n")
+    dodo_applied = (sample_vault / DODO).read_bytes()
+    proc = wikitui(sample_vault, "undo", "--json")
+    assert proc.returncode == 4 and proc.stdout == ""
+    assert one_line(proc.stderr).startswith(f"{CAUCUS}: was edited since")
+    assert "all must have prizes" in caucus.read_text() and (sample_vault / DODO).read_bytes() == dodo_applied
 
 
 def propose_again(fake_llm, vault: Path, first: str) -> str:
