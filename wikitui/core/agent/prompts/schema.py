@@ -3,7 +3,7 @@
 People who keep a wiki with Claude Code or Codex often already describe it in
 ``AGENTS.md`` or ``CLAUDE.md`` at the vault's root. With no ``WIKI.md`` that file is
 the schema the agent follows, and the prompt names it, so the model knows where the
-rules come from (and that it is not WIKI.md, which it may edit).
+rules come from.
 """
 
 from __future__ import annotations
@@ -38,4 +38,4 @@ def schema_heading(name: str) -> str:
     if name == SCHEMA_FILE:
         return f"## {SCHEMA_FILE} (this vault's schema and conventions)"
     return (f"## The vault's schema, from {name} (this vault has no {SCHEMA_FILE}; follow {name} where these "
-            f"instructions say {SCHEMA_FILE}. You cannot edit {name}.)")
+            f"instructions say {SCHEMA_FILE})")
