@@ -131,7 +131,9 @@ def test_ids_that_name_nothing_or_several_are_user_errors(fake_llm, sample_vault
 
 def test_undo_after_the_new_page_was_edited_is_a_conflict_that_writes_nothing(fake_llm, sample_vault):
     cs_id = propose(fake_llm, sample_vault)
-    assert wikitui(sample_vault, "pending", "apply", cs_id).returncode == 0
+    applied = wikitui(sample_vault, "pending", "apply", cs_id)
+    assert applied.returncode == 0 and applied.stdout == f"{CAUCUS}\n{DODO}\n"  # the files, for a pipe
+    assert f"applied {cs_id}: 2 written, 0 deleted" in applied.stderr
     caucus = sample_vault / CAUCUS
     caucus.write_text(caucus.read_text() + "\nEverybody has won, and all must have prizes.\n")
     dodo_applied = (sample_vault / DODO).read_bytes()

@@ -72,11 +72,14 @@ def _show(changeset, *, as_json: bool) -> int:
 
 
 def _report(result, verb: str, *, as_json: bool) -> int:
-    """Print what an apply or undo wrote; 0 when it wrote something, else 1."""
+    """Print what an apply or undo wrote (the files on stdout, the rest on stderr); 0 when it wrote something, else 1."""
     from wikitui.core.changes.summary import result_summary
 
+    summary = result_summary(result)
     if as_json:
-        dump(result_summary(result))
+        dump(summary)
+    elif summary["files"]:  # the files, one a line, for a pipe
+        print("\n".join(summary["files"]))
     commit = f"; commit {result.commit[:10]}" if result.commit else ""
     _note(f"{verb} {result.changeset_id}: {len(result.written)} written, {len(result.deleted)} deleted{commit}")
     for path in result.merged:
