@@ -56,8 +56,13 @@ def _list(ws, *, as_json: bool) -> int:
     for cs in items:
         stats = cs.stats()
         size = f"{stats.files} file{'s' if stats.files != 1 else ''} +{stats.added} -{stats.removed}"
-        print(f"{cs.id}  {cs.created[:16]}  {cs.op:<6}  {size:<18}  {' '.join(cs.title.split())}")
+        print(f"{cs.id}  {cs.created[:16]}  {cs.op:<6}  {size:<18}  {_printable(cs.title)}")
     return 0
+
+
+def _printable(title: str) -> str:
+    """A title on one line, its control characters shown as escapes (a terminal must not run them)."""
+    return "".join(c if c.isprintable() else ascii(c)[1:-1] for c in " ".join(title.split()))
 
 
 def _show(changeset, *, as_json: bool) -> int:
