@@ -77,7 +77,11 @@ def _show(changeset, *, as_json: bool) -> int:
 
 
 def _report(result, verb: str, *, as_json: bool) -> int:
-    """Print what an apply or undo wrote (the files on stdout, the rest on stderr); 0 when it wrote something, else 1."""
+    """Print what an apply or undo wrote (its files on stdout, the rest on stderr).
+
+    Returns:
+        0 when it wrote something, else 1 (nothing applied).
+    """
     from wikitui.core.changes.summary import result_summary
 
     summary = result_summary(result)
