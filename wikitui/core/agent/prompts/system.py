@@ -16,8 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from wikitui.core.vault.files import read_text
 from wikitui.core.agent.prompts.schema import read_schema, schema_heading
+from wikitui.core.vault.files import read_text
 from wikitui.core.vault.layout import SCHEMA_FILE, Vault
 
 #: The line below which wikitui owns index.md (mirrors wikitui.core.vault.catalog.INDEX_MARKER).
