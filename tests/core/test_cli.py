@@ -274,12 +274,12 @@ def fake_headless(monkeypatch):
 
     calls: list[tuple] = []
     mod = types.ModuleType("wikitui.core.agent.headless")
-    def run_ask(workspace, question, *, file, model):
-        calls.append(("ask", workspace.root, question, file, model))
+    def run_ask(workspace, question, *, file, model, as_json):
+        calls.append(("ask", workspace.root, question, file, model, as_json))
         return 0
 
-    def run_ingest(workspace, source, *, apply, model):
-        calls.append(("ingest", workspace.root, source, apply, model))
+    def run_ingest(workspace, source, *, apply, model, as_json):
+        calls.append(("ingest", workspace.root, source, apply, model, as_json))
         return 4
 
     mod.run_ask, mod.run_ingest = run_ask, run_ingest
@@ -293,10 +293,14 @@ def test_ask_and_ingest_call_the_headless_agent_with_their_flags(capsys, sample_
     assert run(capsys, "ask", "Who stole the tarts?", "--vault", str(root))[0] == 0
     assert run(capsys, "--model", "m1", "ask", "Why?", "--file", "--vault", str(root))[0] == 0
     assert run(capsys, "ingest", "raw/chapter-01.md", "--apply", "--model", "m2", "--vault", str(root))[0] == 4
+    assert run(capsys, "ask", "Why?", "--json", "--vault", str(root))[0] == 0
+    assert run(capsys, "ingest", "raw/chapter-01.md", "--json", "--vault", str(root))[0] == 4
     assert fake_headless == [
-        ("ask", root, "Who stole the tarts?", False, None),
-        ("ask", root, "Why?", True, "m1"),
-        ("ingest", root, "raw/chapter-01.md", True, "m2"),
+        ("ask", root, "Who stole the tarts?", False, None, False),
+        ("ask", root, "Why?", True, "m1", False),
+        ("ingest", root, "raw/chapter-01.md", True, "m2", False),
+        ("ask", root, "Why?", False, None, True),
+        ("ingest", root, "raw/chapter-01.md", False, None, True),
     ]
 
 

@@ -1,7 +1,8 @@
 """The ``wikitui`` command line (DESIGN §6).
 
 ``wikitui [PATH]`` opens the TUI; the subcommands (``init``, ``search``, ``links``,
-``lint``, ``index``, ``ask``, ``ingest``, ``clip``, ``export``, ``eval``) work headless and print machine-readable
+``lint``, ``index``, ``ask``, ``ingest``, ``clip``, ``export``, ``eval``,
+``pending``, ``undo``) work headless and print machine-readable
 JSON on request. A user error is one line on stderr, ``wikitui: error: ...``, with
 the exit status DESIGN §6 assigns (2 user error, 3 model, 4 conflict), never a
 traceback.
@@ -36,6 +37,8 @@ HANDLERS: dict[str, str | Callable[[argparse.Namespace], int]] = {
     "clip": "files:cmd_clip",
     "export": "files:cmd_export",
     "eval": "evaluate:cmd_eval",
+    "pending": "changes:cmd_pending",
+    "undo": "changes:cmd_undo",
 }
 
 

@@ -21,12 +21,14 @@ def _headless():
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    """``wikitui ask QUESTION [--file]``: headless query through the agent."""
+    """``wikitui ask QUESTION [--file] [--json]``: headless query through the agent."""
     ws = open_workspace(args)  # a bad vault is reported here, before the agent loads
-    return int(_headless().run_ask(ws, args.question, file=args.file, model=getattr(args, "model", None)))
+    return int(_headless().run_ask(ws, args.question, file=args.file, model=getattr(args, "model", None),
+                                   as_json=args.json))
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    """``wikitui ingest raw/x [--apply]``: headless ingest; prints the diffs."""
+    """``wikitui ingest raw/x [--apply] [--json]``: headless ingest; prints the diffs."""
     ws = open_workspace(args)
-    return int(_headless().run_ingest(ws, args.source, apply=args.apply, model=getattr(args, "model", None)))
+    return int(_headless().run_ingest(ws, args.source, apply=args.apply, model=getattr(args, "model", None),
+                                      as_json=args.json))

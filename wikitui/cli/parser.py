@@ -20,7 +20,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
-COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval")
+COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval",
+            "pending", "undo")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
 
@@ -91,6 +92,11 @@ _COMMAND_HELP = {
              "never overwrites: a taken name gets a number. Prints the new file's path."),
     "export": ("a Marp page as slides (html, pdf, pptx)", "Export a `marp: true` page with marp-cli when it is "
                "installed, else as a self-contained HTML deck. Prints the file's path."),
+    "pending": ("the pending changesets: list, show, apply or reject one", "List the changesets waiting for "
+                "review, print one as a patch (`git apply` accepts it), apply all its hunks, or reject it. ID is a "
+                "changeset id, a unique prefix of one (or of its last part), or `latest`."),
+    "undo": ("revert the last applied changeset", "Revert the most recently applied changeset (merged with edits "
+             "made since; exit status 4 when they overlap, 1 when nothing is left to undo)."),
     "eval": ("which model can keep this wiki? scores it on fixed tasks", "Run fixed ingest, ask, lint, safety and "
              "economy tasks through the agent on a temporary copy of the built-in sample vault, and score each with "
              "deterministic checks. Your vault and config are only read. Progress goes to stderr."),
@@ -116,9 +122,13 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "ask":
         p.add_argument("question", metavar="QUESTION")
         p.add_argument("--file", action="store_true", help="propose the answer as a page (the changeset stays pending)")
+        p.add_argument("--json", action="store_true", help='print {"answer", "citations", "changeset", ...}')
     elif name == "ingest":
         p.add_argument("source", metavar="SOURCE", help="a file under raw/")
         p.add_argument("--apply", action="store_true", help="accept every proposed change")
+        p.add_argument("--json", action="store_true", help='print {"plan", "changeset", "applied", ...}')
+    elif name in ("pending", "undo"):
+        _define_change_command(name, p)
     elif name == "clip":
         p.add_argument("source", metavar="URL|FILE", help="an http(s) address or a local document")
         p.add_argument("--name", metavar="N", help="the new file's name (default: the title or the file's name)")
@@ -137,6 +147,15 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     _common(p, suppress=True)
     if name in ("ask", "ingest", "eval"):
         _model_option(p, suppress=True)
+
+
+def _define_change_command(name: str, p: argparse.ArgumentParser) -> None:
+    """``pending [ACTION] [ID]`` and ``undo``: both print JSON on request."""
+    if name == "pending":
+        p.add_argument("action", nargs="?", choices=("list", "show", "apply", "reject"), default="list",
+                       help="what to do (default list)")
+        p.add_argument("id", nargs="?", metavar="ID", help="a changeset id, a unique prefix of one, or `latest`")
+    p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def command_parser(name: str) -> argparse.ArgumentParser:

@@ -3,7 +3,8 @@
 stdout carries the result only (the answer; the changeset as a unified patch that
 ``git apply`` accepts), stderr carries progress and messages, so both compose in
 pipes. Exit status: 0 ok, 1 nothing proposed or applied, 2 user error, 3 model or
-network failure, 4 conflict.
+network failure, 4 conflict. With ``as_json`` stdout carries one JSON document
+instead (:mod:`~wikitui.core.agent.headless_json`), and the agent's text goes to stderr.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ class _Printer:
         self.out, self.err = out, err
         self.answer_to_out = answer_to_out
         self.error: AgentError | None = None
+        #: The last usage event (its session totals count every turn so far), for the JSON document.
+        self.usage: TurnUsage | None = None
+        #: An ingest's plan: the text of the turn that ended waiting for /go.
+        self.plan = ""
         self._in_text = False
 
     def _end_text(self) -> None:
@@ -49,6 +54,10 @@ class _Printer:
             self._in_text = True
             return
         self._end_text()
+        if isinstance(ev, TurnUsage):
+            self.usage = ev
+        elif isinstance(ev, TurnFinished) and ev.awaiting_go:
+            self.plan = ev.text
         if isinstance(ev, TurnStarted):
             self.err.write(f"» {ev.op}: {ev.prompt}\n")
         elif isinstance(ev, ToolStarted):
@@ -112,12 +121,13 @@ def _failure(printer: _Printer) -> int:
 
 
 def run_ask(workspace, question: str, *, file: bool = False, model: str | None = None,
-            out: TextIO | None = None, err: TextIO | None = None, client=None) -> int:
+            out: TextIO | None = None, err: TextIO | None = None, client=None, as_json: bool = False) -> int:
     """Answer ``question`` on stdout; with ``file`` propose the answer as a page (left pending, patch printed).
 
     Args:
         workspace: The :class:`~wikitui.core.workspace.Workspace` asked (its graph and
             index are loaded and brought up to date here).
+        as_json: Print ``ask --json``'s document instead of the answer and the patch.
 
     Returns:
         The exit status.
@@ -131,24 +141,37 @@ def run_ask(workspace, question: str, *, file: bool = False, model: str | None =
         if done.changeset is not None:
             err.write(f"wikitui: the agent proposed changes; pending as {done.changeset.id} (review in wikitui)\n")
         if not file:
-            return EXIT_OK
+            return _ask_json(out, workspace, printer, done.text, done.changeset, EXIT_OK) if as_json else EXIT_OK
         filed = await session.file_answer()
         if filed.failed or filed.changeset is None:
-            return printer.error.exit_code if printer.error else EXIT_NOTHING
-        out.write(filed.changeset.to_patch())
+            status = printer.error.exit_code if printer.error else EXIT_NOTHING
+            return _ask_json(out, workspace, printer, done.text, done.changeset, status) if as_json else status
+        if as_json:
+            _ask_json(out, workspace, printer, done.text, filed.changeset, EXIT_OK)
+        else:
+            out.write(filed.changeset.to_patch())
         err.write(f"wikitui: the answer is proposed as {filed.changeset.files[0].path}; changeset "
                   f"{filed.changeset.id} is pending (review it in wikitui with ctrl+r)\n")
         return EXIT_OK
 
-    return _run(workspace, model, out, err, client, answer_to_out=True, body=body)
+    return _run(workspace, model, out, err, client, answer_to_out=not as_json, body=body)
+
+
+def _ask_json(out: TextIO, workspace, printer: _Printer, answer: str, changeset, status: int) -> int:
+    """Print ``ask --json``'s document; returns ``status``."""
+    from wikitui.core.agent.headless_json import ask_document, write_document
+
+    write_document(out, ask_document(answer, workspace.graph, changeset, printer.usage))
+    return status
 
 
 def run_ingest(workspace, source: str, *, apply: bool = False, model: str | None = None,
-               out: TextIO | None = None, err: TextIO | None = None, client=None) -> int:
+               out: TextIO | None = None, err: TextIO | None = None, client=None, as_json: bool = False) -> int:
     """Ingest ``source`` (plan and write, no pause); the changeset as a patch on stdout; ``apply`` accepts it all.
 
     Args:
         workspace: The :class:`~wikitui.core.workspace.Workspace` the source is ingested into.
+        as_json: Print ``ingest --json``'s document instead of the patch.
 
     Returns:
         The exit status.
@@ -159,18 +182,27 @@ def run_ingest(workspace, source: str, *, apply: bool = False, model: str | None
         done = await session.ingest(source, auto_go=True)
         if done.failed or done.cancelled:
             return _failure(printer)
-        return _finish_ingest(done, workspace, apply=apply, out=out, err=err)
+        if not as_json:
+            return _finish_ingest(done, workspace, apply=apply, out=out, err=err)
+        from wikitui.core.agent.headless_json import ingest_document, write_document
+
+        status = _finish_ingest(done, workspace, apply=apply, out=None, err=err)
+        applied = apply and status == EXIT_OK
+        write_document(out, ingest_document(printer.plan, done.changeset, applied, printer.usage))
+        return status
 
     return _run(workspace, model, out, err, client, answer_to_out=False, body=body)
 
 
-def _finish_ingest(done: TurnFinished, workspace, *, apply: bool, out: TextIO, err: TextIO) -> int:
+def _finish_ingest(done: TurnFinished, workspace, *, apply: bool, out: TextIO | None, err: TextIO) -> int:
+    """Print the patch on ``out`` (None: not at all), apply it with ``apply``; the exit status."""
     changeset = done.changeset
     if changeset is None:
         err.write("wikitui: the agent proposed no changes\n")
         return EXIT_NOTHING
-    out.write(changeset.to_patch())
-    out.flush()
+    if out is not None:
+        out.write(changeset.to_patch())
+        out.flush()
     if not apply:
         err.write(f"wikitui: changeset {changeset.id} ({len(changeset.files)} file(s)) is pending; "
                   "review it in wikitui (ctrl+r) or run again with --apply\n")

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
+from wikitui.core.agent.prompts.schema import read_schema, schema_heading
 from wikitui.core.vault.files import read_text
 from wikitui.core.vault.layout import SCHEMA_FILE, Vault
 
@@ -87,11 +88,12 @@ class InitialContext:
     """What every request of a turn starts from.
 
     Attributes:
-        wiki_md: WIKI.md's text (possibly cut).
+        wiki_md: The schema's text (possibly cut): WIKI.md, else AGENTS.md or CLAUDE.md.
         index: index.md's text (possibly cut).
         notes: Notes saying what was cut.
         index_managed: Whether index.md carries wikitui's marker.
         tokens: Tokens of ``wiki_md`` + ``index`` as counted.
+        schema_name: The file ``wiki_md`` was read from.
     """
 
     wiki_md: str
@@ -99,6 +101,7 @@ class InitialContext:
     notes: list[str]
     index_managed: bool
     tokens: int
+    schema_name: str = SCHEMA_FILE
 
 
 def cut_to_tokens(text: str, budget: int, count: Callable[[str], int], label: str) -> tuple[str, int, str | None]:
@@ -130,23 +133,21 @@ def cut_to_tokens(text: str, budget: int, count: Callable[[str], int], label: st
 
 
 def initial_context(vault: Vault, budget: int, count: Callable[[str], int]) -> InitialContext:
-    """WIKI.md and index.md cut together to ``budget`` tokens (WIKI.md has priority)."""
-    try:
-        wiki_md = read_text(vault.root / SCHEMA_FILE)
-    except OSError:
-        wiki_md = ""
+    """The schema (WIKI.md, else AGENTS.md or CLAUDE.md) and index.md cut together to ``budget`` tokens
+    (the schema has priority)."""
+    schema_name, wiki_md = read_schema(vault)
     try:
         index = read_text(vault.root / vault.index_path)
     except OSError:
         index = ""
     notes = []
-    wiki_md, used, note = cut_to_tokens(wiki_md, budget * 2 // 3 if index else budget, count, SCHEMA_FILE)
+    wiki_md, used, note = cut_to_tokens(wiki_md, budget * 2 // 3 if index else budget, count, schema_name)
     if note:
         notes.append(note)
     index_kept, index_tokens, note = cut_to_tokens(index, max(budget - used, 0), count, vault.index_path)
     if note:
         notes.append(note)
-    return InitialContext(wiki_md, index_kept, notes, INDEX_MARKER in index, used + index_tokens)
+    return InitialContext(wiki_md, index_kept, notes, INDEX_MARKER in index, used + index_tokens, schema_name)
 
 
 def vault_facts(vault: Vault, graph) -> str:
@@ -168,7 +169,7 @@ def system_prompt(vault: Vault, graph, ctx: InitialContext, task: str, *, today:
         "## The vault\n" + vault_facts(vault, graph) + "\n" + (INDEX_MANAGED if ctx.index_managed else INDEX_OWNED),
     ]
     if ctx.wiki_md.strip():
-        parts.append(f"## WIKI.md (this vault's schema and conventions)\n{ctx.wiki_md.rstrip()}")
+        parts.append(f"{schema_heading(ctx.schema_name)}\n{ctx.wiki_md.rstrip()}")
     else:
         wiki = vault.wiki_prefix + "/" if vault.wiki_prefix else ""
         parts.append("## Conventions (no WIKI.md)\n" + CONVENTIONS.format(wiki=wiki))
