@@ -36,6 +36,9 @@ HANDLERS: dict[str, str | Callable[[argparse.Namespace], int]] = {
     "clip": "files:cmd_clip",
     "export": "files:cmd_export",
     "eval": "evaluate:cmd_eval",
+    "mcp": "mcp:cmd_mcp",
+    "serve": "serve:cmd_serve",
+    "completion": "completion:cmd_completion",
 }
 
 
@@ -50,6 +53,10 @@ def _handler(command: str) -> Callable[[argparse.Namespace], int]:
 
 
 def _run(argv: list[str]) -> int:
+    if argv[:1] == ["__complete"]:  # hidden: what the completion scripts call for page names
+        from wikitui.cli.completion import cmd_complete
+
+        return cmd_complete(argv[1:])
     first = first_positional(argv)
     if first is not None and first not in COMMANDS and not Path(first).expanduser().exists() and "/" not in first:
         raise UsageError(f"no such command or folder: {first!r} (commands: {', '.join(COMMANDS)})")
