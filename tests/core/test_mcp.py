@@ -119,6 +119,7 @@ def test_a_client_lists_searches_reads_and_proposes_into_one_pending_changeset(s
                                                         "wiki/objects/pocket-watch.md"]
     assert wiki_hash(sample_vault) == before  # nothing in wiki/ changed
     assert not (sample_vault / "wiki/objects/pocket-watch.md").exists()
+    assert not (sample_vault / ".wikitui/live").exists()  # the server said it kept the index only while it ran
 
 
 def test_hostile_arguments_give_error_texts_and_change_nothing(sample_vault):

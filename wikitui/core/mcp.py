@@ -40,12 +40,17 @@ def serve_stdio(workspace: Workspace, *, watch: bool = True) -> None:
     loader = threading.Thread(target=session.warm_up, name="mcp warm-up", daemon=True)
     loader.start()
     stop = threading.Event()
+    keeper = threading.Thread(target=workspace.keep_live, args=(stop,), name="mcp live", daemon=True)
     if watch:
         threading.Thread(target=_watch, args=(session, stop), name="mcp watch", daemon=True).start()
+        # Watched and current: `wikitui search` may skip its scan while this server runs (.wikitui/live).
+        keeper.start()
     try:
         anyio.run(_serve, session)
     finally:
         stop.set()
+        if keeper.is_alive():
+            keeper.join(timeout=5)  # it removes the live file
 
 
 async def _serve(session: McpSession) -> None:
