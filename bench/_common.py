@@ -91,7 +91,8 @@ def _vocabulary(rng: random.Random, size: int) -> list[str]:
     return words
 
 
-def generate_vault(dest: Path, pages: int = 10_000, words: int = 300, seed: int = 7) -> dict:
+def generate_vault(dest: Path, pages: int = 10_000, words: int = 300, seed: int = 7,
+                   link_range: tuple[int, int] = (3, 8)) -> dict:
     """Write a realistic synthetic vault: frontmatter, headings, lists, wikilinks, ~``words`` words a page.
 
     Word frequencies follow a Zipf law over a 25,000-word vocabulary (real words
@@ -121,7 +122,7 @@ def generate_vault(dest: Path, pages: int = 10_000, words: int = 300, seed: int 
     for i, title in enumerate(titles):
         folder = dest / "wiki" / types[i % len(types)] / f"part-{i // 1000:02d}"
         folder.mkdir(parents=True, exist_ok=True)
-        links = [f"[[{titles[rng.randrange(pages)]}]]" for _ in range(rng.randint(3, 8))]
+        links = [f"[[{titles[rng.randrange(pages)]}]]" for _ in range(rng.randint(*link_range))]
         body: list[str] = []
         remaining = words
         section = 0

@@ -39,6 +39,9 @@ HANDLERS: dict[str, str | Callable[[argparse.Namespace], int]] = {
     "eval": "evaluate:cmd_eval",
     "pending": "changes:cmd_pending",
     "undo": "changes:cmd_undo",
+    "mcp": "mcp:cmd_mcp",
+    "serve": "serve:cmd_serve",
+    "completion": "completion:cmd_completion",
 }
 
 
@@ -53,6 +56,10 @@ def _handler(command: str) -> Callable[[argparse.Namespace], int]:
 
 
 def _run(argv: list[str]) -> int:
+    if argv[:1] == ["__complete"]:  # hidden: what the completion scripts call for page names
+        from wikitui.cli.completion import cmd_complete
+
+        return cmd_complete(argv[1:])
     first = first_positional(argv)
     if first is not None and first not in COMMANDS and not Path(first).expanduser().exists() and "/" not in first:
         raise UsageError(f"no such command or folder: {first!r} (commands: {', '.join(COMMANDS)})")

@@ -20,8 +20,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
-COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval",
-            "pending", "undo")
+COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending", "undo",
+            "mcp", "serve", "completion")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
 
@@ -49,6 +49,16 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 < value < 65536:
+        raise argparse.ArgumentTypeError(f"a port is 1-65535: {text}")
     return value
 
 
@@ -100,6 +110,13 @@ _COMMAND_HELP = {
     "eval": ("which model can keep this wiki? scores it on fixed tasks", "Run fixed ingest, ask, lint, safety and "
              "economy tasks through the agent on a temporary copy of the built-in sample vault, and score each with "
              "deterministic checks. Your vault and config are only read. Progress goes to stderr."),
+    "mcp": ("an MCP server on stdio for other agents (Claude Code, Codex...)", "Serve the vault over MCP on "
+            "stdin/stdout: search, read, list_pages, links, lint and the propose_* tools. Proposals gather into "
+            "one pending changeset per session, for you to review; nothing is ever applied by MCP."),
+    "serve": ("the workspace in a browser, on 127.0.0.1", "Run the workspace through textual-serve and print "
+              "its address. Only this machine can reach it unless --host says otherwise."),
+    "completion": ("a shell completion script (bash, zsh or fish)", "Print a completion script for SHELL; e.g. "
+                   "`wikitui completion bash > ~/.local/share/bash-completion/completions/wikitui`."),
 }
 
 
@@ -144,6 +161,12 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--task-timeout", type=_positive_seconds, metavar="SECONDS",
                        help="time limit per task (default: eval_task_timeout in the config, else 300)")
         p.add_argument("--keep", metavar="DIR", help="leave the eval's vaults in DIR (a new folder) to inspect")
+    elif name == "serve":
+        p.add_argument("--port", type=_port, default=8000, metavar="N", help="the port (default 8000)")
+        p.add_argument("--host", default="127.0.0.1", metavar="H",
+                       help="the address to listen on (default 127.0.0.1: this machine only)")
+    elif name == "completion":
+        p.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL", help="bash, zsh or fish")
     _common(p, suppress=True)
     if name in ("ask", "ingest", "eval"):
         _model_option(p, suppress=True)

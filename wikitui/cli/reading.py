@@ -16,10 +16,11 @@ def cmd_search(args: argparse.Namespace) -> int:
     with gc_tuning.off():
         ws = open_workspace(args)
         with ws:
-            stats = ws.update_index()
+            # A running workspace's watcher keeps the index current: no walk of the vault then.
+            stats = None if ws.kept_current_elsewhere() else ws.update_index()
             hits = ws.index.search(args.query, scope=args.scope, limit=args.limit)
     notes = list(hits.notes)
-    if stats.busy and not notes:
+    if stats is not None and stats.busy and not notes:
         notes.append("another wikitui process is updating the search index; results may miss its latest changes")
     for note in notes:  # on stderr, so --json output stays one JSON document
         print(f"note: {note}", file=sys.stderr)

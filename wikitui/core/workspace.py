@@ -34,6 +34,7 @@ from wikitui.core.vault.layout import Vault
 
 TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
+    import threading
     from collections.abc import Callable, Iterable
 
     from wikitui.core.changes.journal import RecoveryReport
@@ -322,6 +323,36 @@ class Workspace:
         if result.log_entry:
             extra.append(self.vault.log_path)
         return [*paths, *(p for p in extra if p not in paths)]
+
+    # ---------------------------------------------------------------- live file
+    def keep_live(self, stop: threading.Event) -> None:
+        """Say in ``.wikitui/live`` that this workspace keeps the index current, until ``stop`` is set.
+
+        Call it in a thread of its own once the index is READY and a watcher follows
+        the vault: ``wikitui search`` then skips its own scan (:mod:`wikitui.core.live`).
+        The heartbeat pauses while the index is not READY; the file goes when ``stop`` is set.
+        """
+        from wikitui.core import live
+
+        try:
+            while not stop.is_set():
+                if self.index_state is IndexState.READY:
+                    live.beat(self.vault)
+                stop.wait(live.BEAT_S)
+        finally:
+            live.release(self.vault)
+
+    def release_live(self) -> None:
+        """This workspace no longer keeps the index current (it is closing): remove its live file."""
+        from wikitui.core import live
+
+        live.release(self.vault)
+
+    def kept_current_elsewhere(self) -> bool:
+        """Whether another running workspace keeps this vault's index current (a fresh ``.wikitui/live``)."""
+        from wikitui.core import live
+
+        return live.is_live(self.vault)
 
     # ------------------------------------------------------------------ closing
     def close(self) -> None:

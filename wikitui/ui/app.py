@@ -207,6 +207,7 @@ class WikituiApp(App[None]):
     def on_unmount(self) -> None:
         """Stop the workers and remember the page open."""
         self._stop.set()
+        self.workspace.release_live()
         self.vault_state.save(self.workspace.vault)
 
     def action_quit(self) -> None:
@@ -268,6 +269,13 @@ class WikituiApp(App[None]):
             main.post_message(IndexProgress(0, 0, finished=True, error=self.workspace.index_error))
         elif ready and not self._stop.is_set():
             main.post_message(IndexProgress(0, 0, finished=True))
+            if self._watch_enabled:
+                self._keep_live()
+
+    @work(thread=True, exclusive=True, group="live", name="live file")
+    def _keep_live(self) -> None:
+        """The index is current and watched: say so in .wikitui/live until the app stops (search skips its scan)."""
+        self.workspace.keep_live(self._stop)
 
     @work(thread=True, group="index-update", name="index retry")
     def _retry_index(self) -> None:

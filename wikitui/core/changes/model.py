@@ -57,10 +57,10 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def new_changeset_id(now: _dt.datetime | None = None) -> str:
-    """A short unique changeset id such as ``cs-20261130-a1b2c3``."""
+def new_changeset_id(now: _dt.datetime | None = None, prefix: str = "cs") -> str:
+    """A short unique changeset id such as ``cs-20261130-a1b2c3`` (``mcp-...`` for an MCP session's)."""
     now = now or _dt.datetime.now()
-    return f"cs-{now:%Y%m%d}-{secrets.token_hex(3)}"
+    return f"{prefix}-{now:%Y%m%d}-{secrets.token_hex(3)}"
 
 
 class ChangeStats(NamedTuple):

@@ -18,8 +18,9 @@ from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.statedir import ensure_state_dir
 
 PENDING_DIR = "pending"
-#: Changeset ids as :func:`~wikitui.core.changes.model.new_changeset_id` makes them (never a path).
-_ID = re.compile(r"^cs-[0-9]{8}-[0-9a-f]{6}$")
+#: Changeset ids as :func:`~wikitui.core.changes.model.new_changeset_id` makes them (never a path):
+#: ``cs-`` for the agent's turns, ``mcp-`` for an MCP session's proposals.
+_ID = re.compile(r"^(?:cs|mcp)-[0-9]{8}-[0-9a-f]{6}$")
 
 
 class UnknownChangeset(WikituiError):
@@ -87,7 +88,8 @@ class PendingStore:
         """Every pending changeset, oldest first (unreadable files are skipped)."""
         out: list[Changeset] = []
         try:
-            names = sorted(p.stem for p in self.folder.glob("cs-*.json"))
+            # By date, then id: an MCP session's mcp-... changesets among the agent's cs-... ones.
+            names = sorted((p.stem for p in self.folder.glob("*.json")), key=lambda n: (n.partition("-")[2], n))
         except OSError:
             return []
         for name in names:

@@ -29,7 +29,7 @@ from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 
 HISTORY_DIR = "history"
-_RECORD = re.compile(r"^(\d{6,})-(cs-[0-9a-z-]+)\.json$")
+_RECORD = re.compile(r"^(\d{6,})-((?:cs|mcp)-[0-9a-z-]+)\.json$")
 
 
 class NothingToUndo(WikituiError):

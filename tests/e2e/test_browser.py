@@ -1,0 +1,126 @@
+"""``wikitui serve`` in a real headless browser: Chromium, driven by selenium through chromedriver (DESIGN §10).
+
+The terminal in the page paints on a canvas, so the test reads what the app sends
+it: a script installed before the page loads records every WebSocket frame the
+page receives (the terminal output xterm.js draws). The test waits for the wiki
+tree to arrive, presses ``?`` in the page, and waits for the help screen.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="headless Chromium is not installed (Debian: apt-get install chromium chromium-driver; .ci/run does)",
+)
+
+#: Records the text of every frame the page's WebSockets receive, in window.__wikituiFrames.
+RECORDER = r"""
+window.__wikituiFrames = [];
+const NativeWebSocket = window.WebSocket;
+const decoder = new TextDecoder("utf-8");
+window.WebSocket = function (...args) {
+  const ws = new NativeWebSocket(...args);
+  ws.addEventListener("message", async (event) => {
+    let data = event.data;
+    if (data instanceof Blob) data = await data.arrayBuffer();
+    window.__wikituiFrames.push(typeof data === "string" ? data : decoder.decode(data));
+  });
+  return ws;
+};
+window.WebSocket.prototype = NativeWebSocket.prototype;
+Object.assign(window.WebSocket, NativeWebSocket);
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(check, what: str, timeout: float = 120.0):
+    """Poll ``check`` until it returns something true; fail naming ``what`` (a bound on a hang, not a speed test)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.25)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def served(sample_vault, tmp_path):
+    """``wikitui serve`` on a free port, on a copy of the sample vault; yields the page's address."""
+    port = free_port()
+    log = open(tmp_path / "serve.log", "w")
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    proc = subprocess.Popen([sys.executable, "-m", "wikitui", "serve", "--port", str(port),
+                             "--vault", str(sample_vault)], stdout=log, stderr=subprocess.STDOUT, env=env,
+                            start_new_session=True)
+
+    def listening() -> bool:
+        assert proc.poll() is None, (tmp_path / "serve.log").read_text()
+        with socket.socket() as s:
+            return s.connect_ex(("127.0.0.1", port)) == 0
+
+    try:
+        wait_until(listening, "wikitui serve to listen")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        os.killpg(proc.pid, 15)  # the server and the app it started for the page
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1400,1000", f"--user-data-dir={tmp_path / 'chromium-profile'}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
+    try:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
+        yield driver
+    finally:
+        driver.quit()
+
+
+def received(driver) -> str:
+    return "".join(driver.execute_script("return window.__wikituiFrames || []"))
+
+
+def test_the_workspace_runs_in_a_browser_and_takes_keys(served, browser):
+    from selenium.webdriver.common.by import By
+
+    browser.get(served)
+    # The page tree (the sample wiki's folders and pages) reaches the browser's terminal.
+    wait_until(lambda: "characters" in received(browser) and "Alice" in received(browser), "the wiki tree")
+    assert "Everywhere" not in received(browser)
+
+    # A key pressed in the page goes to the app: `?` opens the help.
+    terminal_input = wait_until(lambda: browser.find_elements(By.CSS_SELECTOR, ".xterm-helper-textarea"),
+                                "the terminal's input")[0]
+    terminal_input.send_keys("?")
+    wait_until(lambda: "Everywhere" in received(browser), "the help screen after pressing ?")

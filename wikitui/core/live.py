@@ -1,0 +1,94 @@
+"""``.wikitui/live``: a running workspace says it keeps the search index current (DESIGN §10 "a fast CLI").
+
+A workspace whose index is current and whose watcher follows the vault (the TUI)
+writes ``{"pid", "heartbeat", "started"}`` here and rewrites the heartbeat every
+:data:`BEAT_S` seconds; it removes the file when it ends. ``wikitui search`` then
+trusts that watcher and skips its own walk of the vault. The file is only a hint:
+it is stale, and ignored, when its process is gone or its heartbeat is older than
+:data:`STALE_S` (a crash, a frozen machine, a laptop that slept), and then
+``search`` scans as it always did. Nothing else depends on it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.vault.layout import Vault
+
+LIVE_FILE = "live"
+#: Seconds between heartbeats.
+BEAT_S = 5.0
+#: A heartbeat older than this is stale (several missed beats: the process is hung or the machine slept).
+STALE_S = 30.0
+
+
+def _path(vault: Vault):
+    return vault.state_dir / LIVE_FILE
+
+
+def beat(vault: Vault, started: float | None = None) -> None:
+    """Write (or refresh) this process's live file. A failure is ignored: the file is only a hint."""
+    from wikitui.core.vault.statedir import ensure_state_dir
+
+    now = time.time()
+    data = json.dumps({"pid": os.getpid(), "heartbeat": now, "started": started or now}).encode()
+    path = _path(vault)
+    tmp = path.with_name(f".{LIVE_FILE}.{os.getpid()}.tmp")
+    try:
+        ensure_state_dir(vault)
+        tmp.write_bytes(data)  # no fsync: after a crash the file is stale anyway
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def release(vault: Vault) -> None:
+    """Remove the live file if this process wrote it (another workspace's stays)."""
+    info = read(vault)
+    if info is not None and info.get("pid") == os.getpid():
+        try:
+            _path(vault).unlink()
+        except OSError:
+            pass
+
+
+def read(vault: Vault) -> dict | None:
+    """The live file's contents, or None when there is none or it does not parse."""
+    try:
+        data = json.loads(_path(vault).read_bytes())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def is_live(vault: Vault, now: float | None = None) -> bool:
+    """Whether a workspace runs on ``vault`` and keeps its index current (a fresh heartbeat from a live process)."""
+    info = read(vault)
+    if info is None:
+        return False
+    pid, heartbeat = info.get("pid"), info.get("heartbeat")
+    if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0 or not isinstance(heartbeat, (int, float)):
+        return False
+    age = (time.time() if now is None else now) - heartbeat
+    if not -STALE_S < age < STALE_S:  # old, or from a clock far ahead
+        return False
+    return _alive(pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: it exists
+        return True
+    except (OSError, OverflowError):
+        return False
+    return True
