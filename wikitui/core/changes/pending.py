@@ -88,8 +88,7 @@ class PendingStore:
         """Every pending changeset, oldest first (unreadable files are skipped)."""
         out: list[Changeset] = []
         try:
-            # By date, then id: an MCP session's mcp-... changesets among the agent's cs-... ones.
-            names = sorted((p.stem for p in self.folder.glob("*.json")), key=lambda n: (n.partition("-")[2], n))
+            names = sorted(p.stem for p in self.folder.glob("*.json"))
         except OSError:
             return []
         for name in names:
