@@ -57,3 +57,25 @@ def test_a_blank_claude_md_leaves_the_default_conventions(fake_llm, sample_vault
     (sample_vault / "CLAUDE.md").write_text("\n  \n")
     prompt = system_prompt_of_one_ask(fake_llm, sample_vault)
     assert "## Conventions (no WIKI.md)" in prompt and "from CLAUDE.md" not in prompt
+
+
+def test_in_a_vault_without_a_wiki_folder_the_agents_files_are_not_pages(tmp_path):
+    """An Obsidian vault read as the wiki: its root CLAUDE.md is instructions, not a note to lint or index."""
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
+    from wikitui.core.vault.lint import run_lint
+
+    root = tmp_path / "notes"
+    (root / ".obsidian").mkdir(parents=True)
+    (root / "Cat.md").write_text("---\ntitle: Cat\ntype: entity\nsummary: a cat\n---\nGrins.\n", encoding="utf-8")
+    (root / "CLAUDE.md").write_text(CLAUDE_RULES, encoding="utf-8")
+    (root / "AGENTS.md").write_text(AGENTS_RULES, encoding="utf-8")
+    (root / "sub").mkdir()
+    (root / "sub" / "CLAUDE.md").write_text("# A note that happens to be named so\n", encoding="utf-8")
+    vault = Vault.open(root)
+    assert not vault.wiki_prefix
+    graph = LinkGraph.load(vault)
+    assert sorted(graph.pages) == ["Cat.md", "sub/CLAUDE.md"]
+    assert not vault.is_page_path("CLAUDE.md") and not vault.is_page_path("AGENTS.md")
+    assert vault.is_page_path("sub/CLAUDE.md")
+    assert not [p for p in run_lint(vault, graph).problems if p.path in ("CLAUDE.md", "AGENTS.md")]

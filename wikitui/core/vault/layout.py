@@ -18,6 +18,10 @@ from wikitui.core.record import Record
 from wikitui.core.vault.statedir import STATE_DIR
 
 SCHEMA_FILE = "WIKI.md"
+#: Files at the root of a vault without a wiki folder that are instructions for agents, not pages:
+#: the schema, and the files other tools read (AGENTS.md, CLAUDE.md), which wikitui reads as the
+#: schema when there is no WIKI.md.
+ROOT_INSTRUCTIONS = frozenset({SCHEMA_FILE, "AGENTS.md", "CLAUDE.md"})
 # ".md" in any case, as a tuple for str.endswith: no lower-cased copy of each name.
 _MD_SUFFIXES = (".md", ".MD", ".Md", ".mD")
 
@@ -153,7 +157,7 @@ class Vault:
             return False
         if self.wiki_prefix:
             return rel.startswith(self.wiki_prefix + "/")
-        return rel != SCHEMA_FILE
+        return rel not in ROOT_INSTRUCTIONS
 
     # ----------------------------------------------------------------- walking
     def scan(self) -> tuple[list[FileStat], list[FileStat], list[FileStat]]:
@@ -161,7 +165,7 @@ class Vault:
 
         Returns:
             (pages, raw sources, other files), each sorted by path. Dot-folders,
-            dot-files and ``WIKI.md`` are skipped; symlinks are not followed.
+            dot-files and, at the root, ``WIKI.md``, ``AGENTS.md`` and ``CLAUDE.md`` are not pages; symlinks are not followed.
         """
         # Every start of `wikitui search` and every load of the graph walks the whole
         # vault, so the per-file work is kept to the stat it needs: a file's kind
@@ -203,7 +207,7 @@ class Vault:
                     except OSError:
                         continue
                     fs = FileStat(rel_folder + name, st.st_mtime_ns, st.st_size)
-                    if out is not pages or (name.endswith(_MD_SUFFIXES) and (rel_folder or name != SCHEMA_FILE)):
+                    if out is not pages or (name.endswith(_MD_SUFFIXES) and (rel_folder or name not in ROOT_INSTRUCTIONS)):
                         out.append(fs)
                     else:
                         others.append(fs)
