@@ -264,3 +264,13 @@ def test_snapshot_review_opened_from_the_chat(sample_vault, monkeypatch, snap_co
 
     app = workspace(sample_vault, watch=False, index=False)
     assert snap_compare(app, terminal_size=(120, 36), run_before=review)
+
+
+async def test_an_apply_reported_while_the_app_closes_is_not_an_error(sample_vault):
+    """The apply's message can arrive after the workspace screen went (the user quit as it landed)."""
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_ready(pilot)
+        chat = app.query_one(ChatPane)
+    assert not app.screen_stack  # closed: no workspace screen to refresh
+    app.on_chat_pane_changeset_applied(chat.ChangesetApplied([RABBIT], None))

@@ -362,7 +362,11 @@ class WikituiApp(App[None]):
 
     def on_chat_pane_changeset_applied(self, message: ChatPane.ChangesetApplied) -> None:
         """The chat wrote pages (the workspace's graph and index are current): refresh the page, trees and links."""
-        self.main.vault_changed(set(message.paths))
+        try:
+            main = self.main
+        except LookupError:  # the app is closing (the message came after its screens went): nothing to refresh
+            return
+        main.vault_changed(set(message.paths))
 
     def run_main_action(self, action: str) -> None:
         """Run a workspace action (a palette command) on the main screen."""
