@@ -106,7 +106,8 @@ def test_ingest_that_proposes_nothing_exits_1(fake_llm, sample_vault):
     assert (code, out) == (1, "") and "proposed no changes" in err
 
 
-def test_a_conflicting_edit_on_disk_exits_4(fake_llm, sample_vault):
+def ingest_script_with_a_human_edit(sample_vault) -> list:
+    """The ingest's turns, the last one editing the Dodo's page on disk as a human would, mid-turn."""
     dodo = sample_vault / "wiki/characters/dodo.md"
 
     def human_edits_meanwhile(_body):
@@ -115,7 +116,11 @@ def test_a_conflicting_edit_on_disk_exits_4(fake_llm, sample_vault):
 
     script = ingest_script()
     script[-1] = Dynamic(human_edits_meanwhile)
-    fake_llm.script(*script)
+    return script
+
+
+def test_a_conflicting_edit_on_disk_exits_4(fake_llm, sample_vault):
+    fake_llm.script(*ingest_script_with_a_human_edit(sample_vault))
     code, out, err = run(run_ingest, sample_vault, "raw/chapter-03.md", apply=True, client=fast_client())
     assert code == 4, err
     assert "Its cure is a race." in dodo.read_text()  # the human's edit is never overwritten

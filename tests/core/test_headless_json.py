@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 
-from tests.core.test_headless import fast_client, ingest_script, run
-from tests.fakeserver import Dynamic, error, text, tool_call
+from tests.core.test_headless import fast_client, ingest_script_with_a_human_edit, run
+from tests.fakeserver import error, text, tool_call
 from wikitui.core.agent.headless import run_ask, run_ingest
 
 
@@ -36,15 +36,7 @@ def test_a_failed_ask_prints_no_document(fake_llm, sample_vault):
 
 
 def test_ingest_apply_json_on_a_conflict_exits_4_and_says_not_applied(fake_llm, sample_vault):
-    dodo = sample_vault / "wiki/characters/dodo.md"
-
-    def human_edits_meanwhile(_body):
-        dodo.write_text(dodo.read_text().replace("Its remedy is the Caucus-race.", "Its cure is a race."))
-        return text("Proposed.")
-
-    script = ingest_script()
-    script[-1] = Dynamic(human_edits_meanwhile)
-    fake_llm.script(*script)
+    fake_llm.script(*ingest_script_with_a_human_edit(sample_vault))
     code, out, err = run(run_ingest, sample_vault, "raw/chapter-03.md", apply=True, client=fast_client(),
                          as_json=True)
     assert code == 4 and "wiki/characters/dodo.md" in err
