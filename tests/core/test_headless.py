@@ -123,7 +123,7 @@ def test_a_conflicting_edit_on_disk_exits_4(fake_llm, sample_vault):
     fake_llm.script(*ingest_script_with_a_human_edit(sample_vault))
     code, out, err = run(run_ingest, sample_vault, "raw/chapter-03.md", apply=True, client=fast_client())
     assert code == 4, err
-    assert "Its cure is a race." in dodo.read_text()  # the human's edit is never overwritten
+    assert "Its cure is a race." in (sample_vault / "wiki/characters/dodo.md").read_text()  # the human's edit is never overwritten
     assert not (sample_vault / "wiki/themes/caucus-race.md").exists()  # all or nothing
 
 
