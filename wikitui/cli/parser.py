@@ -111,6 +111,9 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         if name == "links":
             p.add_argument("page", metavar="PAGE", help="a page's path, title or alias")
         p.add_argument("--json", action="store_true", help="print JSON")
+        if name == "lint":
+            p.add_argument("--semantic", action="store_true",
+                           help="then the model's pass; its proposals stay pending (exit 3 on a model failure)")
     elif name == "index":
         p.add_argument("--rebuild", action="store_true", help="rebuild the index from scratch")
     elif name == "ask":
@@ -135,7 +138,7 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
                        help="time limit per task (default: eval_task_timeout in the config, else 300)")
         p.add_argument("--keep", metavar="DIR", help="leave the eval's vaults in DIR (a new folder) to inspect")
     _common(p, suppress=True)
-    if name in ("ask", "ingest", "eval"):
+    if name in ("ask", "ingest", "eval", "lint"):
         _model_option(p, suppress=True)
 
 
