@@ -128,3 +128,23 @@ def test_a_failed_review_request_still_leaves_the_changeset_pending(fake_llm, re
 ])
 def test_parse_verdicts(answer, expected):
     assert parse_verdicts(answer, ["f0h0", "f0h1"]) == expected
+
+
+def test_the_notes_stay_on_the_hunks_left_pending_after_a_partial_apply(sample_vault):
+    from wikitui.core.changes.builder import ChangesetBuilder
+
+    ws = Workspace.open(sample_vault)
+    graph = ws.load_graph()
+    b = ChangesetBuilder(ws.vault, graph)
+    b.new_page("wiki/themes/caucus-race.md", CAUCUS, "new concept")
+    b.edit("wiki/characters/dodo.md", [{"old": "Its remedy is the Caucus-race.",
+                                        "new": "Its remedy is the [[Caucus-Race]]."}], "link")
+    cs = b.build("ingest", "chapter 3")
+    dodo = cs.files[1]
+    for h in dodo.hunks:
+        h.review = {"verdict": "doubt", "note": f"about {h.id}", "model": REVIEWER}
+    PendingStore(ws.vault).save(cs)
+    result = ws.apply(cs, {cs.files[0].hunks[0].id})  # the new page only; the Dodo's hunks stay undecided
+    left = PendingStore(ws.vault).load(cs.id)
+    assert result.remaining is not None and [f.path for f in left.files] == ["wiki/characters/dodo.md"]
+    assert [h.review for h in left.files[0].hunks] == [h.review for h in dodo.hunks]

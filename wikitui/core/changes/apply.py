@@ -173,6 +173,15 @@ def _own_line_in(fc: FileChange, base: str, new: str) -> tuple[int, int] | None:
     return (at_old[0], at_new[0]) if len(at_old) == 1 and len(at_new) == 1 and old_lines[u] != new_lines[v] else None
 
 
+def _carry_reviews(changeset: Changeset, rest: list[FileChange]) -> None:
+    """A second reviewer's notes follow the hunks that stay pending (the same lines in the same file)."""
+    notes = {(path, tuple(h.lines), h.header if not h.lines else ""): h.review
+             for fc in changeset.files for h in fc.hunks if h.review for path in {fc.path, fc.final_path}}
+    for fc in rest if notes else []:
+        for h in fc.hunks:
+            h.review = notes.get((fc.path, tuple(h.lines), h.header if not h.lines else ""))
+
+
 def _hunks_note(applied: list[str], total: int) -> str:
     if len(applied) == total:
         return f"all {total}"
@@ -241,6 +250,7 @@ def _apply(
     for i, f in enumerate(rest):  # number files and hunks afresh
         rest[i] = make_file_change(i, f.path, f.action, f.base_hash, f.base_text, f.new_text, f.new_path, f.reason,
                                    own_line=f.own_line)
+    _carry_reviews(changeset, rest)
     applied = [h for p in plans for h in (x.id for x in p.fc.hunks) if h in p.taken]
     remaining = None
     if rest:

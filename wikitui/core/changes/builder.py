@@ -12,7 +12,6 @@ written to disk until :func:`wikitui.core.changes.apply.apply_changeset`.
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -28,8 +27,9 @@ from wikitui.core.changes.model import (  # noqa: F401  (re-exported: the public
     new_changeset_id,
     sha256_bytes,
 )
-from wikitui.core.changes.diffs import Hunk, compute_hunks
-from wikitui.core.changes.policy import PolicyRefused, check_proposal, page_policy
+from wikitui.core.changes.diffs import Hunk
+from wikitui.core.changes.policy import check_proposal, page_policy, proposal_allowed
+from wikitui.core.changes.proposal_text import check_text as _check_text, line_delta as _line_delta
 from wikitui.core.changes.relink import rewrite_links_for_move
 from wikitui.core.changes.text_edits import EditError, apply_edits, newline_style, to_style
 from wikitui.core.changes.updated import bump_updated
@@ -44,7 +44,6 @@ __all__ = [
 ]
 
 _BOM = "\ufeff"
-_SURROGATE = re.compile("[\ud800-\udfff]")
 #: The operations a changeset may come from (log.md's operations, less ``undo``).
 OPS = ("ingest", "query", "lint", "edit")
 
@@ -65,21 +64,6 @@ class _Entry:
     @property
     def current(self) -> str:
         return self.dest or self.orig
-
-
-def _check_text(value: object, what: str) -> None:
-    """Text the agent wants written must be UTF-8 text: no NUL byte, no lone surrogate."""
-    if not isinstance(value, str):
-        return
-    if "\x00" in value:
-        raise ProposalError(f"{what} contains a NUL character; pages are text: remove it")
-    if _SURROGATE.search(value):
-        raise ProposalError(f"{what} contains a lone surrogate (not valid Unicode text); write the character itself")
-
-
-def _line_delta(before: str, after: str) -> str:
-    hunks = compute_hunks(before, after, 0)
-    return f"+{sum(h.added for h in hunks)} -{sum(h.removed for h in hunks)} lines"
 
 
 class ChangesetBuilder:
@@ -338,10 +322,8 @@ class ChangesetBuilder:
                 other.text, source, old_path=src, new_path=dst, graph=self.graph, skip_from=skip
             )
             if n and other.current not in rewrites:
-                try:
-                    self._check_policy(other, text)
-                except PolicyRefused:
-                    kept.append(other.current)  # its policy keeps it as it is: its links will break
+                if not proposal_allowed(other.orig, other.base_text if other.exists else None, text):
+                    kept.append(other.current)  # its `llm:` policy keeps it as it is: its links will break
                     continue
                 rewrites[other.current] = (other, text)
                 total += n
@@ -356,8 +338,7 @@ class ChangesetBuilder:
             other.text = text
             self._register(other, f"links to {src} now point to {dst}")
         pages = len(rewrites) + (1 if own_n else 0)
-        note = (f"; not rewritten, by their `llm:` policy (their links to it will break): {', '.join(kept)}"
-                if kept else "")
+        note = f"; not rewritten, by their `llm:` policy (links will break): {', '.join(kept)}" if kept else ""
         return f"recorded move of {src} to {dst}; {total + own_n} link(s) in {pages} page(s) will be rewritten{note}"
 
     # ------------------------------------------------------------------ result

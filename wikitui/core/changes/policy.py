@@ -81,6 +81,15 @@ def check_proposal(path: str, base_text: str | None, new_text: str | None, *, ac
         raise PolicyRefused(_append_message(path, f"removes or changes {removed} existing line(s)"))
 
 
+def proposal_allowed(path: str, base_text: str | None, new_text: str | None, *, action: str = "edit") -> bool:
+    """Whether :func:`check_proposal` lets the proposal through."""
+    try:
+        check_proposal(path, base_text, new_text, action=action)
+    except PolicyRefused:
+        return False
+    return True
+
+
 def hunk_allowed(policy: str | None, hunk: Hunk, action: str) -> bool:
     """Whether one hunk may be applied to a page under ``policy``."""
     if policy is None:
