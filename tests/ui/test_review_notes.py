@@ -45,3 +45,38 @@ async def test_leaving_at_once_keeps_the_wrong_hunk_rejected(vault_root):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("escape")
     assert app.results[0].rejected == {"f0h1"}
+
+
+async def test_in_the_chat_a_review_model_marks_a_hunk_wrong_and_it_opens_rejected(fake_llm, sample_vault):
+    from tests.core.test_review_model import REVIEWER, judge
+    from tests.fakeserver import Dynamic, text, tool_call
+    from tests.ui.test_chat import ChatHost, notes, turn
+    from wikitui.ui.screens.review import ReviewScreen
+
+    (sample_vault / ".wikitui").mkdir(exist_ok=True)
+    (sample_vault / ".wikitui/config.toml").write_text(f'review_model = "{REVIEWER}"\n')
+    fake_llm.script(
+        tool_call("propose_edit", path="wiki/characters/dodo.md", reason="cross-reference",
+                  edits=[{"old": "Its remedy is the Caucus-race.", "new": "Its remedy is the [[Caucus-Race]]."}]),
+        text("Findings: the Dodo page should link the race."),
+        Dynamic(judge),
+    )
+    app = ChatHost(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await turn(pilot, "/lint")
+        assert any("1 wrong (they start rejected)" in n and "review: 960 tokens" in n for n in notes(app.pane))
+        await pilot.press("ctrl+r")
+        await wait_for_screen(pilot, ReviewScreen)
+        assert counts(app) == "2 hunks · 0 accepted · 1 rejected · 1 undecided"
+        shown = " ".join(note_rows(app))  # a long note wraps under the hunk's header
+        assert "✗ review: wrong (openai/second-opinion) — the source calls it a caucus-race, lower case" in shown
+        assert "✓ review: ok (openai/second-opinion) — fine" in shown
+
+
+async def wait_for_screen(pilot, kind, timeout: float = 10.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not isinstance(pilot.app.screen, kind):
+        assert time.monotonic() < deadline, f"timed out waiting for {kind.__name__}"
+        await pilot.pause(0.02)
