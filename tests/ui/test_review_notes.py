@@ -80,3 +80,7 @@ async def wait_for_screen(pilot, kind, timeout: float = 10.0) -> None:
     while not isinstance(pilot.app.screen, kind):
         assert time.monotonic() < deadline, f"timed out waiting for {kind.__name__}"
         await pilot.pause(0.02)
+
+
+def test_snapshot_review_with_a_second_reviewers_notes(vault_root, snap_compare):
+    assert snap_compare(ReviewApp(reviewed(vault_root)), terminal_size=(120, 40))
