@@ -45,7 +45,7 @@ def test_page_policy_reads_the_frontmatter_and_ignores_anything_else():
     assert page_policy("\ufeff" + locked("A", "x\n", "Append")) == "append"
     assert page_policy(locked("A", "x\n", "whatever")) is None
     assert page_policy("# no frontmatter\n\nllm: locked\n") is None
-    assert page_policy("---\nllm: [locked\n---\n") is None  # does not parse: no policy
+    assert page_policy("---\nllm: [locked\n---\n") is None  # does not parse, and no plain `llm:` line
     assert page_policy(None) is None
 
 

@@ -11,6 +11,8 @@ or a changeset made elsewhere (MCP, a pending file written by hand).
 
 from __future__ import annotations
 
+import re
+
 from wikitui.core.changes.diffs import Hunk, compute_hunks
 from wikitui.core.changes.model import ProposalError
 from wikitui.core.vault.page import load_frontmatter, split_frontmatter
@@ -19,6 +21,11 @@ from wikitui.core.vault.page import load_frontmatter, split_frontmatter
 KEY = "llm"
 LOCKED = "locked"
 APPEND = "append"
+
+
+#: A top-level ``llm: locked`` line, read even when the rest of the block is not valid YAML: a lock the
+#: person wrote must not fail open because of a typo elsewhere in the frontmatter.
+_PLAIN_LINE = re.compile(r"^llm:[ \t]*[\"']?(locked|append)[\"']?[ \t]*(?:#.*)?$", re.MULTILINE | re.IGNORECASE)
 
 
 class PolicyRefused(ProposalError):
@@ -38,8 +45,9 @@ def page_policy(text: str | None) -> str | None:
         return None
     try:
         value = load_frontmatter(fm).get(KEY)
-    except Exception:  # noqa: BLE001 - a block that does not parse sets no policy (lint reports it)
-        return None
+    except Exception:  # noqa: BLE001 - a block that does not parse (lint reports it): its plain line still counts
+        line = _PLAIN_LINE.search(fm)
+        return line.group(1).lower() if line else None
     value = str(value).strip().lower() if isinstance(value, str) else None
     return value if value in (LOCKED, APPEND) else None
 
