@@ -65,6 +65,8 @@ async def test_in_the_chat_a_review_model_marks_a_hunk_wrong_and_it_opens_reject
     async with app.run_test(size=(120, 40)) as pilot:
         await turn(pilot, "/lint")
         assert any("1 wrong (they start rejected)" in n and "review: 960 tokens" in n for n in notes(app.pane))
+        footer = str(app.pane.query_one("#chat-footer").render())
+        assert "review" in footer and "900 → 60" in footer  # the reviewer's usage, apart from the turn's
         await pilot.press("ctrl+r")
         await wait_for_screen(pilot, ReviewScreen)
         assert counts(app) == "2 hunks · 0 accepted · 1 rejected · 1 undecided"
