@@ -94,7 +94,9 @@ def _plan_file(vault: Vault, fc: FileChange, accepted: set[str], undecided: set[
     if not taken:
         return plan
     _check_path(vault, fc.path)
-    refusal = refusal_at_apply(fc.path, text_of(vault, fc.path), [h for h in fc.hunks if h.id in taken], fc.action)
+    page = fc.path.lower().endswith(".md")  # only pages have frontmatter, hence a policy
+    refusal = page and refusal_at_apply(fc.path, text_of(vault, fc.path), [h for h in fc.hunks if h.id in taken],
+                                        fc.action)
     if refusal:  # the page's `llm:` policy (set since the proposal, or a changeset made elsewhere): it all stays
         plan.refused, plan.taken, plan.undecided = refusal, set(), ids
         return plan
