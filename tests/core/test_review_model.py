@@ -148,3 +148,18 @@ def test_the_notes_stay_on_the_hunks_left_pending_after_a_partial_apply(sample_v
     left = PendingStore(ws.vault).load(cs.id)
     assert result.remaining is not None and [f.path for f in left.files] == ["wiki/characters/dodo.md"]
     assert [h.review for h in left.files[0].hunks] == [h.review for h in dodo.hunks]
+
+
+def test_the_review_request_stays_bounded_on_a_huge_changeset(sample_vault):
+    from wikitui.core.agent.review_pass import HUNKS_TOTAL, SOURCES_TOTAL, review_messages
+    from wikitui.core.changes.builder import ChangesetBuilder
+
+    ws = Workspace.open(sample_vault)
+    b = ChangesetBuilder(ws.vault, ws.load_graph())
+    for n in range(40):  # 40 new pages of 20,000 characters each, every one listing every chapter
+        sources = ", ".join(f"raw/chapter-{i:02d}.md" for i in range(1, 13))
+        b.new_page(f"wiki/big/page-{n}.md", f"---\ntitle: P{n}\nsources: [{sources}]\n---\n" + "word " * 4000, "big")
+    messages = review_messages(ws.vault, b.build("ingest", "huge"))
+    user = messages[-1]["content"]
+    assert len(user) < HUNKS_TOTAL + SOURCES_TOTAL + 40 * 400  # headers and notes aside, the budgets hold
+    assert "--- hunk f39h0" in user  # every hunk is still named, so each can get a verdict

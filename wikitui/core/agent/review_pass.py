@@ -23,8 +23,9 @@ from wikitui.core.vault.page import load_frontmatter, split_frontmatter
 VERDICTS = ("ok", "doubt", "wrong")
 #: Characters of each listed source shown to the reviewer, and of all of them together.
 SOURCE_CHARS, SOURCES_TOTAL = 6_000, 24_000
-#: Characters of one hunk's diff shown to the reviewer.
-HUNK_CHARS = 4_000
+#: Characters of one hunk's diff shown to the reviewer, and of all hunks together (a big ingest must
+#: still fit a modest context window).
+HUNK_CHARS, HUNKS_TOTAL = 4_000, 48_000
 
 INSTRUCTIONS = """You review changes another model proposed to a personal markdown wiki, before a human does.
 For EACH hunk below, judge whether it is supported by the sources shown and consistent with the page:
@@ -92,11 +93,14 @@ def _sources_text(vault, changeset: Changeset) -> str:
 def review_messages(vault, changeset: Changeset) -> list[dict]:
     """The request: instructions, then the sources, then every hunk with its id."""
     hunks: list[str] = []
+    budget = HUNKS_TOTAL
     for fc in changeset.files:
         for h in fc.hunks:
             diff = "".join(h.lines) if h.lines else h.header
-            if len(diff) > HUNK_CHARS:
-                diff = diff[:HUNK_CHARS] + "\n[hunk cut]"
+            room = max(0, min(HUNK_CHARS, budget))
+            if len(diff) > room:
+                diff = diff[:room] + "\n[hunk cut: judge only what is shown; say doubt when that is not enough]"
+            budget -= len(diff)
             why = f" (reason: {fc.reason})" if fc.reason else ""
             hunks.append(f"--- hunk {h.id}: {fc.action} {fc.display_path}{why}\n{h.header}\n{diff}")
     user = (f"Sources:\n\n{_sources_text(vault, changeset)}\n\nHunks ({len(hunks)}):\n\n" + "\n\n".join(hunks)
