@@ -70,3 +70,28 @@ async def test_background_lint_is_off_by_default(fake_llm, sample_vault):
         idle.clock = lambda: 10.0 ** 9
         assert idle.seconds is None and not idle.check()
         assert fake_llm.requests == []
+
+
+async def test_no_background_lint_while_a_turn_runs(fake_llm, sample_vault):
+    from tests.fakeserver import hang
+
+    (sample_vault / ".wikitui").mkdir(exist_ok=True)
+    (sample_vault / ".wikitui/config.toml").write_text("[background]\nlint_after_idle_minutes = 5\n")
+    fake_llm.script(hang(30, text("late answer")))
+    app = workspace(sample_vault, watch=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_ready(pilot)
+        idle = app.idle_lint
+        now = [1000.0]
+        idle.clock = lambda: now[0]
+        idle.activity()
+        chat = app.chat
+        chat.chat_input.focus()
+        chat.chat_input.set_text("Who is always late?")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: chat.busy and fake_llm.requests, "the question to reach the model", 30)
+        now[0] += 3600
+        assert not idle.check()  # a turn is running: that is not idle
+        assert idle.last_activity == now[0]  # and the idle period starts again from now
+        chat.action_cancel()
+        await wait_for(pilot, lambda: not chat.busy, "the cancelled turn to end", 30)

@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from textual.css.query import NoMatches
+
 #: Longest wait between two looks at the clock, in seconds.
 MAX_CHECK_S = 30.0
 
@@ -54,8 +56,8 @@ class IdleLint:
 
     def _turn_running(self) -> bool:
         try:
-            return bool(self.app.chat.running)
-        except Exception:  # the agent pane is not mounted yet: no turn can run
+            return bool(self.app.chat.busy)
+        except (LookupError, NoMatches):  # the agent pane is not mounted yet: no turn can run
             return False
 
     def check(self) -> bool:
