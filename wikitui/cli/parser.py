@@ -134,6 +134,9 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         if name == "links":
             p.add_argument("page", metavar="PAGE", help="a page's path, title or alias")
         p.add_argument("--json", action="store_true", help="print JSON")
+        if name == "lint":
+            p.add_argument("--semantic", action="store_true",
+                           help="then the model's pass; its proposals stay pending (exit 3 on a model failure)")
     elif name == "index":
         p.add_argument("--rebuild", action="store_true", help="rebuild the index from scratch")
     elif name == "ask":
@@ -168,7 +171,7 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "completion":
         p.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL", help="bash, zsh or fish")
     _common(p, suppress=True)
-    if name in ("ask", "ingest", "eval"):
+    if name in ("ask", "ingest", "eval", "lint"):
         _model_option(p, suppress=True)
 
 

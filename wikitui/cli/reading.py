@@ -80,6 +80,10 @@ def cmd_links(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     """``wikitui lint``: exit status 1 when any problem is found."""
+    if getattr(args, "semantic", False):
+        from wikitui.cli.semantic import cmd_lint_semantic
+
+        return cmd_lint_semantic(args)
     from wikitui.core.vault.lint import run_lint
 
     ws = open_workspace(args)

@@ -45,6 +45,8 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "context_tokens": int,
     "theme": str,
     "keymap": dict,
+    "review_model": str,
+    "background": dict,
 }
 #: Config keys that look like a secret: refused, because keys live in the environment.
 _SECRET_KEY = re.compile(r"(^|_)(api_key|key|token|secret|password)$", re.IGNORECASE)
@@ -116,6 +118,10 @@ class Settings:
             litellm's model data, else the server's ``/models`` entry, else 8,192.
         theme: The UI theme's name; None for the default.
         keymap: Key overrides, action name to key (``{"review": "ctrl+e"}``).
+        review_model: A second model that reads every changeset's hunks before the human
+            does and notes ``ok``/``doubt``/``wrong`` on each (DESIGN §11); None: no second review.
+        lint_after_idle_minutes: ``[background] lint_after_idle_minutes``: the TUI runs the
+            semantic lint after this long idle, leaving its proposals pending; None: off.
         user_config: The user config file these settings were read from (it may not exist).
         sources: Where each configured value came from (``{"model": "WIKITUI_MODEL"}``).
         warnings: Problems found in config files (ignored values); shown, never fatal.
@@ -131,6 +137,8 @@ class Settings:
     context_tokens: int | None = None
     theme: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
+    review_model: str | None = None
+    lint_after_idle_minutes: float | None = None
     user_config: Path | None = None
     sources: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -196,9 +204,25 @@ def _apply_file(settings: Settings, data: dict, origin: str) -> None:
             continue
         if key == "keymap":
             settings.keymap.update({str(k): str(v) for k, v in value.items()})
+        elif key == "background":
+            _apply_background(settings, value, origin)
+            continue
         else:
             setattr(settings, key, float(value) if key in ("timeout", "eval_task_timeout") else value)
         settings.sources[key] = origin
+
+
+def _apply_background(settings: Settings, table: dict, origin: str) -> None:
+    """The ``[background]`` table: ``lint_after_idle_minutes`` (a positive number; 0 turns it off)."""
+    if "lint_after_idle_minutes" not in table:
+        return
+    value = table["lint_after_idle_minutes"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        settings.warnings.append(f"{origin}: background.lint_after_idle_minutes must be a number of minutes "
+                                 "(0 or absent: off); ignored")
+        return
+    settings.lint_after_idle_minutes = float(value) if value > 0 else None
+    settings.sources["background.lint_after_idle_minutes"] = origin
 
 
 def _vault_config_path(vault: object) -> Path | None:

@@ -24,6 +24,7 @@ from textual.screen import Screen
 from wikitui import gc_tuning
 from wikitui.core.workspace import IndexState, Workspace
 from wikitui.ui.early_keys import EarlyKeys, KeyHandled
+from wikitui.ui.idle_lint import IdleLint
 from wikitui.ui.index_watch import IndexWatch
 from wikitui.ui.messages import IndexProgress, VaultChanged
 from wikitui.ui.screens.main import MainScreen
@@ -111,6 +112,8 @@ class WikituiApp(App[None]):
         self._stop = threading.Event()
         #: Keys typed while a screen settles (at launch, right after / or ctrl+p), handled once it is ready.
         self.early_keys = EarlyKeys(self)
+        #: The background lint after idle minutes (off unless configured).
+        self.idle_lint = IdleLint(self)
         self._theme_errors: list[str] = []
         self._register_themes()
         self._choose_theme(theme)
@@ -122,6 +125,7 @@ class WikituiApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         """Keys are handed out one at a time, each to a ready screen (see :mod:`wikitui.ui.early_keys`)."""
         if isinstance(event, events.Key) and not event.is_forwarded:
+            self.idle_lint.activity()
             if self.early_keys.hold(event):
                 return
             target = self.focused or self.screen  # where Textual hands the key
@@ -185,9 +189,10 @@ class WikituiApp(App[None]):
         try:
             from wikitui.core.config import load_settings
 
-            keymap = load_settings(self.workspace.vault).keymap
-            if keymap:
-                self.set_keymap(keymap)
+            settings = load_settings(self.workspace.vault)
+            if settings.keymap:
+                self.set_keymap(settings.keymap)
+            self.idle_lint.configure(settings)
         except Exception as exc:
             self.notify(f"config: {exc}", severity="warning")
 

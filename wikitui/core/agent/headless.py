@@ -217,4 +217,6 @@ def _finish_ingest(done: TurnFinished, workspace, *, apply: bool, out: TextIO | 
               f"{len(result.deleted)} deleted{commit}\n")
     for warning in result.warnings:
         err.write(f"wikitui: warning: {warning}\n")
+    for refusal in result.refused:
+        err.write(f"wikitui: {refusal}\n")
     return EXIT_OK if (result.written or result.deleted) else EXIT_NOTHING

@@ -28,6 +28,8 @@ class TurnEndings:
     async def _finish(self, turn: Turn, builder, text: str, *, awaiting_go: bool = False,
                       cut: bool = False) -> TurnFinished:
         changeset = self._save_changeset(turn, builder)
+        if changeset is not None and self.settings.review_model:
+            await self._second_review(turn, changeset)
         turn.state = "awaiting_go" if awaiting_go else "done"
         self._record_turn(turn)
         await self._emit_usage(turn)
@@ -40,6 +42,23 @@ class TurnEndings:
             if isinstance(feedback, str) and feedback.strip():
                 self._feedback = feedback.strip()
         return done
+
+    async def _second_review(self, turn: Turn, changeset) -> None:
+        """``review_model`` annotates the changeset's hunks (saved pending again); a failure only says so."""
+        from wikitui.core.agent.review_pass import review_changeset, review_client
+        from wikitui.core.changes.pending import PendingStore
+
+        client = review_client(self.client, self.settings.review_model)
+        await self._emit(Notice(f"review: {self.settings.review_model} reads {len(changeset.hunk_ids())} hunk(s)…",
+                                "note"))
+        try:
+            outcome = await review_changeset(client, self.vault, changeset)
+        except WikituiError as exc:  # ModelError: the changeset reaches the human unannotated
+            await self._note(turn, "review", f"review by {self.settings.review_model} failed: {exc}; "
+                             "no hunk is annotated")
+            return
+        PendingStore(self.vault).save(changeset)
+        await self._note(turn, "review", outcome.notice)
 
     async def _finish_cancelled(self, turn: Turn, partial: str) -> TurnFinished:
         if partial:

@@ -28,12 +28,14 @@ from wikitui.core.changes.model import (
 )
 from wikitui.core.changes.diffs import HunkMismatch, apply_hunks, merge_texts, split_lines
 from wikitui.core.changes.lock import write_lock
+from wikitui.core.changes.policy import refusal_at_apply
 from wikitui.core.changes.recovery import recover_locked
 from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
 from wikitui.core.errors import UnsafePath, WikituiError
 from wikitui.core.vault.files import encode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.log_md import review_usage
 
 __all__ = ["ApplyResult", "apply_changeset", "apply_hunks"]
 
@@ -51,6 +53,7 @@ class _Plan:
     on_disk: str | None = None  # the file's text after the apply
     at: str | None = None  # the file's path after the apply
     merged: bool = False
+    refused: str | None = None  # why the page's policy refused the file's accepted hunks
 
 
 def _check_path(vault: Vault, rel: str) -> None:
@@ -91,6 +94,12 @@ def _plan_file(vault: Vault, fc: FileChange, accepted: set[str], undecided: set[
     if not taken:
         return plan
     _check_path(vault, fc.path)
+    page = fc.path.lower().endswith(".md")  # only pages have frontmatter, hence a policy
+    refusal = page and refusal_at_apply(fc.path, text_of(vault, fc.path), [h for h in fc.hunks if h.id in taken],
+                                        fc.action)
+    if refusal:  # the page's `llm:` policy (set since the proposal, or a changeset made elsewhere): it all stays
+        plan.refused, plan.taken, plan.undecided = refusal, set(), ids
+        return plan
     if fc.action == "create":
         text = apply_hunks("", fc.hunks, taken)
         disk = text_of(vault, fc.path)
@@ -166,6 +175,15 @@ def _own_line_in(fc: FileChange, base: str, new: str) -> tuple[int, int] | None:
     return (at_old[0], at_new[0]) if len(at_old) == 1 and len(at_new) == 1 and old_lines[u] != new_lines[v] else None
 
 
+def _carry_reviews(changeset: Changeset, rest: list[FileChange]) -> None:
+    """A second reviewer's notes follow the hunks that stay pending (the same lines in the same file)."""
+    notes = {(path, tuple(h.lines), h.header if not h.lines else ""): h.review
+             for fc in changeset.files for h in fc.hunks if h.review for path in {fc.path, fc.final_path}}
+    for fc in rest if notes else []:
+        for h in fc.hunks:
+            h.review = notes.get((fc.path, tuple(h.lines), h.header if not h.lines else ""))
+
+
 def _hunks_note(applied: list[str], total: int) -> str:
     if len(applied) == total:
         return f"all {total}"
@@ -234,16 +252,19 @@ def _apply(
     for i, f in enumerate(rest):  # number files and hunks afresh
         rest[i] = make_file_change(i, f.path, f.action, f.base_hash, f.base_text, f.new_text, f.new_path, f.reason,
                                    own_line=f.own_line)
+    _carry_reviews(changeset, rest)
     applied = [h for p in plans for h in (x.id for x in p.fc.hunks) if h in p.taken]
     remaining = None
     if rest:
         remaining = Changeset(
             changeset.id, changeset.op, changeset.title, changeset.created, changeset.model,
             changeset.tokens, changeset.cost, rest, usage_logged=changeset.usage_logged or bool(writes),
+            review=changeset.review,
         )
     store = PendingStore(vault)
     pending_rel, pending_data = store.relpath(changeset.id), store.encode(remaining) if remaining else None
     result = ApplyResult(changeset.id, applied=applied, remaining=remaining)
+    result.refused = [p.refused for p in plans if p.refused]
     if not writes:
         store.write_raw(changeset.id, pending_data)
         return result
@@ -256,7 +277,7 @@ def _apply(
 
     log_fields: dict[str, Any] = {"model": changeset.model, "hunks": _hunks_note(applied, len(all_ids))}
     if not changeset.usage_logged:
-        log_fields.update(tokens=changeset.tokens, cost=changeset.cost)
+        log_fields.update(tokens=changeset.tokens, cost=changeset.cost, review=review_usage(changeset.review))
     tx = WriteTransaction(vault, graph, "apply", changeset.id, writes)
     tx.log_as(changeset.op, changeset.title, **log_fields)
     tx.records = [(history_rel, history_data), (pending_rel, pending_data)]

@@ -12,7 +12,6 @@ written to disk until :func:`wikitui.core.changes.apply.apply_changeset`.
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -28,7 +27,9 @@ from wikitui.core.changes.model import (  # noqa: F401  (re-exported: the public
     new_changeset_id,
     sha256_bytes,
 )
-from wikitui.core.changes.diffs import Hunk, compute_hunks
+from wikitui.core.changes.diffs import Hunk
+from wikitui.core.changes.policy import check_proposal, page_policy, proposal_allowed
+from wikitui.core.changes.proposal_text import check_text as _check_text, line_delta as _line_delta
 from wikitui.core.changes.relink import rewrite_links_for_move
 from wikitui.core.changes.text_edits import EditError, apply_edits, newline_style, to_style
 from wikitui.core.changes.updated import bump_updated
@@ -43,7 +44,6 @@ __all__ = [
 ]
 
 _BOM = "\ufeff"
-_SURROGATE = re.compile("[\ud800-\udfff]")
 #: The operations a changeset may come from (log.md's operations, less ``undo``).
 OPS = ("ingest", "query", "lint", "edit")
 
@@ -64,21 +64,6 @@ class _Entry:
     @property
     def current(self) -> str:
         return self.dest or self.orig
-
-
-def _check_text(value: object, what: str) -> None:
-    """Text the agent wants written must be UTF-8 text: no NUL byte, no lone surrogate."""
-    if not isinstance(value, str):
-        return
-    if "\x00" in value:
-        raise ProposalError(f"{what} contains a NUL character; pages are text: remove it")
-    if _SURROGATE.search(value):
-        raise ProposalError(f"{what} contains a lone surrogate (not valid Unicode text); write the character itself")
-
-
-def _line_delta(before: str, after: str) -> str:
-    hunks = compute_hunks(before, after, 0)
-    return f"+{sum(h.added for h in hunks)} -{sum(h.removed for h in hunks)} lines"
 
 
 class ChangesetBuilder:
@@ -185,6 +170,11 @@ class ChangesetBuilder:
             "above that line"
         )
 
+    @staticmethod
+    def _check_policy(entry: _Entry, new_text: str | None, *, action: str = "edit") -> None:
+        """The page's ``llm:`` policy, read from the page on disk (:mod:`wikitui.core.changes.policy`)."""
+        check_proposal(entry.orig, entry.base_text if entry.exists else None, new_text, action=action)
+
     # -------------------------------------------------------------- proposals
     def edit(self, path: str, edits: list[dict], reason: str = "") -> str:
         """Propose exact search/replace edits to an existing page.
@@ -209,6 +199,7 @@ class ChangesetBuilder:
         except EditError as exc:
             raise ProposalError(f"{rel}: {exc}") from None
         self._check_index(rel, entry.text, new)
+        self._check_policy(entry, new)
         delta = _line_delta(entry.text, new)
         entry.text = new
         entry.edited = True
@@ -240,6 +231,7 @@ class ChangesetBuilder:
         bom = _BOM if style_of.startswith(_BOM) else ""
         new = bom + to_style(content.lstrip(_BOM), newline_style(style_of))
         self._check_index(rel, before, new)
+        self._check_policy(entry, new)
         delta = _line_delta(before, new)
         entry.text = new
         entry.edited = True
@@ -259,6 +251,7 @@ class ChangesetBuilder:
         if rel == SCHEMA_FILE:
             raise ProposalError(f"{SCHEMA_FILE} is the wiki's schema; edit it instead of deleting it")
         self._check_index(rel, entry.text, None)
+        self._check_policy(entry, None)
         if not entry.exists:
             self._entries.pop(rel, None)
             self._order.remove(entry)
@@ -302,12 +295,14 @@ class ChangesetBuilder:
                                 "straight to its final path instead")
         if dst in self._entries or (self.vault.root / dst).exists():
             raise ProposalError(f"{dst} already exists; choose another path or propose_page to rewrite it")
+        self._check_policy(entry, entry.text, action="move")
         if not entry.exists:  # a page created in this turn: nothing links to it on disk
             self._entries.pop(src, None)
             entry.orig = dst
             self._register(entry, reason)
             return f"the new page proposed as {src} will be created as {dst} instead"
         rewrites: dict[str, tuple[_Entry, str]] = {}
+        kept: list[str] = []
         total = 0
         sources = {b.source for b in self.graph.backlinks(src)}
         sources |= {p for p, e in self._entries.items() if e.text is not None and p != src}
@@ -327,6 +322,9 @@ class ChangesetBuilder:
                 other.text, source, old_path=src, new_path=dst, graph=self.graph, skip_from=skip
             )
             if n and other.current not in rewrites:
+                if not proposal_allowed(other.orig, other.base_text if other.exists else None, text):
+                    kept.append(other.current)  # its `llm:` policy keeps it as it is: its links will break
+                    continue
                 rewrites[other.current] = (other, text)
                 total += n
         own_text, own_n = rewrite_links_for_move(entry.text, src, old_path=src, new_path=dst, graph=self.graph)
@@ -340,7 +338,8 @@ class ChangesetBuilder:
             other.text = text
             self._register(other, f"links to {src} now point to {dst}")
         pages = len(rewrites) + (1 if own_n else 0)
-        return f"recorded move of {src} to {dst}; {total + own_n} link(s) in {pages} page(s) will be rewritten"
+        note = f"; not rewritten, by their `llm:` policy (links will break): {', '.join(kept)}" if kept else ""
+        return f"recorded move of {src} to {dst}; {total + own_n} link(s) in {pages} page(s) will be rewritten{note}"
 
     # ------------------------------------------------------------------ result
     def proposed_text(self, path: str) -> str | None:
@@ -381,7 +380,9 @@ class ChangesetBuilder:
                 files.append(make_file_change(i, entry.orig, "delete", entry.base_hash, entry.base_text, "", reason=reason))
             else:
                 # An edit keeps the page's `updated:` current, as a hunk of its own the user decides.
-                text, own = bump_updated(entry.base_text, entry.text) if entry.edited else (entry.text, None)
+                # Not on a page with an `llm:` policy: changing the date would be refused at apply.
+                bump = entry.edited and page_policy(entry.base_text) is None
+                text, own = bump_updated(entry.base_text, entry.text) if bump else (entry.text, None)
                 if entry.dest:
                     files.append(make_file_change(
                         i, entry.orig, "move", entry.base_hash, entry.base_text, text, entry.dest, reason, own_line=own

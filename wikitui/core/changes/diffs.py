@@ -40,6 +40,8 @@ class Hunk:
         removed: Lines removed.
         kind: ``"text"`` (a unified-diff hunk), ``"rename"`` (a move's rename, one
             decision) or ``"file"`` (creating or deleting an empty file).
+        review: A second reviewer's note (DESIGN §11), ``{"verdict": "ok"|"doubt"|"wrong",
+            "note", "model"}``; None when no reviewer read it.
     """
 
     id: str
@@ -53,6 +55,7 @@ class Hunk:
     added: int = 0
     removed: int = 0
     kind: str = "text"
+    review: dict | None = None
 
     @property
     def display_lines(self) -> list[str]:
@@ -63,13 +66,17 @@ class Hunk:
         return [_shown(ln.rstrip("\n").rstrip("\r").replace("\ufeff", "")) for ln in self.lines]
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict."""
-        return asdict(self)
+        """A JSON-ready dict (``review`` only when a reviewer read the hunk)."""
+        data = asdict(self)
+        if data["review"] is None:
+            del data["review"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "Hunk":
         """The inverse of :meth:`to_dict`."""
-        return cls(**data)
+        review = data.get("review")
+        return cls(**{**data, "review": review if isinstance(review, dict) else None})
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

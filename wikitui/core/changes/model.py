@@ -183,6 +183,8 @@ class Changeset:
         cost: The turn's cost in US dollars.
         files: The file changes, in proposal order.
         usage_logged: Whether tokens and cost already went into log.md (a partial apply logs them once).
+        review: The second reviewer's request, logged apart from the turn's
+            (``{"model", "tokens", "cost"}``; None when no ``review_model`` read it).
     """
 
     id: str
@@ -194,6 +196,7 @@ class Changeset:
     cost: float | None = None
     files: list[FileChange] = field(default_factory=list)
     usage_logged: bool = False
+    review: dict | None = None
 
     def hunk_ids(self) -> list[str]:
         """Every hunk id, in review order."""
@@ -227,6 +230,7 @@ class Changeset:
             "id": self.id, "op": self.op, "title": self.title, "created": self.created,
             "model": self.model, "tokens": self.tokens, "cost": self.cost,
             "usage_logged": self.usage_logged, "files": [fc.to_dict() for fc in self.files],
+            "review": self.review,
         }
 
     @classmethod
@@ -242,6 +246,7 @@ class Changeset:
                 model=data.get("model"), tokens=data.get("tokens"), cost=data.get("cost"),
                 files=[FileChange.from_dict(f) for f in data["files"]],
                 usage_logged=bool(data.get("usage_logged", False)),
+                review=data.get("review") if isinstance(data.get("review"), dict) else None,
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"not a changeset: missing or malformed {exc}") from exc

@@ -52,6 +52,8 @@ class ApplyResult:
             pages or in pages that linked to a page this apply removed.
         index_updated: Whether index.md was regenerated.
         warnings: Problems that did not stop the apply (a failed git commit, say).
+        refused: Why a page's ``llm:`` policy refused a file's hunks (nothing of that file
+            was applied; its hunks stay pending), one message per file.
     """
 
     changeset_id: str
@@ -66,6 +68,7 @@ class ApplyResult:
     unresolved_links: list[tuple[str, Link]] = field(default_factory=list)
     index_updated: bool = False
     warnings: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
 
     def take(self, outcome: WriteOutcome) -> None:
         """Copy in what the transaction did beyond the pages (commits, log entry, index.md, warnings)."""

@@ -61,6 +61,7 @@ def format_log_entry(
     commit: str | None = None,
     hunks: Iterable[str] | int | str | None = None,
     date: _dt.date | str | None = None,
+    review: str | None = None,
 ) -> str:
     """Format one log.md entry (ending with a newline).
 
@@ -75,6 +76,7 @@ def format_log_entry(
         commit: The git commit, when the vault is a repository.
         hunks: The hunks applied (ids, or a description such as ``"5 of 7"``).
         date: The entry's date; today (local time) by default.
+        review: The second reviewer's model, tokens and cost (:func:`review_usage`), logged apart.
 
     Raises:
         ValueError: ``op`` is not one of :data:`OPS`.
@@ -93,6 +95,8 @@ def format_log_entry(
         lines.append(f"- tokens: {_format_tokens(tokens)}")
     if cost is not None:
         lines.append(f"- cost: {_format_cost(cost)}")
+    if review:
+        lines.append(f"- review: {_one_line(review)}")
     if changeset:
         lines.append(f"- changeset: {_one_line(changeset)}")
     if hunks is not None:
@@ -100,6 +104,17 @@ def format_log_entry(
     if commit:
         lines.append(f"- commit: {_one_line(commit)}")
     return "\n".join(lines) + "\n"
+
+
+def review_usage(review: dict | None) -> str | None:
+    """``model, N tokens, $x`` for a changeset's second review (None when there was none)."""
+    if not isinstance(review, dict) or not review.get("model"):
+        return None
+    tokens = review.get("tokens")
+    total = sum(v for v in tokens.values() if isinstance(v, int)) if isinstance(tokens, dict) else tokens
+    cost = review.get("cost")
+    cost_text = f", {_format_cost(cost)}" if isinstance(cost, (int, float)) else ""
+    return f"{review['model']}, {total if isinstance(total, int) else 0:,} tokens{cost_text}"
 
 
 def newline_of(data: bytes) -> bytes:

@@ -110,6 +110,7 @@ class ChatController:
         self._answer: ChatMessage | None = None
         self._tools: dict[str, ToolLine] = {}
         self._last_usage: TurnUsage | None = None
+        self._review: dict | None = None  # the second reviewer's usage for the last changeset (DESIGN §11)
         self._litellm_ready = False
         self._cancel_requested = False
 
@@ -189,6 +190,11 @@ class ChatController:
                                  usage.session_cost)
         elif totals is not None and totals.requests:
             parts += usage_line("session", totals.prompt_tokens, totals.completion_tokens, totals.cost)
+        review = self._review if isinstance(self._review, dict) else {}
+        tokens = review.get("tokens") if isinstance(review.get("tokens"), dict) else None
+        if tokens:  # logged apart from the turn's own usage
+            parts += usage_line("review", int(tokens.get("in") or 0), int(tokens.get("out") or 0),
+                                float(review.get("cost") or 0.0))
         self.view.set_footer(Content.assemble(*parts))
 
     # ------------------------------------------------------------------ commands
@@ -308,6 +314,7 @@ class ChatController:
         elif isinstance(event, TurnStarted):
             self._answer = None
             self._last_usage = None  # the footer's turn line follows the new turn (its first TurnUsage)
+            self._review = None
             self.view.set_busy(True, "writing the changes…" if event.op == "ingest-write" else "thinking…")
         elif isinstance(event, Notice):
             self._end_answer()
@@ -317,6 +324,8 @@ class ChatController:
         elif isinstance(event, ChangesetReady):
             self._end_answer()
             log.add_card(event.changeset)
+            self._review = event.changeset.review
+            self.update_footer()
         elif isinstance(event, TurnUsage):
             self._last_usage = event
             self.update_footer()

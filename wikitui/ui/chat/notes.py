@@ -118,6 +118,8 @@ def applied_note(result: Any, rejected: int) -> Content:
         parts += [("\nMerged with your edits in " + ", ".join(result.merged), "$text-muted")]
     for warning in result.warnings:
         parts += [("\n⚠ " + warning, "$text-warning")]
+    for refusal in getattr(result, "refused", []):
+        parts += [("\n⛔ " + refusal, "$text-error")]
     return Content.assemble(*parts)
 
 

@@ -46,6 +46,11 @@ class ReviewState:
         self.position = 0
         self.decisions: dict[str, Decision] = {}
         self.reasons: dict[str, str] = {}
+        for fc in self.files:  # a hunk the second reviewer found wrong starts rejected (DESIGN §11)
+            for hunk in fc.hunks:
+                review = getattr(hunk, "review", None)
+                if isinstance(review, dict) and review.get("verdict") == "wrong":
+                    self.decisions[hunk.id] = REJECTED
 
     # ---------------------------------------------------------------- where
     @property

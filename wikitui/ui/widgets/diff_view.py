@@ -29,6 +29,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from wikitui.ui.widgets.diff_highlight import HunkLine, highlight_hunk
+from wikitui.ui.widgets.review_note import review_line
 
 #: A hunk's decision; a hunk missing from the decisions mapping is undecided.
 Decision = Literal["accepted", "rejected"]
@@ -242,6 +243,9 @@ class DiffView(ScrollView, can_focus=False):
             rows.append(_Row("blank", -1, Content("")))
             start = len(rows)
             rows.append(_Row("header", index, lines[0][1]))
+            review = getattr(hunk, "review", None)
+            if isinstance(review, dict) and review.get("verdict"):
+                rows.extend(_Row("note", index, piece) for piece in review_line(review).wrap(text_width))
             note = self._notes.get(hunk.id)
             if note:
                 for piece in Content.styled(f"✎ {note}", "italic $text-warning").wrap(text_width):
