@@ -101,6 +101,18 @@ def test_apply_after_the_page_was_edited_is_a_conflict_that_writes_nothing(fake_
     assert [c["id"] for c in json.loads(wikitui(sample_vault, "pending", "list", "--json").stdout)] == [cs_id]
 
 
+def test_apply_of_a_page_locked_since_the_proposal_says_it_was_refused(fake_llm, sample_vault):
+    cs_id = propose(fake_llm, sample_vault)
+    dodo = sample_vault / DODO
+    dodo.write_text(dodo.read_text().replace("type: entity\n", "type: entity\nllm: locked\n", 1))
+    locked = dodo.read_bytes()
+
+    proc = wikitui(sample_vault, "pending", "apply", cs_id)
+    assert proc.returncode == 0, proc.stderr
+    assert f"wikitui: {DODO}: refused by policy `llm: locked`" in proc.stderr
+    assert dodo.read_bytes() == locked and (sample_vault / CAUCUS).exists()  # the other file still applies
+
+
 def test_reject_drops_the_changeset_and_writes_nothing(fake_llm, sample_vault):
     cs_id = propose(fake_llm, sample_vault)
     before = {p: p.read_bytes() for p in (sample_vault / "wiki").rglob("*") if p.is_file()}

@@ -95,6 +95,8 @@ def _report(result, verb: str, *, as_json: bool) -> int:
         _note(f"{path}: merged with the edits made since")
     for warning in result.warnings:
         _note(f"warning: {warning}")
+    for refusal in getattr(result, "refused", ()):  # a page locked (llm: locked/append) since the proposal
+        _note(refusal)
     return 0 if (result.written or result.deleted) else 1
 
 
