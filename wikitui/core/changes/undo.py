@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Callable
 
+from wikitui.core.changes.assets import is_binary_text
 from wikitui.core.changes.diffs import merge_texts
 from wikitui.core.changes.lock import write_lock
 from wikitui.core.changes.model import Changeset, FileConflict
@@ -139,6 +140,8 @@ def _undo_text(vault: Vault, path: str, old: str | None, new: str | None, disk: 
         raise FileConflict(path, "was deleted since the change being undone; nothing to restore into")
     if old is None:
         raise FileConflict(path, "was edited since the change being undone created it; undoing would delete those edits")
+    if any(is_binary_text(t) for t in (old, new, disk)):
+        raise FileConflict(path, "was changed since the change being undone (a binary file is never merged)")
     if path == vault.index_path:  # the catalog below the marker is regenerated anyway: merge the head only
         parts = [_split_index(t) for t in (new, disk, old)]
         if all(parts):
