@@ -1,0 +1,136 @@
+"""The picture of a chart in the review: the proposed PNG, drawn with half-block characters.
+
+Shown under the diff when the file under review is a chart's picture or its sidecar
+(``wiki/assets/x.png`` / ``x.chart.json``, DESIGN §9): each terminal cell shows two
+pixels (``▀`` with the upper pixel as its colour and the lower one as its
+background), which every terminal can show. ``rerender`` draws the chart again from
+the sidecar's spec in a worker (matplotlib is slow to import) and says whether it
+gives the same picture as the proposal.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+from textual.widget import Widget
+
+_UPPER = "▀"
+
+
+def half_block_strips(png: bytes, width: int, height: int) -> list[Strip]:
+    """A PNG drawn in ``width`` × ``height`` cells (aspect kept), one strip per row.
+
+    Raises:
+        ValueError: the bytes are not a picture Pillow can read.
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        image = Image.open(io.BytesIO(png)).convert("RGB")
+    except (UnidentifiedImageError, OSError) as exc:
+        raise ValueError(f"not a picture: {exc}") from None
+    w, h = image.size
+    scale = min(width / w, 2 * height / h)
+    cols, rows = max(1, int(w * scale)), max(2, int(h * scale) // 2 * 2)
+    shrink = int(w / cols)
+    if shrink >= 4:  # thicken lines and text first, or averaging a cell's pixels washes them out
+        from PIL import ImageFilter
+
+        image = image.filter(ImageFilter.MinFilter(min(2 * (shrink // 4) + 1, 9)))
+    pixels = image.resize((cols, rows), Image.Resampling.BOX).load()
+    strips = []
+    for y in range(0, rows, 2):
+        segments = []
+        for x in range(cols):
+            top, bottom = pixels[x, y], pixels[x, y + 1]
+            style = Style(color=f"rgb{top}", bgcolor=f"rgb{bottom}")
+            segments.append(Segment(_UPPER, style))
+        strips.append(Strip(Segment.simplify(segments), cols))
+    return strips
+
+
+class ChartPreview(Widget):
+    """A chart's picture under the review's diff (hidden for every other file)."""
+
+    DEFAULT_CSS = """
+    ChartPreview {
+        display: none;
+        height: 22;
+        border-top: hkey $panel-lighten-2;
+    }
+    ChartPreview.-shown {
+        display: block;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._png: bytes | None = None
+        self._sidecar: str | None = None
+        self._strips: list[Strip] = []
+        self._note = ""
+
+    def show_for(self, files: list[Any], index: int) -> None:
+        """Show the chart of file ``index`` of a changeset (its picture, or its sidecar's picture)."""
+        path = files[index].path if files else ""
+        stem = path[: -len(".chart.json")] if path.endswith(".chart.json") else path[: -len(".png")]
+        if not path.endswith((".png", ".chart.json")):
+            self._set(None, None, "")
+            return
+        by_path = {f.path: f for f in files}
+        png = by_path.get(stem + ".png")
+        sidecar = by_path.get(stem + ".chart.json")
+        data = png.new_text.encode("utf-8", "surrogateescape") if png is not None and png.binary else None
+        self._set(data, sidecar.new_text if sidecar is not None else None,
+                  f"{stem}.png · g: draw again from the spec" if sidecar is not None else f"{stem}.png")
+
+    def _set(self, png: bytes | None, sidecar: str | None, note: str) -> None:
+        self._png, self._sidecar, self._note = png, sidecar, note
+        self._strips = []
+        self.set_class(png is not None, "-shown")
+        self.border_title = note
+        self.refresh()
+
+    def rerender(self) -> None:
+        """Draw the picture again from the sidecar's spec (in a worker thread)."""
+        if self._sidecar is None:
+            self.notify("no chart spec to draw from here", severity="warning")
+            return
+        self.run_worker(self._rerender, thread=True, group="chart-rerender", exclusive=True)
+
+    def _rerender(self) -> None:
+        from wikitui.core.outputs.chart_spec import ChartSpecError
+        from wikitui.core.outputs.charts import render_from_sidecar
+
+        try:
+            png = render_from_sidecar(self._sidecar or "")
+        except ChartSpecError as exc:
+            self.app.call_from_thread(self.notify, str(exc)[:300], severity="error")
+            return
+        same = png == self._png
+        self.app.call_from_thread(self._rerendered, png, same)
+
+    def _rerendered(self, png: bytes, same: bool) -> None:
+        self._png, self._strips = png, []
+        self.refresh()
+        self.notify("drawn again from the spec: " + ("the same picture" if same else "it differs from the proposal"),
+                    severity="information" if same else "warning")
+
+    def render_line(self, y: int) -> Strip:
+        """One row of the picture."""
+        if self._png is None:
+            return Strip.blank(self.size.width)
+        if not self._strips and self.size.width > 0 and self.size.height > 0:
+            try:
+                self._strips = half_block_strips(self._png, self.size.width, self.size.height)
+            except ValueError as exc:
+                self._strips = [Strip([Segment(str(exc)[: self.size.width])])]
+        return self._strips[y] if y < len(self._strips) else Strip.blank(self.size.width)
+
+    def on_resize(self) -> None:
+        """A new size: draw the picture again at it."""
+        self._strips = []
