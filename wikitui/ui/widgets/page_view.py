@@ -25,7 +25,7 @@ from wikitui.ui.markdown.link_cursor import LinkCursor, Resolver
 from wikitui.ui.markdown.paint import ROLES, LinePainter
 from wikitui.ui.widgets.background_layout import BackgroundLayout
 from wikitui.ui.widgets.page_styles import PAGE_VIEW_CSS
-from wikitui.ui.widgets.slide_mode import SlideMode
+from wikitui.ui.widgets.slide_mode import SlideMode, slide_or_scroll
 
 
 class _LinkMessage(Message):
@@ -111,8 +111,7 @@ class PageView(ScrollView, can_focus=True):
         self._painter = LinePainter(self, "page-view--")
         self._pending: tuple[float, str | None] | None = None
         self._background = BackgroundLayout(self)
-        #: The deck shown slide by slide (:mod:`~wikitui.ui.widgets.slide_mode`), None on other pages.
-        self.slides: SlideMode | None = None
+        self.slides: SlideMode | None = None  # a Marp deck shown slide by slide (None on other pages)
 
     # ------------------------------------------------------------------ public API
     @property
@@ -368,11 +367,8 @@ class PageView(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ scrolling
     def action_slide(self, delta: int) -> None:
-        """The previous or next slide of a deck; on any other page, scroll sideways."""
-        if self.slides is not None:
-            self.slides.step(delta)
-        else:
-            self.scroll_relative(x=delta, animate=False, immediate=True)
+        """The previous or next slide of a deck (:attr:`slides`); on any other page, scroll sideways."""
+        slide_or_scroll(self, delta)
 
     def action_scroll_end(self) -> None:
         """Go to the bottom; on a page still being laid out, stay there as it grows."""

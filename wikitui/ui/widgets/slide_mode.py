@@ -70,3 +70,11 @@ def show_slide(page, slide: Slide, path: str, resolve, title: str) -> None:
     page.show(slide.text, path=path, resolve=resolve)
     counter = page.slides.counter if page.slides is not None else ""
     page.border_title = f"{title} · {counter}" if counter else title
+
+
+def slide_or_scroll(page, delta: int) -> None:
+    """``left``/``right`` in a page view: the previous/next slide of a deck, else scroll sideways."""
+    if page.slides is not None:
+        page.slides.step(delta)
+    else:
+        page.scroll_relative(x=delta, animate=False, immediate=True)
