@@ -13,6 +13,8 @@ from tests.fakeserver import text, tool_call, tool_calls
 from wikitui.core.agent.events import ChangesetReady, ToolFinished
 from wikitui.core.changes.model import FileConflict
 from wikitui.core.changes.pending import PendingStore
+from wikitui.core.errors import UnsafePath
+from wikitui.core.vault.layout import Vault
 from wikitui.core.outputs.charts import render_from_sidecar
 from wikitui.core.workspace import Workspace
 
@@ -134,3 +136,101 @@ async def test_git_commits_the_picture_and_the_patch_applies_with_git(fake_llm, 
     committed = git(root, "show", "--name-only", "--format=", result.commit).split()
     assert PNG in committed and SIDECAR in committed
     assert git(root, "status", "--porcelain").strip() == ""
+
+
+async def test_undo_of_a_new_version_puts_the_old_picture_back_and_refuses_to_undo_over_an_edit(fake_llm, root):
+    (root / "wiki/assets").mkdir()
+    old = b"\x89PNG\r\n\x1a\n\x00the old picture"
+    (root / PNG).write_bytes(old)
+    chat, done = await _propose(fake_llm, root)
+    with Workspace.open(root) as ws:
+        ws.load_graph()
+        result = ws.apply(done.changeset)
+        assert result.unresolved_links == []  # the page's ![[assets/tea-parties.png]] finds the picture
+        ws.undo()
+    assert (root / PNG).read_bytes() == old
+
+    with Workspace.open(root) as ws:  # apply again, then someone edits the picture: undo does not merge it
+        ws.load_graph()
+        chat, done = await _propose(fake_llm, root)
+        ws.apply(done.changeset)
+        (root / PNG).write_bytes(b"\x89PNG\r\n\x1a\n\x00touched up by hand")
+        with pytest.raises(FileConflict, match="binary"):
+            ws.undo()
+    assert (root / PNG).read_bytes() == b"\x89PNG\r\n\x1a\n\x00touched up by hand"
+
+
+async def test_the_picture_is_one_decision_and_an_undecided_one_stays_pending(fake_llm, root):
+    chat, done = await _propose(fake_llm, root)
+    cs = done.changeset
+    sidecar_hunk = next(fc for fc in cs.files if fc.path == SIDECAR).hunks[0].id
+    with Workspace.open(root) as ws:
+        ws.load_graph()
+        result = ws.apply(cs, {sidecar_hunk})  # the spec only; the picture undecided
+    assert (root / SIDECAR).exists() and not (root / PNG).exists()
+    left = PendingStore(Vault.open(root)).load(cs.id)
+    assert [(fc.path, fc.binary, [h.kind for h in fc.hunks]) for fc in left.files if fc.path == PNG] == [
+        (PNG, True, ["binary"])]
+    assert result.remaining is not None
+    with Workspace.open(root) as ws:
+        ws.load_graph()
+        ws.apply(left)
+    assert (root / PNG).read_bytes() == render_from_sidecar((root / SIDECAR).read_text(encoding="utf-8"))
+
+
+def test_a_tampered_pending_picture_is_refused_whole(root):
+    from wikitui.core.changes.model import Changeset
+
+    store = PendingStore(Vault.open(root))
+    bad = {"id": "cs-20260101-aaaaaa", "op": "query", "title": "x", "created": "2026-01-01T00:00:00",
+           "files": [{"path": PNG, "action": "create", "base_hash": None, "base_text": "",
+                      "new_text": "not base64 at all!", "binary": True,
+                      "hunks": [{"id": "f0h0", "file": 0, "header": "picture", "kind": "binary"}]}]}
+    with pytest.raises(ValueError, match="base64"):
+        Changeset.from_dict(bad)
+    outside = dict(bad["files"][0], path="wiki/concepts/x.png", new_text="iVBORw0KGgo=")
+    cs = Changeset.from_dict(dict(bad, files=[outside]))
+    with Workspace.open(root) as ws:
+        ws.load_graph()
+        with pytest.raises(UnsafePath):
+            ws.apply(cs)
+    assert not (root / "wiki/concepts/x.png").exists()
+    assert store.list() == []
+
+
+async def test_the_review_marks_a_picture_changed_on_disk_as_a_conflict(fake_llm, root):
+    from wikitui.core.changes.disk_status import disk_status
+
+    (root / "wiki/assets").mkdir()
+    (root / PNG).write_bytes(b"\x89PNG\r\n\x1a\n\x00old")
+    chat, done = await _propose(fake_llm, root)
+    png = {fc.path: fc for fc in done.changeset.files}[PNG]
+    assert disk_status(chat.vault, png).state == "same"
+    (root / PNG).write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff\xfe edited")  # bytes that are not UTF-8 too
+    status = disk_status(chat.vault, png)
+    assert status.state == "conflict" and "binary" in status.why
+
+
+async def test_a_picture_saved_while_the_apply_writes_is_a_conflict_and_everything_is_rolled_back(fake_llm, root,
+                                                                                                   monkeypatch):
+    from wikitui.core.changes.journal import Journal
+
+    (root / "wiki/assets").mkdir()
+    (root / PNG).write_bytes(b"\x89PNG\r\n\x1a\n\x00old")
+    chat, done = await _propose(fake_llm, root)
+    real_save, saved = Journal.save, []
+    mine = b"\x89PNG\r\n\x1a\n\x00saved by an image editor during the apply"
+
+    def save_then_edit_the_picture(self):
+        real_save(self)
+        if not saved:  # the apply has read and planned every file; it has not written one
+            saved.append(1)
+            (root / PNG).write_bytes(mine)
+
+    monkeypatch.setattr(Journal, "save", save_then_edit_the_picture)
+    with Workspace.open(root) as ws:
+        ws.load_graph()
+        with pytest.raises(FileConflict, match="binary"):
+            ws.apply(done.changeset)
+    assert (root / PNG).read_bytes() == mine
+    assert not (root / SIDECAR).exists() and not (root / "wiki/concepts/Tea parties.md").exists()
