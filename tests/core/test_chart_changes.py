@@ -234,3 +234,26 @@ async def test_a_picture_saved_while_the_apply_writes_is_a_conflict_and_everythi
             ws.apply(done.changeset)
     assert (root / PNG).read_bytes() == mine
     assert not (root / SIDECAR).exists() and not (root / "wiki/concepts/Tea parties.md").exists()
+
+
+def test_a_headless_ingest_prints_the_picture_as_a_binary_patch_git_applies(fake_llm, sample_vault):
+    from tests.core.test_headless import fast_client, run
+    from wikitui.core.agent.headless import run_ingest
+
+    git_init(sample_vault)
+    fake_llm.script(
+        tool_call("read", path="raw/chapter-07.md"),
+        text("Plan: chart the tea party's guests."),
+        tool_calls(("propose_chart", {"path": "assets/guests.png", "reason": "guests per kind", "spec": {
+            "kind": "pie", "title": "Guests", "series": [{"name": "", "x": ["Hatter", "Hare", "Dormouse"],
+                                                          "y": [1, 1, 1]}]}})),
+        text("Proposed a chart."),
+    )
+    code, out, err = run(run_ingest, sample_vault, "raw/chapter-07.md", client=fast_client())
+    assert code == 0, err
+    assert "GIT binary patch" in out and "+++ b/wiki/assets/guests.chart.json" in out
+    check = subprocess.run(["git", "apply", "--check", "-"], cwd=sample_vault, input=out.encode(), capture_output=True)
+    assert check.returncode == 0, check.stderr.decode()
+    subprocess.run(["git", "apply", "-"], cwd=sample_vault, input=out.encode(), check=True)
+    sidecar = (sample_vault / "wiki/assets/guests.chart.json").read_text(encoding="utf-8")
+    assert (sample_vault / "wiki/assets/guests.png").read_bytes() == render_from_sidecar(sidecar)
