@@ -108,7 +108,27 @@ def test_snapshot_a_slide_in_the_page_pane(sample_vault, snap_compare):
         await pilot.pause()
         pilot.app.screen.query_one(PageView).focus()
         await pilot.press("right")
+        await pilot.app.workers.wait_for_complete()
         await pilot.pause()
 
     app = workspace(sample_vault, watch=False, theme="wikitui-dark")
     assert snap_compare(app, terminal_size=(120, 36), run_before=open_second_slide)
+
+
+async def test_a_search_hit_a_link_to_a_heading_and_the_outline_open_the_slide_that_holds_it(sample_vault):
+    (sample_vault / DECK_PATH).write_text(DECK, encoding="utf-8")
+    app = workspace(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        navigator = app.screen.navigator
+        page = app.screen.query_one(PageView)
+        navigator.open_path(DECK_PATH, line=DECK.splitlines().index("# Sources") + 1)  # as a search hit opens it
+        await wait_for(pilot, lambda: page.slides is not None, "the deck")
+        assert page.border_title.endswith("slide 3/3")
+        navigator.open_path(DECK_PATH, anchor="The tea party")  # as [[Alice in three slides#The tea party]]
+        await pilot.pause()
+        assert page.border_title.endswith("slide 2/3")
+        heading = next(h for h in navigator.display.current_info.headings if h.text == "Down the rabbit hole")
+        navigator.jump_to_heading(DECK_PATH, heading)  # chosen in the outline (ctrl+o)
+        await pilot.pause()
+        assert page.border_title.endswith("slide 1/3") and "Down the rabbit hole" in screen_text(app)

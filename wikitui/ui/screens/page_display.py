@@ -124,7 +124,9 @@ class PageDisplay:
         title = f"{info.title} · {info.type}" if info.type else info.title
         kept = page.slides.index if changed and page.slides is not None else 0
         page.slides = SlideMode.for_text(text, lambda s: show_slide(page, s, path, resolve, title), kept)
-        if page.slides is not None:  # a Marp deck: one slide at a time
+        if page.slides is not None:  # a Marp deck: one slide at a time, the one holding the line or heading
+            found = page.slides.index_for(line=line, anchor=anchor or None)
+            page.slides.index = found if found is not None else page.slides.index
             show_slide(page, page.slides.current, path, resolve, title)
         else:
             page.show(text, path=path, info=info, resolve=resolve, scroll_y=scroll_y, anchor=anchor or None,

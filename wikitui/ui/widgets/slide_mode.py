@@ -10,9 +10,13 @@ as a page of its own, so its links are the tab stops and ``enter`` follows them;
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from wikitui.core.outputs.slides import Deck, Slide, is_deck, parse_deck
+from wikitui.ui.markdown.anchors import normalize_anchor
+
+_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
 
 class SlideMode:
@@ -49,12 +53,29 @@ class SlideMode:
 
     def step(self, delta: int) -> bool:
         """Move ``delta`` slides (stopping at the first and the last); whether the slide changed."""
-        target = max(0, min(self.index + delta, len(self.deck.slides) - 1))
+        return self.go_to(self.index + delta)
+
+    def go_to(self, index: int) -> bool:
+        """Show slide ``index`` (0-based, clamped); whether the slide changed."""
+        target = max(0, min(index, len(self.deck.slides) - 1))
         if target == self.index:
             return False
         self.index = target
         self._show(self.current)
         return True
+
+    def index_for(self, *, line: int | None = None, anchor: str | None = None) -> int | None:
+        """The slide holding file line ``line`` (1-based) or the heading ``anchor``; None when none does."""
+        slides = self.deck.slides
+        if line is not None:
+            before = [i for i, slide in enumerate(slides) if slide.line <= line]
+            return before[-1] if before else 0
+        if anchor:
+            wanted = normalize_anchor(anchor)
+            for i, slide in enumerate(slides):
+                if any(normalize_anchor(m.group(1)) == wanted for m in _HEADING.finditer(slide.text)):
+                    return i
+        return None
 
 
 def show_slide(page, slide: Slide, path: str, resolve, title: str) -> None:
