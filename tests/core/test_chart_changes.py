@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 
 import pytest
@@ -65,6 +66,9 @@ async def test_a_chart_becomes_a_pending_binary_change_that_applies_and_undoes(f
     assert PNG in result.written and SIDECAR in result.written
     on_disk = (root / PNG).read_bytes()
     assert on_disk.startswith(b"\x89PNG\r\n\x1a\n")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (root / PNG).stat().st_mode & 0o777 == 0o666 & ~umask  # a new file's mode, as for a page
     assert on_disk == render_from_sidecar((root / SIDECAR).read_text(encoding="utf-8"))
 
     with Workspace.open(root) as ws:
