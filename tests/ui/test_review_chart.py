@@ -42,6 +42,7 @@ async def test_the_picture_shows_under_its_spec_and_is_one_decision(chart_change
         preview = app.screen.query_one(ChartPreview)
         diff = app.screen.query_one(DiffView)
         assert diff.change.path == "wiki/assets/height.png" and preview.display
+        await wait_for(pilot, lambda: preview.render_line(8).text.strip(), "the picture scaled in a worker", 20)
         assert "▀" in "".join(preview.render_line(y).text for y in range(5, 10))
         await pilot.press("a")  # the picture is one hunk: accepted whole, on to the sidecar
         assert diff.change.path == "wiki/assets/height.chart.json" and preview.display
@@ -70,4 +71,9 @@ async def test_the_preview_hides_for_a_page(tmp_path):
 
 
 def test_snapshot_a_chart_in_the_review(chart_changeset, snap_compare):
-    assert snap_compare(ReviewApp(chart_changeset), terminal_size=(120, 40))
+    async def drawn(pilot):
+        preview = pilot.app.screen.query_one(ChartPreview)
+        await wait_for(pilot, lambda: preview.render_line(8).text.strip(), "the picture scaled in a worker", 20)
+        await pilot.pause()
+
+    assert snap_compare(ReviewApp(chart_changeset), terminal_size=(120, 40), run_before=drawn)

@@ -19,36 +19,35 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 _UPPER = "▀"
+#: How much darker what is not white gets after scaling down (thin lines stay visible).
+_CONTRAST = 3
 
 
 def half_block_strips(png: bytes, width: int, height: int) -> list[Strip]:
-    """A PNG drawn in ``width`` × ``height`` cells (aspect kept), one strip per row.
+    """A PNG drawn in ``width`` × ``height`` cells (aspect kept), one strip per row (slow: call it in a worker).
 
     Raises:
-        ValueError: the bytes are not a picture Pillow can read.
+        ValueError: the bytes are not a picture Pillow can read (or one too large to decode safely).
     """
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image
 
     try:
-        image = Image.open(io.BytesIO(png)).convert("RGB")
-    except (UnidentifiedImageError, OSError) as exc:
+        with Image.open(io.BytesIO(png)) as opened:
+            image = opened.convert("RGB")
+    except Exception as exc:  # noqa: BLE001 - not a picture, a truncated one, a decompression bomb
         raise ValueError(f"not a picture: {exc}") from None
     w, h = image.size
     scale = min(width / w, 2 * height / h)
     cols, rows = max(1, int(w * scale)), max(2, int(h * scale) // 2 * 2)
-    shrink = int(w / cols)
-    if shrink >= 4:  # thicken lines and text first, or averaging a cell's pixels washes them out
-        from PIL import ImageFilter
-
-        image = image.filter(ImageFilter.MinFilter(min(2 * (shrink // 4) + 1, 9)))
-    pixels = image.resize((cols, rows), Image.Resampling.BOX).load()
+    small = image.resize((cols, rows), Image.Resampling.BOX)
+    # Averaging a cell's pixels washes thin lines and text out to near white: stretch what is not white.
+    pixels = small.point(lambda v: max(0, 255 - (255 - v) * _CONTRAST)).load()
     strips = []
     for y in range(0, rows, 2):
         segments = []
         for x in range(cols):
             top, bottom = pixels[x, y], pixels[x, y + 1]
-            style = Style(color=f"rgb{top}", bgcolor=f"rgb{bottom}")
-            segments.append(Segment(_UPPER, style))
+            segments.append(Segment(_UPPER, Style(color=f"rgb{top}", bgcolor=f"rgb{bottom}")))
         strips.append(Strip(Segment.simplify(segments), cols))
     return strips
 
@@ -90,10 +89,31 @@ class ChartPreview(Widget):
 
     def _set(self, png: bytes | None, sidecar: str | None, note: str) -> None:
         self._png, self._sidecar, self._note = png, sidecar, note
-        self._strips = []
         self.set_class(png is not None, "-shown")
         self.border_title = note
+        self._draw()
+
+    def _draw(self) -> None:
+        """Scale the picture to the widget's size in a worker; the rows show when it is done."""
+        self._strips = []
         self.refresh()
+        png, width, height = self._png, self.size.width, self.size.height
+        if png is None or width <= 0 or height <= 0:
+            return
+
+        def scale() -> None:
+            try:
+                strips = half_block_strips(png, width, height)
+            except ValueError as exc:
+                strips = [Strip([Segment(str(exc)[:width])])]
+            self.app.call_from_thread(self._drawn, png, strips)
+
+        self.run_worker(scale, thread=True, group="chart-draw", exclusive=True)
+
+    def _drawn(self, png: bytes, strips: list[Strip]) -> None:
+        if png is self._png:  # not a picture shown since
+            self._strips = strips
+            self.refresh()
 
     def rerender(self) -> None:
         """Draw the picture again from the sidecar's spec (in a worker thread)."""
@@ -115,22 +135,15 @@ class ChartPreview(Widget):
         self.app.call_from_thread(self._rerendered, png, same)
 
     def _rerendered(self, png: bytes, same: bool) -> None:
-        self._png, self._strips = png, []
-        self.refresh()
+        self._png = png
+        self._draw()
         self.notify("drawn again from the spec: " + ("the same picture" if same else "it differs from the proposal"),
                     severity="information" if same else "warning")
 
     def render_line(self, y: int) -> Strip:
-        """One row of the picture."""
-        if self._png is None:
-            return Strip.blank(self.size.width)
-        if not self._strips and self.size.width > 0 and self.size.height > 0:
-            try:
-                self._strips = half_block_strips(self._png, self.size.width, self.size.height)
-            except ValueError as exc:
-                self._strips = [Strip([Segment(str(exc)[: self.size.width])])]
+        """One row of the picture (blank until it is scaled)."""
         return self._strips[y] if y < len(self._strips) else Strip.blank(self.size.width)
 
     def on_resize(self) -> None:
         """A new size: draw the picture again at it."""
-        self._strips = []
+        self._draw()
