@@ -132,3 +132,29 @@ async def test_a_search_hit_a_link_to_a_heading_and_the_outline_open_the_slide_t
         navigator.jump_to_heading(DECK_PATH, heading)  # chosen in the outline (ctrl+o)
         await pilot.pause()
         assert page.border_title.endswith("slide 1/3") and "Down the rabbit hole" in screen_text(app)
+
+
+async def test_a_deck_edited_on_disk_stays_on_its_slide_and_a_shorter_one_shows_its_last(sample_vault):
+    (sample_vault / DECK_PATH).write_text(DECK, encoding="utf-8")
+    app = workspace(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        navigator = app.screen.navigator
+        navigator.open_path(DECK_PATH)
+        page = app.screen.query_one(PageView)
+        await pilot.pause()
+        page.focus()
+        await pilot.press("right")
+        (sample_vault / DECK_PATH).write_text(DECK.replace("six o'clock", "tea-time"), encoding="utf-8")
+        navigator.redisplay(changed=True)  # what the watcher does when the file changes
+        await pilot.pause()
+        assert page.border_title.endswith("slide 2/3") and "tea-time" in screen_text(app)
+        await pilot.press("right")
+        short = DECK.split("\n---\n\n<!-- _class")[0] + "\n"  # the first slide only
+        (sample_vault / DECK_PATH).write_text(short, encoding="utf-8")
+        navigator.redisplay(changed=True)
+        await pilot.pause()
+        assert page.border_title.endswith("slide 1/1")
+        navigator.open_path("wiki/characters/alice.md")
+        await pilot.pause()
+        assert page.slides is None and "slide" not in str(page.border_title)

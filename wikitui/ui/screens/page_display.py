@@ -122,8 +122,9 @@ class PageDisplay:
         resolve = (lambda link, _p=path, _g=graph: _g.resolve(link, _p)) if graph is not None else None
         page = self.page
         title = f"{info.title} · {info.type}" if info.type else info.title
-        kept = page.slides.index if changed and page.slides is not None else 0
-        page.slides = SlideMode.for_text(text, lambda s: show_slide(page, s, path, resolve, title), kept)
+        # The same deck shown again (changed on disk, the graph arrived): the same slide.
+        kept = page.slides.index if page.slides is not None and page.slides.path == path else 0
+        page.slides = SlideMode.for_text(text, lambda s: show_slide(page, s, path, resolve, title), kept, path)
         if page.slides is not None:  # a Marp deck: one slide at a time, the one holding the line or heading
             found = page.slides.index_for(line=line, anchor=anchor or None)
             page.slides.index = found if found is not None else page.slides.index

@@ -26,20 +26,22 @@ class SlideMode:
         deck: The parsed deck (at least one slide).
         show: Called with the slide to show whenever the slide changes.
         index: The slide to start on (0-based; clamped to the deck).
+        path: The deck's vault-relative path.
     """
 
-    def __init__(self, deck: Deck, show: Callable[[Slide], None], index: int = 0) -> None:
+    def __init__(self, deck: Deck, show: Callable[[Slide], None], index: int = 0, path: str = "") -> None:
         self.deck = deck
+        self.path = path
         self._show = show
         self.index = max(0, min(index, len(deck.slides) - 1))
 
     @classmethod
-    def for_text(cls, text: str, show: Callable[[Slide], None], index: int = 0) -> SlideMode | None:
+    def for_text(cls, text: str, show: Callable[[Slide], None], index: int = 0, path: str = "") -> SlideMode | None:
         """Slide mode for a page's text, or None when the page is not a deck."""
         if not is_deck(text):
             return None
         deck = parse_deck(text)
-        return cls(deck, show, index) if deck.slides else None
+        return cls(deck, show, index, path) if deck.slides else None
 
     @property
     def current(self) -> Slide:
