@@ -77,3 +77,37 @@ def test_snapshot_a_chart_in_the_review(chart_changeset, snap_compare):
         await pilot.pause()
 
     assert snap_compare(ReviewApp(chart_changeset), terminal_size=(120, 40), run_before=drawn)
+
+
+async def test_a_chart_asked_in_the_chat_is_reviewed_with_its_picture_and_applied(fake_llm, sample_vault):
+    from tests.fakeserver import text, tool_calls
+    from tests.ui.test_chat_ingest import type_in_chat
+    from tests.ui.workspace_helpers import wait_ready, workspace
+    from wikitui.core.outputs.charts import render_from_sidecar
+    from wikitui.ui.screens.review import ReviewScreen
+    from wikitui.ui.widgets.chat_pane import ChatPane
+
+    page = ("---\ntitle: Alice's height\ntype: answer\nsummary: How tall Alice is, chapter by chapter\n---\n\n"
+            "# Alice's height\n\n![[assets/height.png]]\n")
+    fake_llm.script(
+        tool_calls(("propose_chart", {"path": "assets/height.png", "spec": SPEC, "reason": "asked for a chart"}),
+                   ("propose_page", {"path": "wiki/answers/alices-height.md", "content": page, "reason": "shows it"})),
+        text("Here is her height: ![[assets/height.png]]"),
+    )
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_ready(pilot)
+        chat = app.query_one(ChatPane)
+        await type_in_chat(pilot, "Chart Alice's height through the book")
+        await wait_for(pilot, lambda: not chat.busy and chat.chat_log.cards, "the changeset card", 40)
+        assert not (sample_vault / "wiki/assets/height.png").exists()
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
+        preview = app.screen.query_one(ChartPreview)
+        await wait_for(pilot, lambda: preview.render_line(8).text.strip(), "the picture", 20)
+        await pilot.press("a", "a", "a", "enter")  # the picture, its spec, the page
+        await wait_for(pilot, lambda: not isinstance(app.screen, ReviewScreen), "the apply", 20)
+        await wait_for(pilot, lambda: (sample_vault / "wiki/assets/height.png").exists(), "the picture on disk")
+    sidecar = (sample_vault / "wiki/assets/height.chart.json").read_text(encoding="utf-8")
+    assert (sample_vault / "wiki/assets/height.png").read_bytes() == render_from_sidecar(sidecar)
+    assert "![[assets/height.png]]" in (sample_vault / "wiki/answers/alices-height.md").read_text(encoding="utf-8")
