@@ -22,6 +22,12 @@ SPEC = {
 }
 
 
+@pytest.fixture(autouse=True)
+def half_blocks(monkeypatch):
+    """Half blocks, as on any terminal: the same pictures everywhere (the page pane's pictures too)."""
+    monkeypatch.setenv("WIKITUI_PICTURES", "halfcell")
+
+
 @pytest.fixture
 def chart_changeset(tmp_path):
     root = tmp_path / "vault"
@@ -111,3 +117,33 @@ async def test_a_chart_asked_in_the_chat_is_reviewed_with_its_picture_and_applie
     sidecar = (sample_vault / "wiki/assets/height.chart.json").read_text(encoding="utf-8")
     assert (sample_vault / "wiki/assets/height.png").read_bytes() == render_from_sidecar(sidecar)
     assert "![[assets/height.png]]" in (sample_vault / "wiki/answers/alices-height.md").read_text(encoding="utf-8")
+
+
+async def test_the_page_panes_picture_widget_draws_the_chart_where_it_is_installed(chart_changeset, monkeypatch):
+    """With ``wikitui.ui.widgets.picture`` (textual-image: kitty, sixel), the chart is drawn by its widget."""
+    import types
+
+    import wikitui.ui.widgets
+    from textual.widgets import Static
+
+    class Drawn(Static):
+        def __init__(self, image):
+            super().__init__("a picture")
+            self.image = image
+
+    stand_in = types.ModuleType("wikitui.ui.widgets.picture")
+    stand_in.picture_widget_class = lambda: Drawn
+    stand_in.fitted_cells = lambda pixels, room: (min(room[0], pixels[0] // 10), min(room[1], pixels[1] // 20))
+    monkeypatch.setitem(__import__("sys").modules, "wikitui.ui.widgets.picture", stand_in)
+    monkeypatch.setattr(wikitui.ui.widgets, "picture", stand_in, raising=False)
+    monkeypatch.delenv("WIKITUI_PICTURES")
+    app = ReviewApp(chart_changeset)
+    async with app.run_test(size=(120, 40)) as pilot:
+        preview = app.screen.query_one(ChartPreview)
+        await wait_for(pilot, lambda: preview.query(Drawn), "the picture widget", 20)
+        drawn = preview.query_one(Drawn)
+        assert drawn.image.size == (800, 500)  # the proposed PNG, decoded
+        assert (drawn.styles.width.value, drawn.styles.height.value) == (80, 21)  # fitted to the room
+        assert not preview.render_line(8).text.strip()  # no half blocks under it
+        await pilot.press("a")  # the sidecar: the same chart, drawn again by the widget
+        await wait_for(pilot, lambda: preview.query(Drawn), "the picture widget again", 20)

@@ -1,16 +1,20 @@
-"""The picture of a chart in the review: the proposed PNG, drawn with half-block characters.
+"""The picture of a chart in the review: the proposed PNG, under its spec's diff.
 
-Shown under the diff when the file under review is a chart's picture or its sidecar
-(``wiki/assets/x.png`` / ``x.chart.json``, DESIGN §9): each terminal cell shows two
-pixels (``▀`` with the upper pixel as its colour and the lower one as its
-background), which every terminal can show. ``rerender`` draws the chart again from
-the sidecar's spec in a worker (matplotlib is slow to import) and says whether it
-gives the same picture as the proposal.
+Shown when the file under review is a chart's picture or its sidecar
+(``wiki/assets/x.png`` / ``x.chart.json``, DESIGN §9). Where the page pane's picture
+widget is installed (``wikitui.ui.widgets.picture``: textual-image, kitty's protocol
+or sixel where the terminal has them) the chart is drawn with it; else, and when
+``WIKITUI_PICTURES=halfcell`` asks for half blocks (the tests do, so pictures are the
+same on every terminal), with half-block characters: each cell shows two pixels
+(``▀`` with the upper pixel as its colour and the lower one as its background).
+``rerender`` draws the chart again from the sidecar's spec in a worker (matplotlib is
+slow to import) and says whether it gives the same picture as the proposal.
 """
 
 from __future__ import annotations
 
 import io
+import os
 from typing import Any
 
 from rich.segment import Segment
@@ -23,8 +27,22 @@ _UPPER = "▀"
 _CONTRAST = 3
 
 
-def half_block_strips(png: bytes, width: int, height: int) -> list[Strip]:
-    """A PNG drawn in ``width`` × ``height`` cells (aspect kept), one strip per row (slow: call it in a worker).
+def picture_widget():
+    """(the textual-image widget class, ``fitted_cells``) of the page pane's picture module; None for half blocks."""
+    if os.environ.get("WIKITUI_PICTURES") == "halfcell":
+        return None
+    try:
+        from wikitui.ui.widgets import picture  # the page pane's pictures, when that module is installed
+    except ImportError:
+        return None
+    try:
+        return picture.picture_widget_class(), picture.fitted_cells
+    except Exception:  # noqa: BLE001 - textual-image missing or failing: half blocks still show the chart
+        return None
+
+
+def decode_png(png: bytes):
+    """The PNG as a Pillow image (slow: call it in a worker).
 
     Raises:
         ValueError: the bytes are not a picture Pillow can read (or one too large to decode safely).
@@ -33,9 +51,20 @@ def half_block_strips(png: bytes, width: int, height: int) -> list[Strip]:
 
     try:
         with Image.open(io.BytesIO(png)) as opened:
-            image = opened.convert("RGB")
+            return opened.convert("RGB")
     except Exception as exc:  # noqa: BLE001 - not a picture, a truncated one, a decompression bomb
         raise ValueError(f"not a picture: {exc}") from None
+
+
+def half_block_strips(png: bytes, width: int, height: int) -> list[Strip]:
+    """A PNG drawn in ``width`` × ``height`` cells (aspect kept), one strip per row (slow: call it in a worker).
+
+    Raises:
+        ValueError: the bytes are not a picture Pillow can read (or one too large to decode safely).
+    """
+    from PIL import Image
+
+    image = decode_png(png)
     w, h = image.size
     scale = min(width / w, 2 * height / h)
     cols, rows = max(1, int(w * scale)), max(2, int(h * scale) // 2 * 2)
@@ -94,26 +123,44 @@ class ChartPreview(Widget):
         self._draw()
 
     def _draw(self) -> None:
-        """Scale the picture to the widget's size in a worker; the rows show when it is done."""
+        """Decode and scale the picture in a worker; it shows when that is done."""
         self._strips = []
+        self.remove_children()
         self.refresh()
         png, width, height = self._png, self.size.width, self.size.height
         if png is None or width <= 0 or height <= 0:
             return
+        rich = picture_widget()
 
         def scale() -> None:
+            strips: list[Strip] = []
+            image = None
             try:
-                strips = half_block_strips(png, width, height)
+                if rich is None:
+                    strips = half_block_strips(png, width, height)
+                else:
+                    image = decode_png(png)
             except ValueError as exc:
                 strips = [Strip([Segment(str(exc)[:width])])]
-            self.app.call_from_thread(self._drawn, png, strips)
+            self.app.call_from_thread(self._drawn, png, strips, image, rich)
 
         self.run_worker(scale, thread=True, group="chart-draw", exclusive=True)
 
-    def _drawn(self, png: bytes, strips: list[Strip]) -> None:
-        if png is self._png:  # not a picture shown since
-            self._strips = strips
-            self.refresh()
+    def _drawn(self, png: bytes, strips: list[Strip], image, rich) -> None:
+        if png is not self._png:  # another picture is shown since
+            return
+        self._strips = strips
+        if image is not None and rich is not None:
+            widget_class, fitted_cells = rich
+            try:
+                widget = widget_class(image)
+                widget.styles.width, widget.styles.height = fitted_cells(image.size, (self.size.width,
+                                                                                     self.size.height))
+                self.mount(widget)
+            except Exception as exc:  # noqa: BLE001 - the terminal cannot draw it after all: half blocks
+                self.log.warning(f"picture widget failed ({exc}); half blocks instead")
+                self._strips = half_block_strips(png, self.size.width, self.size.height)
+        self.refresh()
 
     def rerender(self) -> None:
         """Draw the picture again from the sidecar's spec (in a worker thread)."""
