@@ -261,3 +261,19 @@ def test_a_headless_ingest_prints_the_picture_as_a_binary_patch_git_applies(fake
     subprocess.run(["git", "apply", "-"], cwd=sample_vault, input=out.encode(), check=True)
     sidecar = (sample_vault / "wiki/assets/guests.chart.json").read_text(encoding="utf-8")
     assert (sample_vault / "wiki/assets/guests.png").read_bytes() == render_from_sidecar(sidecar)
+
+
+async def test_the_history_record_keeps_a_picture_as_base64(fake_llm, root):
+    from wikitui.core.changes.undo import list_records
+
+    chat, done = await _propose(fake_llm, root)
+    with Workspace.open(root) as ws:
+        ws.load_graph()
+        ws.apply(done.changeset)
+        (_rel, record), = list_records(ws.vault)
+        entry = next(f for f in record["files"] if f["path"] == PNG)
+        assert entry["binary"] is True and entry["old"] is None and entry["new"].startswith("iVBOR")
+        size = (root / _rel).stat().st_size
+        assert size < 1.5 * len((root / PNG).read_bytes()) + 20_000  # base64, not six-character escapes
+        ws.undo()
+    assert not (root / PNG).exists()
