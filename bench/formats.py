@@ -201,7 +201,41 @@ def bench_charts() -> dict:
             render_chart(spec)
             times.append(time.perf_counter() - start)
         out[f"{kind}_ms_median"] = ms(median(times))
+    out.update(bench_chart_proposal(specs["line"]))
     return out
+
+
+def bench_chart_proposal(spec: dict) -> dict:
+    """propose_chart end to end (spec checked, drawn, both files in the changeset, pending JSON), and the
+    review's preview scaling the picture (in a worker there)."""
+    import json as _json
+
+    from wikitui.core.agent.tools import ToolBox
+    from wikitui.core.changes.builder import ChangesetBuilder
+    from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.create import init_vault
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
+    from wikitui.ui.widgets.chart_preview import half_block_strips
+
+    with tempfile.TemporaryDirectory(prefix="wikitui-bench-chart-") as tmp:
+        init_vault(Path(tmp) / "v")
+        vault = Vault.open(Path(tmp) / "v")
+        graph = LinkGraph.load(vault)
+        proposals, previews = [], []
+        for _ in range(5):
+            builder = ChangesetBuilder(vault, graph)
+            start = time.perf_counter()
+            ToolBox(vault, graph, builder=builder).call(
+                "propose_chart", _json.dumps({"path": "assets/b.png", "spec": spec, "reason": "bench"}))
+            changeset = builder.build("query", "bench")
+            PendingStore.encode(changeset)
+            proposals.append(time.perf_counter() - start)
+            png = changeset.files[0].new_text.encode("utf-8", "surrogateescape")
+            start = time.perf_counter()
+            half_block_strips(png, 100, 22)
+            previews.append(time.perf_counter() - start)
+    return {"propose_chart_ms_median": ms(median(proposals)), "preview_scale_ms_median": ms(median(previews))}
 
 
 def main() -> None:

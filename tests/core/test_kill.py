@@ -25,6 +25,7 @@ import pytest
 from tests.core.changes_util import INDEX_HEAD, git, git_init, make_vault, open_vault, page
 from wikitui.core import faults
 from wikitui.core.changes.apply import apply_changeset
+from wikitui.core.changes.asset_proposals import propose_asset
 from wikitui.core.changes.builder import ChangesetBuilder
 from wikitui.core.changes.journal import JOURNAL_NAME
 from wikitui.core.changes.lock import LOCK_NAME
@@ -33,6 +34,8 @@ from wikitui.core.changes.recovery import recover
 from wikitui.core.changes.undo import list_records
 from wikitui.core.vault.layout import Vault
 
+#: The start of a PNG (with the NUL bytes that make it binary).
+PICTURE = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")
 
 
@@ -43,6 +46,7 @@ def build_vault(root: Path) -> tuple[Path, str]:
     pages["topics/Moved.md"] = page("Moved", "# Moved\n\nA page that moves.\n")
     pages["topics/Gone.md"] = page("Gone", "# Gone\n\nA page to delete.\n")
     pages["crlf.md"] = "\ufeff# Windows page\r\n\r\nOne.\r\nTwo.\r\n"
+    pages["assets/chart.png"] = PICTURE + b"old"  # a chart's picture: a binary file change (issue 12)
     make_vault(root, pages, index=INDEX_HEAD)
     vault, graph = open_vault(root)
     b = ChangesetBuilder(vault, graph)
@@ -54,6 +58,8 @@ def build_vault(root: Path) -> tuple[Path, str]:
     b.move("topics/Moved.md", "archive/Moved.md", "archive it")
     b.edit("index.md", [{"old": "My notes about this wiki.", "new": "My notes about this wiki, kept by wikitui."}], "")
     b.edit("crlf.md", [{"old": "Two.\n", "new": "Two, edited.\n"}], "")
+    propose_asset(b, "wiki/assets/chart.png", PICTURE + b"new \xff\xfe", "redrawn")
+    propose_asset(b, "wiki/assets/other.png", PICTURE + b"another", "a new chart")
     cs = b.build("ingest", "A big ingest", model="test/model", tokens=100, cost=0.01)
     assert len({f.path for f in cs.files} | {f.new_path for f in cs.files if f.new_path}) >= 15
     PendingStore(vault).save(cs)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import types
 import typing
 from typing import Any, Callable, Literal, get_args, get_origin
 
@@ -26,10 +27,13 @@ def _is_typeddict(tp: Any) -> bool:
 
 
 def type_schema(tp: Any) -> dict:
-    """The JSON schema of a Python annotation (str, int, float, bool, Literal, list[X], TypedDict)."""
+    """The JSON schema of a Python annotation (str, int, float, bool, their unions, Literal, list[X], TypedDict)."""
     if tp in _SIMPLE:
         return {"type": _SIMPLE[tp]}
     origin = get_origin(tp)
+    if origin in (typing.Union, types.UnionType) and all(a in _SIMPLE for a in get_args(tp)):
+        # e.g. str | float: any of those JSON types; the tool checks the values itself
+        return {"type": [_SIMPLE[a] for a in get_args(tp)]}
     if origin is Literal:
         values = list(get_args(tp))
         return {"type": _SIMPLE[type(values[0])], "enum": values}

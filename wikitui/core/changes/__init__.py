@@ -7,6 +7,8 @@ What this package owns:
   (with ``text_edits``, ``relink`` for moves and ``updated`` for the date hunk);
 - ``diffs`` (+ ``hunk_groups``): hunks computed, chosen, written as a patch, merged
   three-way; ``disk_status``: whether a pending change still applies;
+- ``assets`` + ``asset_proposals``: files that are not pages (a chart's picture, a
+  binary file change: one hunk, never merged, git's binary patch; and its sidecar);
 - ``pending``: changesets waiting for review, on disk;
 - ``apply`` and ``undo``: the two ways pages are written, both through
   ``transaction`` (the write transaction), ``journal`` (all-or-nothing),

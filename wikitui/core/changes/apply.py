@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikitui.core.changes.assets import is_asset_path
 from wikitui.core.changes.model import (
     Changeset,
     FileChange,
@@ -57,10 +58,25 @@ class _Plan:
 
 
 def _check_path(vault: Vault, rel: str) -> None:
-    """Re-check a path from a (possibly tampered) pending file: confined, a page, not log.md."""
+    """Re-check a path from a (possibly tampered) pending file: confined, a page or a chart's file, not log.md."""
     vault.writable_path(rel)
-    if not rel.lower().endswith(".md") or rel == vault.log_path:
+    if not (rel.lower().endswith(".md") or is_asset_path(vault, rel)) or rel == vault.log_path:
         raise UnsafePath(f"{rel}: not a page wikitui may write")
+
+
+def _plan_binary(vault: Vault, fc: FileChange, plan: _Plan) -> _Plan:
+    """A binary file (a chart's picture) is written whole, or not: any change on disk since is a conflict."""
+    _check_path(vault, fc.path)
+    disk = text_of(vault, fc.path)
+    plan.before[fc.path] = disk
+    if fc.action == "create" and disk is not None and disk != fc.new_text:
+        raise FileConflict(fc.path, "was created on disk since the proposal, with other content")
+    if fc.action != "create" and (disk is None or sha256_bytes(encode_exact(disk)) != fc.base_hash):
+        raise FileConflict(fc.path, "changed on disk since the proposal (a binary file is never merged)")
+    plan.intended = plan.on_disk = fc.new_text
+    if disk != fc.new_text:
+        plan.writes.append((fc.path, fc.new_text))
+    return plan
 
 
 def _content(vault: Vault, fc: FileChange, taken: set[str], plan: _Plan) -> str:
@@ -93,6 +109,8 @@ def _plan_file(vault: Vault, fc: FileChange, accepted: set[str], undecided: set[
     plan.at = fc.path
     if not taken:
         return plan
+    if fc.binary:
+        return _plan_binary(vault, fc, plan)
     _check_path(vault, fc.path)
     page = fc.path.lower().endswith(".md")  # only pages have frontmatter, hence a policy
     refusal = page and refusal_at_apply(fc.path, text_of(vault, fc.path), [h for h in fc.hunks if h.id in taken],
@@ -141,7 +159,7 @@ def _remaining_file(plan: _Plan) -> FileChange | None:
         return None
     if not plan.taken:  # untouched: the proposal stands as it was
         return make_file_change(0, fc.path, fc.action, fc.base_hash, fc.base_text, fc.new_text, fc.new_path, fc.reason,
-                                own_line=fc.own_line)
+                                own_line=fc.own_line, binary=fc.binary)
     keep = plan.taken | set(plan.undecided)
     wanted = apply_hunks(fc.base_text, fc.hunks, keep)
     intended, on_disk = plan.intended or "", plan.on_disk or ""
@@ -251,7 +269,7 @@ def _apply(
     rest = [f for p in plans if (f := _remaining_file(p)) is not None]
     for i, f in enumerate(rest):  # number files and hunks afresh
         rest[i] = make_file_change(i, f.path, f.action, f.base_hash, f.base_text, f.new_text, f.new_path, f.reason,
-                                   own_line=f.own_line)
+                                   own_line=f.own_line, binary=f.binary)
     _carry_reviews(changeset, rest)
     applied = [h for p in plans for h in (x.id for x in p.fc.hunks) if h in p.taken]
     remaining = None

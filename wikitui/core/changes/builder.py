@@ -60,6 +60,7 @@ class _Entry:
     dest: str | None = None  # a move's destination
     reasons: list[str] = field(default_factory=list)
     edited: bool = False  # the agent changed its content (not only links a move rewrote)
+    binary: bool = False  # a chart's picture (changes.assets)
 
     @property
     def current(self) -> str:
@@ -375,7 +376,8 @@ class ChangesetBuilder:
             i = len(files)
             if not entry.exists:
                 if entry.text is not None:
-                    files.append(make_file_change(i, entry.orig, "create", None, "", entry.text, reason=reason))
+                    files.append(make_file_change(i, entry.orig, "create", None, "", entry.text, reason=reason,
+                                                  binary=entry.binary))
             elif entry.text is None:
                 files.append(make_file_change(i, entry.orig, "delete", entry.base_hash, entry.base_text, "", reason=reason))
             else:
@@ -389,7 +391,7 @@ class ChangesetBuilder:
                     ))
                 elif text != entry.base_text:
                     files.append(make_file_change(i, entry.orig, "edit", entry.base_hash, entry.base_text, text,
-                                                  reason=reason, own_line=own))
+                                                  reason=reason, own_line=own, binary=entry.binary))
         if not files:
             return None
         now = _dt.datetime.now()

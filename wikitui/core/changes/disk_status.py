@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from wikitui.core.changes.diffs import HunkMismatch, apply_hunks, merge_texts
+from wikitui.core.vault.files import encode_exact
 from wikitui.core.changes.model import sha256_bytes
 from wikitui.core.changes.transaction import text_of
 from wikitui.core.errors import UnsafePath
@@ -78,12 +79,14 @@ def disk_status(vault: Vault, change: Any, rejected: Collection[str] = ()) -> Di
         if change.action == "delete":
             return SAME
         return DiskStatus("conflict" if taken else "changed", "deleted on disk since the proposal")
-    if sha256_bytes(disk.encode("utf-8")) == change.base_hash:
+    if sha256_bytes(encode_exact(disk)) == change.base_hash:
         return SAME
     if not taken:
         return DiskStatus("changed", "changed on disk since the proposal")
     if change.action == "delete":
         return DiskStatus("conflict", "changed on disk since it was proposed for deletion")
+    if getattr(change, "binary", False):
+        return DiskStatus("conflict", "changed on disk since the proposal (a binary file is never merged)")
     try:
         intended = apply_hunks(change.base_text, change.hunks, taken)
     except HunkMismatch:

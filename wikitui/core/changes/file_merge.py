@@ -7,6 +7,7 @@ is a :class:`~wikitui.core.changes.model.FileConflict`.
 
 from __future__ import annotations
 
+from wikitui.core.changes.assets import is_binary_data
 from wikitui.core.changes.diffs import merge_texts
 from wikitui.core.changes.model import FileConflict
 from wikitui.core.changes.replace import Merge
@@ -25,6 +26,9 @@ def file_merge(rel: str, during: str) -> Merge:
     def merge(base: bytes | None, theirs: bytes | None, ours: bytes | None, later: bool = False) -> bytes | None:
         if theirs == ours or theirs == base:
             return ours
+        if any(data is not None and is_binary_data(data) for data in (base, theirs, ours)):
+            raise FileConflict(rel, f"was changed on disk while {during} was being written (a binary file is "
+                               "never merged)")
         if base is None:
             raise FileConflict(rel, f"was created on disk while {during} was being written, with other content")
         if theirs is None:

@@ -16,8 +16,10 @@ import secrets
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from wikitui.core.changes.assets import binary_hunk, format_binary_patch, from_base64, to_base64
 from wikitui.core.changes.diffs import Hunk, compute_hunks, format_file_patch
 from wikitui.core.errors import Conflict, WikituiError
+from wikitui.core.vault.files import decode_exact, encode_exact
 
 #: File actions.
 ACTIONS = ("edit", "create", "delete", "move")
@@ -86,6 +88,8 @@ class FileChange:
         hunks: The reviewable pieces; a move's first hunk is its rename (kind ``rename``).
         own_line: (old line, new line), 0-based, of a one-line change with a hunk of its
             own: the ``updated:`` date wikitui proposes with an edit (None when none).
+        binary: A binary file (a chart's picture): ``base_text`` and ``new_text`` hold its
+            bytes decoded with ``decode_exact``; one hunk, never merged (:mod:`.assets`).
     """
 
     path: str
@@ -97,6 +101,7 @@ class FileChange:
     reason: str = ""
     hunks: list[Hunk] = field(default_factory=list)
     own_line: tuple[int, int] | None = None
+    binary: bool = False
 
     @property
     def display_path(self) -> str:
@@ -110,6 +115,9 @@ class FileChange:
 
     def to_patch(self) -> str:
         """This file's part of a git-style unified patch."""
+        if self.binary:
+            old = encode_exact(self.base_text) if self.action != "create" else None
+            return format_binary_patch(self.action, self.path, old, encode_exact(self.new_text))
         hunks = self.hunks
         if self.own_line is not None:
             # A hunk of its own may lack the context `git apply` wants; the patch is the whole
@@ -118,17 +126,19 @@ class FileChange:
         return format_file_patch(self.action, self.path, self.new_path, hunks)
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict."""
+        """A JSON-ready dict (a binary file's texts as base64)."""
+        code = to_base64 if self.binary else str
         return {
             "path": self.path,
             "action": self.action,
             "base_hash": self.base_hash,
-            "base_text": self.base_text,
-            "new_text": self.new_text,
+            "base_text": code(self.base_text),
+            "new_text": code(self.new_text),
             "new_path": self.new_path,
             "reason": self.reason,
             "hunks": [h.to_dict() for h in self.hunks],
             "own_line": list(self.own_line) if self.own_line else None,
+            **({"binary": True} if self.binary else {}),
         }
 
     @classmethod
@@ -140,22 +150,33 @@ class FileChange:
             raise ValueError(f"unknown file action {fields['action']!r}")
         own = data.get("own_line")
         own_line = (int(own[0]), int(own[1])) if isinstance(own, list) and len(own) == 2 else None
+        binary = data.get("binary") is True
+        if binary:
+            try:
+                for key in ("base_text", "new_text"):
+                    fields[key] = decode_exact(from_base64(fields[key]))
+            except (ValueError, AttributeError) as exc:
+                raise ValueError(f"binary file {fields['path']!r}: {key} is not base64") from exc
         return cls(**fields, new_path=data.get("new_path"), reason=data.get("reason", ""), hunks=hunks,
-                   own_line=own_line)
+                   own_line=own_line, binary=binary)
 
 
 def make_file_change(
     index: int, path: str, action: str, base_hash: str | None, base_text: str, new_text: str,
     new_path: str | None = None, reason: str = "", own_line: tuple[int, int] | None = None,
+    binary: bool = False,
 ) -> FileChange:
     """A :class:`FileChange` with its hunks computed.
 
     A creation or deletion is one decision: one hunk holding every line (kind
     ``file`` and no lines when the file is empty). A move starts with a ``rename``
     hunk, then its content hunks. ``own_line`` (old line, new line) gets a hunk of its own.
+    A binary file is one hunk (kind ``binary``, no lines).
     """
-    fc = FileChange(path, action, base_hash, base_text, new_text, new_path, reason, own_line=own_line)
-    if action in ("create", "delete"):
+    fc = FileChange(path, action, base_hash, base_text, new_text, new_path, reason, own_line=own_line, binary=binary)
+    if binary:
+        hunks = [binary_hunk(index, path, action, base_text, new_text)]
+    elif action in ("create", "delete"):
         hunks = compute_hunks(base_text, new_text, index, context=0)
         if not hunks:
             what = "new empty file" if action == "create" else "delete empty file"

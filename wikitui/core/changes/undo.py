@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Callable
 
+from wikitui.core.changes.assets import from_base64, is_binary_text, to_base64
 from wikitui.core.changes.diffs import merge_texts
 from wikitui.core.changes.lock import write_lock
 from wikitui.core.changes.model import Changeset, FileConflict
@@ -24,7 +25,7 @@ from wikitui.core.changes.recovery import recover_locked
 from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.catalog import INDEX_MARKER
-from wikitui.core.vault.files import atomic_write, json_bytes
+from wikitui.core.vault.files import atomic_write, decode_exact, json_bytes
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 
@@ -96,10 +97,26 @@ def record_for_apply(
     record = {
         "seq": seq, "changeset": changeset.id, "op": changeset.op, "title": changeset.title,
         "applied_at": _dt.datetime.now().isoformat(timespec="seconds"), "hunks": applied,
-        "files": [{"path": p, "old": old, "new": new} for p, new, old in files],
+        "files": [_file_entry(p, old, new) for p, new, old in files],
         "commit": None, "undone": False,
     }
     return _encode(record)
+
+
+def _file_entry(path: str, old: str | None, new: str | None) -> dict:
+    """One file of a record; a binary file's texts as base64 (``"binary": true``), not as ``\\udcXX`` escapes."""
+    if not (is_binary_text(old) or is_binary_text(new)):
+        return {"path": path, "old": old, "new": new}
+    code = (lambda t: None if t is None else to_base64(t))
+    return {"path": path, "old": code(old), "new": code(new), "binary": True}
+
+
+def _texts(item: dict) -> tuple[str | None, str | None]:
+    """(old, new) of a record's file, a binary one decoded back to ``decode_exact`` text."""
+    old, new = item.get("old"), item.get("new")
+    if item.get("binary") is True:
+        old, new = (None if t is None else decode_exact(from_base64(t)) for t in (old, new))
+    return old, new
 
 
 def set_record_commit(vault: Vault, rel: str, commit: str) -> None:
@@ -139,6 +156,8 @@ def _undo_text(vault: Vault, path: str, old: str | None, new: str | None, disk: 
         raise FileConflict(path, "was deleted since the change being undone; nothing to restore into")
     if old is None:
         raise FileConflict(path, "was edited since the change being undone created it; undoing would delete those edits")
+    if any(is_binary_text(t) for t in (old, new, disk)):
+        raise FileConflict(path, "was changed since the change being undone (a binary file is never merged)")
     if path == vault.index_path:  # the catalog below the marker is regenerated anyway: merge the head only
         parts = [_split_index(t) for t in (new, disk, old)]
         if all(parts):
@@ -192,7 +211,7 @@ def _undo(vault: Vault, graph: LinkGraph, on_progress: Callable[[int, int], None
         path = str(item["path"])
         vault.writable_path(path)  # a tampered record must not write outside the wiki
         disk = text_of(vault, path)
-        target, was_merged = _undo_text(vault, path, item.get("old"), item.get("new"), disk)
+        target, was_merged = _undo_text(vault, path, *_texts(item), disk)
         if was_merged:
             merged.append(path)
         if target != disk:

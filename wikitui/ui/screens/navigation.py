@@ -167,7 +167,9 @@ class Navigator:
             return
         page = self.page
         self.history.remember(path, anchor=heading.text, leaving_scroll=page.scroll_y)
-        if not page.scroll_to_line(heading.line):
+        if page.slides is not None:  # a deck: the slide that holds the heading
+            page.slides.go_to(page.slides.index_for(line=heading.line) or 0)
+        elif not page.scroll_to_line(heading.line):
             page.scroll_to_anchor(heading.text)
         self.refresh_history_keys()
         page.focus()

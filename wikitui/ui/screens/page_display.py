@@ -16,6 +16,7 @@ from wikitui.core.vault.page import PageInfo, parse_page
 from wikitui.ui.state import VaultState
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_view import PageView
+from wikitui.ui.widgets.slide_mode import SlideMode, show_slide
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -93,6 +94,7 @@ class PageDisplay:
             return (self.workspace.root / path).read_bytes()
         except FileNotFoundError:
             self.current_kind = "missing"
+            page.slides = None
             page.border_title = f"{path} · deleted"
             page.border_subtitle = ""
             page.show_message(
@@ -119,14 +121,23 @@ class PageDisplay:
         graph = self.workspace.graph
         resolve = (lambda link, _p=path, _g=graph: _g.resolve(link, _p)) if graph is not None else None
         page = self.page
-        page.show(text, path=path, info=info, resolve=resolve, scroll_y=scroll_y, anchor=anchor or None,
-                  valid_utf8=utf8)
-        if line:
-            page.scroll_to_line(line)
+        title = f"{info.title} · {info.type}" if info.type else info.title
+        # The same deck shown again (changed on disk, the graph arrived): the same slide.
+        kept = page.slides.index if page.slides is not None and page.slides.path == path else 0
+        page.slides = SlideMode.for_text(text, lambda s: show_slide(page, s, path, resolve, title), kept, path)
+        if page.slides is not None:  # a Marp deck: one slide at a time, the one holding the line or heading
+            found = page.slides.index_for(line=line, anchor=anchor or None)
+            page.slides.index = found if found is not None else page.slides.index
+            show_slide(page, page.slides.current, path, resolve, title)
+        else:
+            page.show(text, path=path, info=info, resolve=resolve, scroll_y=scroll_y, anchor=anchor or None,
+                      valid_utf8=utf8)
+            page.border_title = title
+            if line:
+                page.scroll_to_line(line)
         self.current_kind = "page"
         self.current_info = info
         self.vault_state.last_page = path
-        page.border_title = f"{info.title} · {info.type}" if info.type else info.title
         page.border_subtitle = ""
         if not changed:
             notify = self.screen.notify
@@ -154,6 +165,7 @@ class PageDisplay:
 
     def _show_source(self, path: str, *, line: int | None, scroll_y: float) -> None:
         page = self.page
+        page.slides = None
         data = self._read(path)
         if data is None:
             return

@@ -16,6 +16,7 @@ Keys (DESIGN §4 "Changesets"):
 | `j` `k` / `↓` `↑` | next / previous hunk, deciding nothing |
 | `n` / `p` | next / previous file |
 | `e` | write a reason for the agent about this hunk |
+| `g` | on a chart: draw its picture again from the spec (the sidecar) |
 | `enter` | apply: accepted hunks are written, rejected dropped, undecided stay pending |
 | `esc` | leave; everything stays pending |
 """
@@ -44,6 +45,7 @@ from wikitui.ui.screens.conflict import ConflictScreen
 from wikitui.ui.screens.review_disk import DiskMarks
 from wikitui.ui.screens.review_state import ReviewResult, ReviewState
 from wikitui.ui.widgets.changeset_files import DISK_LABELS, ChangesetFileList
+from wikitui.ui.widgets.chart_preview import ChartPreview
 from wikitui.ui.widgets.diff_view import Decision, DiffView
 
 __all__ = ["ConflictScreen", "ReviewResult", "ReviewScreen", "ReviewState"]
@@ -88,6 +90,7 @@ class ReviewScreen(Screen[ReviewResult]):
         Binding("n", "move_file(1)", "file", key_display="n/p"),
         Binding("p", "move_file(-1)", "previous file", show=False),
         Binding("e", "reason", "reason"),
+        Binding("g", "rerender_chart", "draw chart again", show=False),
         Binding("enter", "apply", "apply"),
         Binding("escape", "leave", "leave pending"),
         Binding("pagedown,space", "page(1)", "page down", show=False),
@@ -121,7 +124,9 @@ class ReviewScreen(Screen[ReviewResult]):
             with Vertical(id="review-files-pane"):
                 yield Label("Files", id="review-files-title")
                 yield ChangesetFileList(self.state.files, id="review-files")
-            yield DiffView(id="review-diff")
+            with Vertical(id="review-right"):
+                yield DiffView(id="review-diff")
+                yield ChartPreview(id="review-chart")
         with Horizontal(id="review-reason-bar"):
             yield Label("✎ reason", id="review-reason-label")
             yield _ReasonInput(
@@ -205,6 +210,7 @@ class ReviewScreen(Screen[ReviewResult]):
         if full or self._shown_file != state.file_index:
             self._shown_file = state.file_index
             diff.show(state.files[state.file_index], state.decisions, state.reasons, cursor=state.hunk_index)
+            self.query_one(ChartPreview).show_for(state.files, state.file_index)
         else:
             index_by_id = {h.id: i for i, h in enumerate(state.files[state.file_index].hunks)}
             for hunk_id in changed:
@@ -240,6 +246,10 @@ class ReviewScreen(Screen[ReviewResult]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No key acts while ``on_apply`` runs (the decisions are being written)."""
         return not self._applying
+
+    def action_rerender_chart(self) -> None:
+        """``g``: draw the chart under review again from its sidecar's spec."""
+        self.query_one(ChartPreview).rerender()
 
     def action_decide(self, decision: Decision) -> None:
         """``a`` / ``r``: decide the hunk under the cursor, then on to the next undecided one."""

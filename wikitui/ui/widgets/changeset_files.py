@@ -63,9 +63,8 @@ def _file_prompt(change: Any, decided: int, width: int, disk: str = "same") -> C
         (_fit_path(moved_to or change.path, width - 2), "bold" if decided < total else ""),
         "\n  ",
         (f"{change.action:<7}", "$text-muted"),
-        (f"+{added}", "$text-success"),
-        " ",
-        (f"−{removed}", "$text-error"),
+        *(["binary"] if getattr(change, "binary", False) else [
+            (f"+{added}", "$text-success"), " ", (f"−{removed}", "$text-error")]),
         "  ",
         (f"{decided}/{total} decided", done_style),
     ]

@@ -273,9 +273,8 @@ class DiffView(ScrollView, can_focus=False):
             (f"{change.action} ", "bold $text-accent"),
             (path, "bold"),
             "  ",
-            (f"+{added}", f"${self._added}"),
-            " ",
-            (f"−{removed}", f"${self._removed}"),
+            *(["binary"] if getattr(change, "binary", False) else [
+                (f"+{added}", f"${self._added}"), " ", (f"−{removed}", f"${self._removed}")]),
         )
         rows = [_Row("title", -1, piece) for piece in title.wrap(width - 2)]
         reason = (getattr(change, "reason", "") or "").strip()

@@ -25,6 +25,7 @@ from wikitui.ui.markdown.link_cursor import LinkCursor, Resolver
 from wikitui.ui.markdown.paint import ROLES, LinePainter
 from wikitui.ui.widgets.background_layout import BackgroundLayout
 from wikitui.ui.widgets.page_styles import PAGE_VIEW_CSS
+from wikitui.ui.widgets.slide_mode import SlideMode, slide_or_scroll
 
 
 class _LinkMessage(Message):
@@ -67,6 +68,8 @@ class PageView(ScrollView, can_focus=True):
         Binding("home", "scroll_home", "Top", show=False),
         Binding("end", "scroll_end", "Bottom", show=False),
         Binding("e", "screen.edit_page", "Edit in $EDITOR", show=False, id="edit-page"),
+        Binding("left", "slide(-1)", "Previous slide (a deck)", show=False),
+        Binding("right", "slide(1)", "Next slide (a deck)", show=False),
     ]
     """
     | Key(s) | Description |
@@ -78,6 +81,7 @@ class PageView(ScrollView, can_focus=True):
     | pageup / pagedown, space | Scroll one page. |
     | home / end | Go to the top / the bottom of the page. |
     | e | Edit the page in ``$VISUAL``/``$EDITOR`` (the screen's ``edit_page``). |
+    | left / right | On a slide deck: the previous / next slide (else scroll sideways). |
     """
 
     COMPONENT_CLASSES = {f"page-view--{role}" for role in ROLES}
@@ -107,6 +111,7 @@ class PageView(ScrollView, can_focus=True):
         self._painter = LinePainter(self, "page-view--")
         self._pending: tuple[float, str | None] | None = None
         self._background = BackgroundLayout(self)
+        self.slides: SlideMode | None = None  # a Marp deck shown slide by slide (None on other pages)
 
     # ------------------------------------------------------------------ public API
     @property
@@ -361,6 +366,10 @@ class PageView(ScrollView, can_focus=True):
             self.post_message(self.LinkActivated(self, index, self.links[index]))
 
     # ------------------------------------------------------------------ scrolling
+    def action_slide(self, delta: int) -> None:
+        """The previous or next slide of a deck (:attr:`slides`); on any other page, scroll sideways."""
+        slide_or_scroll(self, delta)
+
     def action_scroll_end(self) -> None:
         """Go to the bottom; on a page still being laid out, stay there as it grows."""
         self._background.stick_to_end = not self._doc.complete

@@ -4,12 +4,13 @@
   described in the chat; adding a tool is writing one function;
 - ``read``: ``search``, ``read``, ``list_pages``, ``links``;
 - ``propose``: ``propose_edit``, ``propose_page``, ``propose_delete``, ``propose_move``;
+- ``chart``: ``propose_chart`` (a spec drawn into a picture and its sidecar, DESIGN §9);
 - ``toolbox``: :class:`~wikitui.core.agent.tools.toolbox.ToolBox`, the tools of one
   turn bound to the vault, which turns any call (hostile ones included) into a
   result and never raises or writes.
 
 What it may import: the vault, the changes (a turn's changeset builder), the search
-facade, the agent's argument checks; never litellm or the UI.
+facade, the outputs (charts), the agent's argument checks; never litellm or the UI.
 """
 
 from wikitui.core.agent.tools.registry import describe_call
