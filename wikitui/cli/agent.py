@@ -21,9 +21,10 @@ def _headless():
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    """``wikitui ask QUESTION [--file]``: headless query through the agent."""
+    """``wikitui ask QUESTION [--file] [--json]``: headless query through the agent."""
     ws = open_workspace(args)  # a bad vault is reported here, before the agent loads
-    return int(_headless().run_ask(ws, args.question, file=args.file, model=getattr(args, "model", None)))
+    return int(_headless().run_ask(ws, args.question, file=args.file, model=getattr(args, "model", None),
+                                   as_json=getattr(args, "json", False)))
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:

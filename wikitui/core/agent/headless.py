@@ -22,6 +22,7 @@ from wikitui.core.agent.events import (
     TurnStarted,
     TurnUsage,
 )
+from wikitui.core.agent.ask_json import write_ask_json
 from wikitui.core.errors import WikituiError
 
 EXIT_OK, EXIT_NOTHING, EXIT_USER, EXIT_MODEL, EXIT_CONFLICT = 0, 1, 2, 3, 4
@@ -112,12 +113,14 @@ def _failure(printer: _Printer) -> int:
 
 
 def run_ask(workspace, question: str, *, file: bool = False, model: str | None = None,
-            out: TextIO | None = None, err: TextIO | None = None, client=None) -> int:
+            out: TextIO | None = None, err: TextIO | None = None, client=None, as_json: bool = False) -> int:
     """Answer ``question`` on stdout; with ``file`` propose the answer as a page (left pending, patch printed).
 
     Args:
         workspace: The :class:`~wikitui.core.workspace.Workspace` asked (its graph and
             index are loaded and brought up to date here).
+        as_json: Print one JSON object (DESIGN §10) instead of the answer and the patch;
+            the answer streams to stderr meanwhile.
 
     Returns:
         The exit status.
@@ -131,16 +134,21 @@ def run_ask(workspace, question: str, *, file: bool = False, model: str | None =
         if done.changeset is not None:
             err.write(f"wikitui: the agent proposed changes; pending as {done.changeset.id} (review in wikitui)\n")
         if not file:
+            if as_json:
+                write_ask_json(out, session, done.text, done.changeset)
             return EXIT_OK
         filed = await session.file_answer()
         if filed.failed or filed.changeset is None:
             return printer.error.exit_code if printer.error else EXIT_NOTHING
-        out.write(filed.changeset.to_patch())
+        if as_json:
+            write_ask_json(out, session, done.text, filed.changeset)
+        else:
+            out.write(filed.changeset.to_patch())
         err.write(f"wikitui: the answer is proposed as {filed.changeset.files[0].path}; changeset "
                   f"{filed.changeset.id} is pending (review it in wikitui with ctrl+r)\n")
         return EXIT_OK
 
-    return _run(workspace, model, out, err, client, answer_to_out=True, body=body)
+    return _run(workspace, model, out, err, client, answer_to_out=not as_json, body=body)
 
 
 def run_ingest(workspace, source: str, *, apply: bool = False, model: str | None = None,
