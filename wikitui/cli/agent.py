@@ -23,8 +23,8 @@ def _headless():
 def cmd_ask(args: argparse.Namespace) -> int:
     """``wikitui ask QUESTION [--file] [--json]``: headless query through the agent."""
     ws = open_workspace(args)  # a bad vault is reported here, before the agent loads
-    return int(_headless().run_ask(ws, args.question, file=args.file, model=getattr(args, "model", None),
-                                   as_json=getattr(args, "json", False)))
+    as_json = {"as_json": True} if getattr(args, "json", False) else {}  # --json: DESIGN §10's object
+    return int(_headless().run_ask(ws, args.question, file=args.file, model=getattr(args, "model", None), **as_json))
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
