@@ -42,7 +42,7 @@ def call(box: ToolBox, name: str, **args):
 def test_schemas_follow_the_contract(box):
     schemas = {s["function"]["name"]: s["function"] for s in box.schemas()}
     assert list(schemas) == ["search", "read", "list_pages", "links",
-                             "propose_edit", "propose_page", "propose_delete", "propose_move"]
+                             "propose_edit", "propose_page", "propose_delete", "propose_move", "propose_merge"]
     search = schemas["search"]["parameters"]
     assert search["required"] == ["query"]
     assert search["properties"]["scope"] == {**search["properties"]["scope"], "enum": ["all", "wiki", "raw"], "default": "all"}
@@ -53,6 +53,7 @@ def test_schemas_follow_the_contract(box):
     assert edit["required"] == ["path", "edits", "reason"]
     assert edit["properties"]["edits"]["items"]["required"] == ["new", "old"]
     assert schemas["propose_move"]["parameters"]["required"] == ["path", "new_path", "reason"]
+    assert schemas["propose_merge"]["parameters"]["required"] == ["from_path", "into_path", "reason"]
     assert all(s["description"] for s in schemas.values())
     assert "title or alias" in read["path"]["description"]
 
