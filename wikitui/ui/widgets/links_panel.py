@@ -200,7 +200,7 @@ class LinksPanel(Vertical):
     def _render_tabs(self) -> None:
         counts = self.counts()
         names = {"backlinks": "Cited by" if self._is_source else "Backlinks", "outgoing": "Outgoing",
-                 "unlinked": "Unlinked", "contradictions": "Contradictions"}
+                 "unlinked": "Unlinked", "contradictions": "⚠ Contradictions"}
         parts = []
         for t in self._tabs():
             n = counts[t]
@@ -268,7 +268,8 @@ class LinksPanel(Vertical):
         """The lists offered: a source has only its citers; Contradictions only when there are some."""
         if self._is_source:
             return ("backlinks",)
-        return TABS if self._lists["contradictions"] else TABS[:-1]
+        # First when there are some: the header is one line, and on a narrow pane its end is cut.
+        return (TABS[-1], *TABS[:-1]) if self._lists["contradictions"] else TABS[:-1]
 
     # ----------------------------------------------------------------- opening
     @on(OptionList.OptionSelected, "#links-list")
