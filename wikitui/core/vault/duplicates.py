@@ -6,19 +6,22 @@ folding), or when their bodies share most of their 5-word shingles (an estimated
 Jaccard similarity >= :data:`BODY_SHARE` over the sampled shingles of
 :mod:`~wikitui.core.vault.text_facts`).
 
-Only candidates are compared: names that share a block key (the first four letters of
-a folded token), bodies that share a sampled shingle. Keys held by more than
-:data:`BLOCK_CUT` pages are boilerplate and block nothing. Names equal after case
-folding are ``duplicate-title``'s, not this check's. ``token_set_ratio`` scores 100 when
-one name's words are a subset of the other's ("Queen" and "Queen of Hearts"): such a
-pair counts only when the extra words are articles ("Cheshire Cat", "The Cheshire Cat").
+Only candidates are compared: names with the same words, or all words but one the same
+and the odd one starting alike; bodies that share one of their few smallest sampled
+shingle hashes (MinHash's bottom-k). Keys held by more than :data:`BLOCK_CUT` pages are
+boilerplate and block nothing. Names equal after case folding are ``duplicate-title``'s,
+not this check's. ``token_set_ratio`` alone scores "Queen" and "Queen of Hearts" 100 (a
+subset), and "Entstehung der Energiepreispauschale" beside "Festsetzung der
+Energiepreispauschale" over 90 (a long shared part): so the words one name has and the
+other lacks must be near-equal too (:data:`DIFF_SCORE`), or be articles only ("Cheshire
+Cat", "The Cheshire Cat").
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -26,6 +29,10 @@ from itertools import combinations
 TITLE_SCORE = 90
 #: Shared share of shingles from which bodies are near-duplicates.
 BODY_SHARE = 0.8
+#: How alike (rapidfuzz ratio, 0-100) the words two near-equal names do not share must be.
+DIFF_SCORE = 85
+#: Smallest sampled shingle hashes of a body that make its blocking keys.
+BOTTOM_K = 4
 #: Sampled shingles a body needs before it is compared (short pages share phrases by chance).
 MIN_SHINGLES = 8
 #: A block key held by more pages than this blocks nothing.
@@ -52,15 +59,31 @@ class NearDuplicate:
 
 def fold(name: str) -> str:
     """A name folded for comparison: accents dropped, case folded, punctuation as spaces."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(_NON_WORD.sub(" ", bare.casefold()).split())
+    if not name.isascii():
+        decomposed = unicodedata.normalize("NFKD", name)
+        name = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(_NON_WORD.sub(" ", name.casefold()).split())
 
 
-def _subset_only(a: set[str], b: set[str]) -> bool:
-    """Whether one token set strictly holds the other with words other than articles."""
-    small, big = (a, b) if len(a) <= len(b) else (b, a)
-    return small < big and bool((big - small) - ARTICLES)
+def _block_keys(tokens: frozenset[str]) -> list[tuple]:
+    """Where a name may meet its near-equals: the same words (articles aside), or all but one word
+    the same and the odd one starting alike. Names further apart never share a key."""
+    words = tokens - ARTICLES
+    keys: list[tuple] = [("=", words)]
+    keys.extend(("~", words - {t}, t[:4]) for t in words)
+    return keys
+
+
+def _near_names(fa: str, ta: frozenset[str], fb: str, tb: frozenset[str], ratio, token_set_ratio) -> bool:
+    """token_set_ratio >= TITLE_SCORE, and the words one name has and the other lacks near-equal too
+    (only articles may be added): "Betriebsausgaben" and "Betriebsaufgabe", not "Entstehung der X"
+    and "Festsetzung der X", nor "Queen" and "Queen of Hearts"."""
+    only_a, only_b = ta - tb - ARTICLES, tb - ta - ARTICLES
+    if bool(only_a) != bool(only_b):
+        return False
+    if only_a and ratio(" ".join(sorted(only_a)), " ".join(sorted(only_b))) < DIFF_SCORE:
+        return False
+    return token_set_ratio(fa, fb) >= TITLE_SCORE
 
 
 def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
@@ -72,7 +95,7 @@ def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
     Returns:
         {(a, b): why} with a < b.
     """
-    from rapidfuzz.fuzz import token_set_ratio  # a C extension: loaded when lint runs this check
+    from rapidfuzz.fuzz import ratio, token_set_ratio  # a C extension: loaded when lint runs this check
 
     entries: list[tuple[str, str, str, frozenset[str]]] = []  # page, name, folded, tokens
     for page, page_names in names.items():
@@ -82,27 +105,21 @@ def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
             if folded and folded not in seen:
                 seen.add(folded)
                 entries.append((page, name.strip(), folded, frozenset(folded.split())))
-    blocks: dict[str, list[int]] = defaultdict(list)
-    for i, (_p, _n, _f, tokens) in enumerate(entries):
-        for key in {t[:4] for t in tokens if t not in ARTICLES}:
+    blocks: dict[tuple, list[int]] = defaultdict(list)
+    for i, entry in enumerate(entries):
+        for key in _block_keys(entry[3]):
             blocks[key].append(i)
     out: dict[tuple[str, str], str] = {}
-    tried: set[tuple[int, int]] = set()
     for members in blocks.values():
         if len(members) < 2 or len(members) > BLOCK_CUT:
             continue
         for i, j in combinations(members, 2):
             pa, na, fa, ta = entries[i]
             pb, nb, fb, tb = entries[j]
-            if pa == pb or (i, j) in tried:
-                continue
-            tried.add((i, j))
             pair = (pa, pb) if pa < pb else (pb, pa)
-            if pair in out or na.casefold() == nb.casefold():
+            if pa == pb or pair in out or na.casefold() == nb.casefold():
                 continue  # equal names are duplicate-title's
-            if _subset_only(set(ta), set(tb)):
-                continue
-            if token_set_ratio(fa, fb) >= TITLE_SCORE:
+            if _near_names(fa, ta, fb, tb, ratio, token_set_ratio):
                 out[pair] = f'"{na}" and "{nb}" are near-equal names'
     return out
 
@@ -110,28 +127,33 @@ def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
 def body_pairs(shingles: dict[str, tuple[int, ...]]) -> dict[tuple[str, str], str]:
     """Pairs of pages whose bodies share at least :data:`BODY_SHARE` of their sampled shingles.
 
+    Candidates share one of their :data:`BOTTOM_K` smallest sampled hashes (MinHash's bottom-k:
+    two samples with Jaccard similarity J share the smallest of their union with probability J,
+    so a pair at 0.8 is missed with a chance near 0.2 ** BOTTOM_K); only they are compared.
+
     Args:
         shingles: {page: sorted sampled shingle hashes}.
 
     Returns:
         {(a, b): why} with a < b.
     """
-    holders: dict[int, list[str]] = defaultdict(list)
+    buckets: dict[int, list[str]] = defaultdict(list)
     for page, sample in shingles.items():
         if len(sample) >= MIN_SHINGLES:
-            for h in sample:
-                holders[h].append(page)
-    shared: Counter[tuple[str, str]] = Counter()
-    for pages in holders.values():
+            for h in sample[:BOTTOM_K]:
+                buckets[h].append(page)
+    candidates: set[tuple[str, str]] = set()
+    for pages in buckets.values():
         if 2 <= len(pages) <= BLOCK_CUT:
-            shared.update(combinations(sorted(pages), 2))
+            candidates.update(combinations(sorted(pages), 2))
     out: dict[tuple[str, str], str] = {}
-    for (a, b), common in shared.items():
-        na, nb = len(shingles[a]), len(shingles[b])
-        # Jaccard can reach BODY_SHARE only if the smaller set is nearly all shared.
-        if common < BODY_SHARE * min(na, nb):
-            continue
-        jaccard = common / (na + nb - common)
+    for a, b in candidates:
+        sa, sb = shingles[a], shingles[b]
+        small, big = (sa, sb) if len(sa) <= len(sb) else (sb, sa)
+        if len(small) < BODY_SHARE * len(big):
+            continue  # Jaccard cannot reach BODY_SHARE
+        common = len(set(small).intersection(big))
+        jaccard = common / (len(sa) + len(sb) - common)
         if jaccard >= BODY_SHARE:
             out[(a, b)] = f"the bodies share about {round(jaccard * 100)}% of their text"
     return out
