@@ -98,7 +98,7 @@ def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
     from rapidfuzz.fuzz import ratio, token_set_ratio  # a C extension: loaded when lint runs this check
 
     entries: list[tuple[str, str, str, frozenset[str]]] = []  # page, name, folded, tokens
-    for page, page_names in names.items():
+    for page, page_names in sorted(names.items()):  # the same verdicts, and words, in any order
         seen = set()
         for name in page_names:
             folded = fold(name)
@@ -120,7 +120,8 @@ def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
             if pa == pb or pair in out or na.casefold() == nb.casefold():
                 continue  # equal names are duplicate-title's
             if _near_names(fa, ta, fb, tb, ratio, token_set_ratio):
-                out[pair] = f'"{na}" and "{nb}" are near-equal names'
+                first, second = (na, nb) if pa < pb else (nb, na)
+                out[pair] = f'"{first}" and "{second}" are near-equal names'
     return out
 
 

@@ -4,6 +4,7 @@
   described in the chat; adding a tool is writing one function;
 - ``read``: ``search``, ``read``, ``list_pages``, ``links``;
 - ``propose``: ``propose_edit``, ``propose_page``, ``propose_delete``, ``propose_move``;
+- ``merge``: ``propose_merge`` (two pages about one thing become one, links rewritten);
 - ``toolbox``: :class:`~wikitui.core.agent.tools.toolbox.ToolBox`, the tools of one
   turn bound to the vault, which turns any call (hostile ones included) into a
   result and never raises or writes.
