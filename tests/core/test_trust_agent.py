@@ -165,3 +165,11 @@ async def test_file_links_the_answer_from_the_pages_it_cites(fake_llm, sample_va
     graph = LinkGraph.load(Vault.open(sample_vault))
     back = {b.source for b in graph.backlinks("wiki/answers/who-organised-the-race.md")}
     assert {"wiki/characters/dodo.md", "wiki/characters/mouse.md"} <= back
+
+
+async def test_the_lint_pass_is_asked_to_merge_near_duplicates(fake_llm, sample_vault):
+    fake_llm.script(text("## Findings\nnone"))
+    await Chat(sample_vault).session.lint()
+    system = sent(fake_llm, 0)[0]["content"]
+    assert "merge each pair with propose_merge" in system
+    assert "propose_move, propose_merge)" in system  # the role names the tool among the changes it can propose
