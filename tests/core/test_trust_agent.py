@@ -173,3 +173,20 @@ async def test_the_lint_pass_is_asked_to_merge_near_duplicates(fake_llm, sample_
     system = sent(fake_llm, 0)[0]["content"]
     assert "merge each pair with propose_merge" in system
     assert "propose_move, propose_merge)" in system  # the role names the tool among the changes it can propose
+
+
+def test_a_source_edited_after_ingest_makes_every_page_citing_it_stale(fake_llm, sample_vault):
+    from tests.core.test_headless import ingest_script
+    from wikitui.core.agent.headless import run_ingest
+
+    fake_llm.script(*ingest_script())
+    code, _out, err = run(run_ingest, sample_vault, "raw/chapter-03.md", apply=True, client=fast_client())
+    assert code == 0, err
+    with (sample_vault / "raw/chapter-03.md").open("a", encoding="utf-8") as fh:
+        fh.write("\nA correction to the chapter.\n")
+    vault = Vault.open(sample_vault)
+    stale = {p.path for p in run_lint(vault, LinkGraph.load(vault)).problems
+             if p.check == "stale" and p.target == "raw/chapter-03.md"}
+    assert "wiki/themes/caucus-race.md" in stale  # written by the ingest
+    assert "wiki/characters/mouse.md" in stale  # never written by wikitui: it cites the chapter too
+    assert "wiki/characters/dodo.md" in stale  # edited by the ingest

@@ -256,6 +256,20 @@ class SourceRecords:
         info = graph.pages.get(page_path)
         return self.record(page_path, page_sources(info) if info is not None else [], graph=graph)
 
+    def see_sources(self, graph: "LinkGraph", sources: Iterable[str]) -> None:
+        """Record, as first seen, the other pages that list any of ``sources`` (after an ingest of them).
+
+        So a source edited after its ingest makes stale every page citing it, pages wikitui
+        never wrote included, though no lint ran in between.
+        """
+        wanted = set(sources)
+        if not wanted:
+            return
+        resolver = resolver_for_graph(graph)
+        pages = [p for p, info in graph.pages.items()
+                 if info.sources and wanted.intersection(resolver.resolve_all(page_sources(info)))]
+        self._check(graph, pages)
+
     def _check(self, graph: "LinkGraph", pages: list[str]) -> list[tuple[str, str]]:
         data = self.load()
         resolver = None
