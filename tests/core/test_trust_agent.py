@@ -190,3 +190,16 @@ def test_a_source_edited_after_ingest_makes_every_page_citing_it_stale(fake_llm,
     assert "wiki/themes/caucus-race.md" in stale  # written by the ingest
     assert "wiki/characters/mouse.md" in stale  # never written by wikitui: it cites the chapter too
     assert "wiki/characters/dodo.md" in stale  # edited by the ingest
+
+
+def test_the_cli_ask_json_prints_one_object(fake_llm, sample_vault, capsys):
+    from wikitui.cli import main
+
+    fake_llm.script(text(FIXED))
+    code = main(["ask", "Who organised the race?", "--json", "--vault", str(sample_vault)])
+    out = capsys.readouterr().out
+    assert code == 0
+    data = json.loads(out)  # stdout holds the object alone
+    assert data["answer"] == FIXED and data["unresolved"] == []
+    assert data["citations"] == [{"target": "Dodo", "path": "wiki/characters/dodo.md"},
+                                 {"target": "raw/chapter-03.md", "path": "raw/chapter-03.md"}]
