@@ -12,7 +12,7 @@ import json
 from tests.core.test_headless import fast_client, run
 from tests.core.test_session import Chat, sent
 from tests.fakeserver import text, tool_call
-from wikitui.core.agent.citations import check_citations, hunk_unresolved, proposal_unresolved
+from wikitui.core.agent.citations import builder_unresolved, check_citations, hunk_unresolved, proposal_unresolved
 from wikitui.core.agent.events import Notice
 from wikitui.core.agent.headless import run_ask
 from wikitui.core.vault.graph import LinkGraph
@@ -103,6 +103,7 @@ async def test_a_proposal_adding_a_broken_link_is_returned_and_its_hunk_marked(f
     assert "your proposals add [[Caucus Rules]] (in wiki/characters/dodo.md)" in sent(fake_llm, 2)[-1]["content"]
     graph = LinkGraph.load(Vault.open(sample_vault))
     assert proposal_unresolved(done.changeset, graph) == [("wiki/characters/dodo.md", "Caucus Rules")]
+    assert builder_unresolved(chat.session.turns[-1].builder, graph) == proposal_unresolved(done.changeset, graph)
     marks = hunk_unresolved(done.changeset, graph)
     assert list(marks.values()) == [["Caucus Rules"]]
     assert list(marks)[0] in {h.id for h in done.changeset.files[0].hunks}

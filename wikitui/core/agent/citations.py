@@ -172,12 +172,29 @@ def proposal_unresolved(changeset: "Changeset | None", graph: "LinkGraph") -> li
     """(path, target) of each unresolved citation a changeset adds (pages it creates count as existing)."""
     if changeset is None:
         return []
-    names = _created(changeset)
+    drafts = [(f.final_path, f.base_text, f.new_text, f.action in ("create", "move"))
+              for f in changeset.files if f.action != "delete" and f.new_text]
+    return _drafts_unresolved(drafts, graph)
+
+
+def builder_unresolved(builder, graph: "LinkGraph") -> list[tuple[str, str]]:
+    """:func:`proposal_unresolved` for a turn's proposals so far, without building the changeset.
+
+    Building one proposes each edited page's ``updated:`` date through a YAML round trip
+    (milliseconds a page); the check needs only each page's text before and after.
+    """
+    # The builder's drafts, read where it keeps them (it offers no cheaper public view).
+    drafts = [(e.current, e.base_text if e.exists else "", e.text, not e.exists or bool(e.dest))
+              for e in getattr(builder, "_order", []) if e.text]
+    return _drafts_unresolved(drafts, graph)
+
+
+def _drafts_unresolved(drafts: list[tuple[str, str, str, bool]], graph: "LinkGraph") -> list[tuple[str, str]]:
+    """(path, target) for drafts ``(final path, text before, text after, created or moved)``."""
+    names = _Names({path: new for path, _base, new, created in drafts if created})
     out = []
-    for f in changeset.files:
-        if f.action != "delete" and f.new_text:
-            out.extend((f.final_path, t) for t, _line in _new_unresolved(graph, f.final_path, f.base_text,
-                                                                           f.new_text, names))
+    for path, base, new, _created_here in drafts:
+        out.extend((path, t) for t, _line in _new_unresolved(graph, path, base, new, names))
     return out
 
 

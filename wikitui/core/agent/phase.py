@@ -182,7 +182,7 @@ def _unresolved(session: AgentSession, turn: Turn, text: str) -> tuple[list[str]
         answer = citations.unresolved(citations.check_citations(text or "", session.graph))
     proposals: list[tuple[str, str]] = []
     if turn.builder is not None:
-        proposals = citations.proposal_unresolved(turn.builder.build("edit", "citations"), session.graph)
+        proposals = citations.builder_unresolved(turn.builder, session.graph)
     return answer, proposals
 
 
