@@ -204,3 +204,19 @@ def test_the_cli_ask_json_prints_one_object(fake_llm, sample_vault, capsys):
     assert data["answer"] == FIXED and data["unresolved"] == []
     assert data["citations"] == [{"target": "Dodo", "path": "wiki/characters/dodo.md"},
                                  {"target": "raw/chapter-03.md", "path": "raw/chapter-03.md"}]
+
+
+async def test_a_merge_keeps_anchors_labels_and_embeds_and_leaves_the_generated_index_alone(fake_llm, sample_vault):
+    kitty = "---\ntitle: Cheshire Kitty\ntype: entity\nsummary: s\n---\n\n## Grin\n\nSee [[Cheshire Kitty#Grin]].\n"
+    (sample_vault / "wiki/characters/cheshire-kitty.md").write_text(kitty, encoding="utf-8")
+    with (sample_vault / "wiki/characters/mouse.md").open("a", encoding="utf-8") as fh:
+        fh.write("\n[[Cheshire Kitty#Grin|the grin]] and ![[cheshire-kitty]] and [[cheshire-kitty]].\n")
+    fake_llm.script(tool_call("propose_merge", from_path="Cheshire Kitty", into_path="Cheshire Cat", reason="r"),
+                    text("Merged into [[Cheshire Cat]]."))
+    done = await Chat(sample_vault).session.ask("Merge")
+    files = {f.path: f for f in done.changeset.files}
+    mouse = files["wiki/characters/mouse.md"].new_text
+    assert ("[[Cheshire Cat#Grin|the grin]] and ![[Cheshire Cat|cheshire-kitty]] and [[Cheshire Cat|cheshire-kitty]]."
+            in mouse)
+    assert "See [[Cheshire Cat#Grin|Cheshire Kitty]]." in files["wiki/characters/cheshire-cat.md"].new_text
+    assert "wiki/index.md" not in files  # its catalog is regenerated after the apply

@@ -71,7 +71,7 @@ def relink(box, text: str, source: str, from_path: str, into_path: str) -> tuple
             continue
         if link.kind == "wiki":
             head = target + (f"#{link.anchor}" if link.anchor else "")
-            label = link.label or (link.target + (f"#{link.anchor}" if link.anchor else ""))
+            label = link.label or link.target  # what the reader saw stays
             new = ("![[" if link.embed else "[[") + head + (f"|{label}" if label != head else "") + "]]"
         else:
             url = quote(posixpath.relpath(into_path, posixpath.dirname(source) or "."))
