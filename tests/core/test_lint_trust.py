@@ -121,3 +121,25 @@ def test_a_source_edited_after_ingest_makes_every_page_citing_it_stale(tmp_path)
     SourceRecords(vault).mark_reviewed("wiki/beta.md", graph)
     assert SourceRecords(vault).stale_sources("wiki/beta.md", graph) == []
     assert only(lint(root), "stale") == [("wiki/alpha.md", None, "raw/src.md")]
+
+
+def test_recording_first_seen_sources_keeps_a_record_written_meanwhile(tmp_path, monkeypatch):
+    import wikitui.core.vault.staleness as staleness
+
+    root = build(tmp_path, {"wiki/beta.md": page("Beta", "Back to [[alpha]].", sources="[src.md]")})
+    vault = Vault.open(root)
+    graph = LinkGraph.load(vault)
+    real = staleness.file_sha256
+    calls = []
+
+    def hashing(path):  # while the check hashes, the user marks alpha reviewed (another thread, say)
+        if not calls:
+            calls.append(path)
+            SourceRecords(vault)._save({"wiki/alpha.md": {"raw/src.md": "reviewed-meanwhile"}})
+        return real(path)
+
+    monkeypatch.setattr(staleness, "file_sha256", hashing)
+    SourceRecords(vault).stale(graph)
+    records = SourceRecords(vault).load()
+    assert records["wiki/alpha.md"] == {"raw/src.md": "reviewed-meanwhile"}
+    assert "raw/src.md" in records["wiki/beta.md"]

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import posixpath
+import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -28,6 +29,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.vault.page import PageInfo
 
 RECORDS_FILE = "sources.json"
+#: One load-change-save of the records at a time in this process (the TUI checks pages in threads).
+_LOCK = threading.RLock()
 
 
 def clean_source(text: str) -> str:
@@ -211,28 +214,31 @@ class SourceRecords:
                 digest = file_sha256(self.vault.root / src)
                 if digest is not None:
                     entry[src] = digest
-        data = self.load()
-        if entry:
-            data[page_path] = entry
-        elif page_path in data:
-            del data[page_path]
-        else:
-            return entry
-        self._save(data)
+        with _LOCK:
+            data = self.load()
+            if entry:
+                data[page_path] = entry
+            elif page_path in data:
+                del data[page_path]
+            else:
+                return entry
+            self._save(data)
         return entry
 
     def forget(self, page_path: str) -> None:
         """Drop a page's record (the page was deleted)."""
-        data = self.load()
-        if data.pop(page_path, None) is not None:
-            self._save(data)
+        with _LOCK:
+            data = self.load()
+            if data.pop(page_path, None) is not None:
+                self._save(data)
 
     def move(self, old_path: str, new_path: str) -> None:
         """Carry a page's record over to its new path (the page was moved)."""
-        data = self.load()
-        if old_path in data:
-            data[new_path] = data.pop(old_path)
-            self._save(data)
+        with _LOCK:
+            data = self.load()
+            if old_path in data:
+                data[new_path] = data.pop(old_path)
+                self._save(data)
 
     def stale(self, graph: "LinkGraph") -> list[tuple[str, str]]:
         """Pages whose listed source changed since the record: sorted (page, source) pairs.
@@ -275,7 +281,7 @@ class SourceRecords:
         resolver = None
         hashes: dict[str, str | None] = {}
         out: list[tuple[str, str]] = []
-        changed = False
+        first_seen: dict[str, dict[str, str]] = {}
         for page in pages:
             info = graph.pages.get(page)
             if info is None or not info.sources:
@@ -291,15 +297,18 @@ class SourceRecords:
                     continue
                 old = recorded.get(src) if recorded is not None else None
                 if old is None:
-                    recorded = data.setdefault(page, {})
-                    recorded[src] = now
-                    changed = True
+                    first_seen.setdefault(page, {})[src] = now
                 elif now != old:
                     out.append((page, src))
-        if changed:
-            try:
-                self._save(data)
-            except OSError:
-                pass  # a read-only vault: the verdicts stand, the records wait
+        if first_seen:
+            with _LOCK:  # added to the records as they are now: a "mark reviewed" meanwhile is kept
+                data = self.load()
+                for page, sources in first_seen.items():
+                    for src, digest in sources.items():
+                        data.setdefault(page, {}).setdefault(src, digest)
+                try:
+                    self._save(data)
+                except OSError:
+                    pass  # a read-only vault: the verdicts stand, the records wait
         out.sort()
         return out
