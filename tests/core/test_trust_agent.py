@@ -15,6 +15,7 @@ from tests.fakeserver import text, tool_call
 from wikitui.core.agent.citations import builder_unresolved, check_citations, hunk_unresolved, proposal_unresolved
 from wikitui.core.agent.events import Notice
 from wikitui.core.agent.headless import run_ask
+from wikitui.core.changes.pending import PendingStore
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.lint import run_lint
@@ -220,3 +221,13 @@ async def test_a_merge_keeps_anchors_labels_and_embeds_and_leaves_the_generated_
             in mouse)
     assert "See [[Cheshire Cat#Grin|Cheshire Kitty]]." in files["wiki/characters/cheshire-cat.md"].new_text
     assert "wiki/index.md" not in files  # its catalog is regenerated after the apply
+
+
+def test_ask_json_with_file_names_the_filed_changeset(fake_llm, sample_vault):
+    fake_llm.script(text(FIXED))
+    code, out, err = run(run_ask, sample_vault, "Who organised the race?", file=True, client=fast_client(),
+                         as_json=True)
+    assert code == 0, err
+    data = json.loads(out)  # the object only: no patch on stdout
+    assert data["answer"] == FIXED
+    assert [c.id for c in PendingStore(Vault.open(sample_vault)).list()] == [data["changeset"]]
