@@ -99,7 +99,7 @@ async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str
                 turn.answer = text
                 if not cited_once and not last:
                     cited_once = True  # returned to the model once at most (DESIGN §11)
-                    missing = _unresolved(session, turn, text)
+                    missing = await asyncio.to_thread(_unresolved, session, turn, text)  # may read a PDF
                     if missing[0] or missing[1]:
                         session._add(turn, {"role": "user", "content": citations.feedback(*missing)})
                         continue
@@ -124,7 +124,7 @@ async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str
                              "needs a model and server that support tool calls (see the README's \"Local models\").")
         if phase == "plan":
             return await session._finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
-        answer_missing, proposal_missing = _unresolved(session, turn, turn.answer)
+        answer_missing, proposal_missing = await asyncio.to_thread(_unresolved, session, turn, turn.answer)
         if answer_missing or proposal_missing:
             shown = [*answer_missing, *(f"{t} (in {p})" for p, t in proposal_missing)]
             await session._note(turn, "citations", "Unresolved citations: " + ", ".join(shown))
