@@ -231,3 +231,13 @@ def test_ask_json_with_file_names_the_filed_changeset(fake_llm, sample_vault):
     data = json.loads(out)  # the object only: no patch on stdout
     assert data["answer"] == FIXED
     assert [c.id for c in PendingStore(Vault.open(sample_vault)).list()] == [data["changeset"]]
+
+
+async def test_an_answer_may_cite_the_page_it_proposes_and_name_a_folder(fake_llm, sample_vault):
+    page = "---\ntitle: Caucus Rules\ntype: concept\nsummary: s\n---\n\nEveryone wins ([[Dodo]]).\n"
+    fake_llm.script(tool_call("propose_page", path="wiki/concepts/caucus-rules.md", content=page, reason="r"),
+                    text("I proposed [[Caucus Rules]]; the chapters are in raw/ and raw/assets/."))
+    chat = Chat(sample_vault)
+    done = await chat.session.ask("Write the rules down")
+    assert len(fake_llm.requests) == 2 and not done.failed  # nothing returned to the model
+    assert not any(n.text.startswith("Unresolved citations") for n in chat.of(Notice))

@@ -117,6 +117,8 @@ def _citations(text: str, graph: "LinkGraph", from_path: str, names: _Names | No
             if any(a <= m.start() < b for a, b in spans):
                 continue
             ref = m.group(0).rstrip(_TRAILING)
+            if ref.endswith("/"):
+                continue  # a folder named, not a source cited
             path, page = parse_citation(ref)
             hit = _file(graph, path)
             if hit is not None and page is not None and not _page_ok(graph, hit, ref.partition("#")[2]):
@@ -126,17 +128,19 @@ def _citations(text: str, graph: "LinkGraph", from_path: str, names: _Names | No
     return [(cited, line) for _at, cited, line in out]
 
 
-def check_citations(text: str, graph: "LinkGraph", *, from_path: str = "") -> list[Cited]:
+def check_citations(text: str, graph: "LinkGraph", *, from_path: str = "", builder=None) -> list[Cited]:
     """The citations of an answer, each once, in reading order, resolved or not.
 
     Args:
         text: The answer's markdown.
         graph: The vault's link graph.
         from_path: Where relative markdown links resolve from ("" : the vault's root).
+        builder: The turn's changeset builder: pages it proposes to create count as existing.
     """
+    names = _Names({path: new for path, _b, new, created in _drafts(builder) if created}) if builder else None
     seen: set[str] = set()
     out: list[Cited] = []
-    for cited, _line in _citations(text, graph, from_path, None):
+    for cited, _line in _citations(text, graph, from_path, names):
         if cited.target not in seen:
             seen.add(cited.target)
             out.append(cited)
@@ -183,10 +187,14 @@ def builder_unresolved(builder, graph: "LinkGraph") -> list[tuple[str, str]]:
     Building one proposes each edited page's ``updated:`` date through a YAML round trip
     (milliseconds a page); the check needs only each page's text before and after.
     """
-    # The builder's drafts, read where it keeps them (it offers no cheaper public view).
-    drafts = [(e.current, e.base_text if e.exists else "", e.text, not e.exists or bool(e.dest))
-              for e in getattr(builder, "_order", []) if e.text]
-    return _drafts_unresolved(drafts, graph)
+    return _drafts_unresolved(_drafts(builder), graph)
+
+
+def _drafts(builder) -> list[tuple[str, str, str, bool]]:
+    """(final path, text before, text after, created or moved) of each page a builder proposes to write."""
+    # Read where the builder keeps them: it offers no cheaper public view than building the changeset.
+    return [(e.current, e.base_text if e.exists else "", e.text, not e.exists or bool(e.dest))
+            for e in getattr(builder, "_order", []) if e.text]
 
 
 def _drafts_unresolved(drafts: list[tuple[str, str, str, bool]], graph: "LinkGraph") -> list[tuple[str, str]]:

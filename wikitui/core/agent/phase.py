@@ -179,7 +179,7 @@ def _unresolved(session: AgentSession, turn: Turn, text: str) -> tuple[list[str]
     """
     answer = []
     if turn.op == "ask":
-        answer = citations.unresolved(citations.check_citations(text or "", session.graph))
+        answer = citations.unresolved(citations.check_citations(text or "", session.graph, builder=turn.builder))
     proposals: list[tuple[str, str]] = []
     if turn.builder is not None:
         proposals = citations.builder_unresolved(turn.builder, session.graph)
