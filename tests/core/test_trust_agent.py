@@ -112,20 +112,22 @@ async def test_a_proposal_adding_a_broken_link_is_returned_and_its_hunk_marked(f
 
 async def test_two_near_duplicate_pages_merged_with_inbound_links_rewritten(fake_llm, sample_vault):
     kitty = ("---\ntitle: Cheshire Kitty\ntype: entity\nsummary: The grinning cat.\naliases: [The Grin]\n"
-             "sources: [raw/chapter-08.md]\n---\n\n# Cheshire Kitty\n\nIt appears over the croquet-ground.\n")
-    (sample_vault / "wiki/characters/cheshire-kitty.md").write_text(kitty, encoding="utf-8")
+             "sources: [raw/chapter-08.md]\n---\n\n# Cheshire Kitty\n\nIt appears over the croquet-ground.\n\n"
+             "Its owner: [the Duchess](../characters/duchess.md).\n")
+    (sample_vault / "wiki/objects/cheshire-kitty.md").write_text(kitty, encoding="utf-8")  # another folder
     with (sample_vault / "wiki/characters/duchess.md").open("a", encoding="utf-8") as fh:
-        fh.write("\nHer pet is the [[Cheshire Kitty]]; see also [the grin](cheshire-kitty.md).\n")
-    fake_llm.script(tool_call("propose_merge", from_path="wiki/characters/cheshire-kitty.md",
+        fh.write("\nHer pet is the [[Cheshire Kitty]]; see also [the grin](../objects/cheshire-kitty.md).\n")
+    fake_llm.script(tool_call("propose_merge", from_path="wiki/objects/cheshire-kitty.md",
                               into_path="Cheshire Cat", reason="the same cat"), text("Merged into [[Cheshire Cat]]."))
     chat = Chat(sample_vault)
     done = await chat.session.ask("Merge the two cat pages")
     files = {f.path: f for f in done.changeset.files}
-    assert files["wiki/characters/cheshire-kitty.md"].action == "delete"
+    assert files["wiki/objects/cheshire-kitty.md"].action == "delete"
     merged = files["wiki/characters/cheshire-cat.md"].new_text
     assert "Cheshire Kitty" in merged.split("---", 2)[1] and "The Grin" in merged.split("---", 2)[1]
     assert "raw/chapter-08.md" in merged.split("---", 2)[1]
     assert "## Cheshire Kitty\n\nIt appears over the croquet-ground." in merged
+    assert "Its owner: [the Duchess](duchess.md)." in merged  # its relative links work from the new folder
     duchess = files["wiki/characters/duchess.md"].new_text
     assert "[[Cheshire Cat|Cheshire Kitty]]" in duchess and "[the grin](cheshire-cat.md)" in duchess
     ws = Workspace.open(sample_vault)
@@ -133,7 +135,7 @@ async def test_two_near_duplicate_pages_merged_with_inbound_links_rewritten(fake
     ws.apply(done.changeset)
     vault = Vault.open(sample_vault)
     graph = LinkGraph.load(vault)
-    assert not (sample_vault / "wiki/characters/cheshire-kitty.md").exists()
+    assert not (sample_vault / "wiki/objects/cheshire-kitty.md").exists()
     assert graph.find_page("Cheshire Kitty") == "wiki/characters/cheshire-cat.md"
     assert not [p for p in run_lint(vault, graph).problems if p.check == "broken-link"
                 and p.path == "wiki/characters/duchess.md"]

@@ -81,6 +81,25 @@ def relink(box, text: str, source: str, from_path: str, into_path: str) -> tuple
     return bom + body, count
 
 
+def rebase_md_links(box, text: str, source: str, new_folder: str) -> str:
+    """``text`` (the page at ``source``) with its relative markdown links rewritten to work from ``new_folder``."""
+    old_folder = posixpath.dirname(source)
+    if old_folder == new_folder:
+        return text
+    bom = _BOM if text.startswith(_BOM) else ""
+    body = text[len(bom):]
+    for link in reversed(parse_page(source, body).links):
+        if link.kind != "md" or not link.target or link.target.startswith("/"):
+            continue
+        resolved = box.graph.resolve(link, source)
+        if resolved is None:
+            continue
+        url = quote(posixpath.relpath(resolved, new_folder or "."))
+        new = ("!" if link.embed else "") + f"[{link.label}]({url}" + (f"#{link.anchor}" if link.anchor else "") + ")"
+        body = body[:link.start] + new + body[link.end:]
+    return bom + body
+
+
 def _merged_list(*values) -> list[str]:
     out: list[str] = []
     for value in values:
@@ -130,6 +149,7 @@ def propose_merge(box, from_path: str, into_path: str, reason: str) -> str:
     if src == dst:
         raise ProposalError(f"{src}: from_path and into_path are the same page")
     from_text, _ = relink(box, _current_text(box, src), src, src, dst)
+    from_text = rebase_md_links(box, from_text, src, posixpath.dirname(dst))  # its text moves to dst's folder
     into_text, own = relink(box, _current_text(box, dst), dst, src, dst)
     merged = _joined(box, src, dst, from_text, into_text)
     rewrites: dict[str, str] = {}
