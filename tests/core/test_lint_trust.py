@@ -143,3 +143,15 @@ def test_recording_first_seen_sources_keeps_a_record_written_meanwhile(tmp_path,
     records = SourceRecords(vault).load()
     assert records["wiki/alpha.md"] == {"raw/src.md": "reviewed-meanwhile"}
     assert "raw/src.md" in records["wiki/beta.md"]
+
+
+def test_near_equal_names_are_kept_until_a_pages_names_change(tmp_path):
+    root = build(tmp_path)
+    assert lint(root).counts["near-duplicate"] == 0
+    cache = root / ".wikitui/cache/near-titles.json"
+    stored = json.loads(cache.read_text(encoding="utf-8"))
+    stored["pairs"] = [["wiki/alpha.md", "wiki/beta.md", "planted"]]  # believed while no name changes
+    cache.write_text(json.dumps(stored), encoding="utf-8")
+    assert lint(root).counts["near-duplicate"] == 2
+    (root / "wiki/beta.md").write_text(page("Beta Two", "Back to [[alpha]]."), encoding="utf-8")
+    assert lint(root).counts["near-duplicate"] == 0  # a title changed: computed again

@@ -160,8 +160,15 @@ def body_pairs(shingles: dict[str, tuple[int, ...]]) -> dict[tuple[str, str], st
     return out
 
 
-def near_duplicates(names: dict[str, list[str]], shingles: dict[str, tuple[int, ...]]) -> list[NearDuplicate]:
-    """Every near-duplicate pair, by names first, then by bodies; sorted."""
+def near_duplicates(names: dict[str, list[str]], shingles: dict[str, tuple[int, ...]],
+                    *, titles: dict[tuple[str, str], str] | None = None) -> list[NearDuplicate]:
+    """Every near-duplicate pair, by names first, then by bodies; sorted.
+
+    Args:
+        names: {page: its title and aliases}.
+        shingles: {page: its sampled shingle hashes}.
+        titles: :func:`title_pairs` of ``names`` when the caller has them already (cached).
+    """
     found = body_pairs(shingles)
-    found.update(title_pairs(names))  # a pair found both ways is named by its names
+    found.update(title_pairs(names) if titles is None else titles)  # a pair found both ways is named by its names
     return [NearDuplicate(a, b, why) for (a, b), why in sorted(found.items())]

@@ -14,10 +14,13 @@ ones on every page, so two pages' kept sets estimate how much text they share.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
+import sys
 import zlib
+from array import array
 from dataclasses import dataclass
 
 from wikitui.core.vault.contradictions import Contradiction, find_contradictions
@@ -26,7 +29,7 @@ from wikitui.core.vault.graph import LinkGraph
 
 CACHE_NAME = "text-facts.json"
 #: Bumped when what is stored changes.
-VERSION = 1
+VERSION = 2
 #: Words per shingle.
 SHINGLE_WORDS = 5
 #: The share of shingle hashes kept (1 in SAMPLE_MOD).
@@ -93,17 +96,33 @@ def _read_cache(graph: LinkGraph) -> dict:
     return data["pages"]
 
 
+def _pack(hashes: tuple[int, ...]) -> str:
+    """Hashes as base64 of little-endian uint32s: a JSON list of numbers parses ten times slower."""
+    packed = array("I", hashes)
+    if sys.byteorder != "little":
+        packed.byteswap()
+    return base64.b64encode(packed.tobytes()).decode("ascii")
+
+
+def _unpack(text: str) -> tuple[int, ...]:
+    packed = array("I")
+    packed.frombytes(base64.b64decode(text, validate=True))
+    if sys.byteorder != "little":
+        packed.byteswap()
+    return tuple(packed)
+
+
 def _decode(entry) -> TextFacts | None:
     try:
         _mtime, _size, callouts, shingles = entry
-        return TextFacts([Contradiction(*c) for c in callouts], tuple(shingles))
-    except (TypeError, ValueError):
+        return TextFacts([Contradiction(*c) for c in callouts], _unpack(shingles))
+    except (TypeError, ValueError):  # binascii.Error is a ValueError
         return None
 
 
 def _encode(info, facts: TextFacts) -> list:
     callouts = [[c.line, c.claim, c.other, c.other_claim, c.source] for c in facts.contradictions]
-    return [info.mtime_ns, info.size, callouts, list(facts.shingles)]
+    return [info.mtime_ns, info.size, callouts, _pack(facts.shingles)]
 
 
 def load_text_facts(graph: LinkGraph, paths: list[str]) -> dict[str, TextFacts]:
