@@ -189,7 +189,8 @@ BAD: dict[str, list[tuple[list[Reply], tuple[str, ...]]]] = {
         (ingest_programme(WASH, WASH + "\n\n> [!contradiction] five o'clock, says the programme"),
          ("not in the format",)),
     ],
-    "ask-two-pages": [([text("The [[Dodo]]; the prize was a thimble ([[Thimble Prize]]).")],
+    # The unresolved citation is returned to the model once (DESIGN §11): it answers the same again.
+    "ask-two-pages": [([text("The [[Dodo]]; the prize was a thimble ([[Thimble Prize]]).")] * 2,
                        ("does not cite [[Alice's Thimble]]", "cites what is no page: [[Thimble Prize]]"))],
     "ask-quote": [([text("The [[Cheshire Cat]] says they are all mad there (raw/chapter-06.md).")],
                    ("lacks the key fact \"we're all mad here\"",))],

@@ -142,7 +142,7 @@ def test_uningested_source_tolerates_how_sources_are_written_and_skips_assets(tm
 def test_stale_when_a_recorded_source_changed_by_content(tmp_path):
     root = build(tmp_path)
     vault = Vault.open(root)
-    assert lint(root).problems == []  # no record, no verdict
+    assert lint(root).problems == []  # first seen: recorded, no verdict
     SourceRecords(vault).record("wiki/alpha.md", ["raw/src.md"])
     assert lint(root).problems == []
 
@@ -155,7 +155,7 @@ def test_stale_when_a_recorded_source_changed_by_content(tmp_path):
     src.write_text("The source, revised.\n", encoding="utf-8")
     report = lint(root)
     assert only(report, "stale") == [("wiki/alpha.md", None, "raw/src.md")]
-    assert report.problems[0].message == "raw/src.md changed since wikitui last wrote this page"
+    assert report.problems[0].message == "raw/src.md changed since this page was written or reviewed"
 
 
 def test_report_order_is_deterministic(tmp_path):

@@ -268,7 +268,9 @@ async def test_file_answer_proposes_a_page_under_answers(fake_llm, sample_vault)
     await chat.session.ask("Why is it always six o'clock?")
     filed = await chat.session.file_answer()
     cs = filed.changeset
-    assert [f.path for f in cs.files] == ["wiki/answers/why-is-it-always-six-o-clock.md"]
+    # The answer page, and the page it cites linking it (tests/core/test_trust_agent.py says more).
+    assert [f.path for f in cs.files] == ["wiki/answers/why-is-it-always-six-o-clock.md",
+                                          "wiki/characters/mad-hatter.md"]
     page = cs.files[0].new_text
     assert 'title: "Why is it always six o\'clock?"' in page and "type: answer" in page
     assert "sources: [raw/chapter-07.md]" in page and "summary: \"The Hatter quarrelled with Time Mad Hatter; see" in page

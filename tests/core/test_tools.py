@@ -42,7 +42,8 @@ def call(box: ToolBox, name: str, **args):
 def test_schemas_follow_the_contract(box):
     schemas = {s["function"]["name"]: s["function"] for s in box.schemas()}
     assert list(schemas) == ["search", "read", "list_pages", "links",
-                             "propose_edit", "propose_page", "propose_delete", "propose_move", "propose_chart"]
+                             "propose_edit", "propose_page", "propose_delete", "propose_move", "propose_chart",
+                             "propose_merge"]
     search = schemas["search"]["parameters"]
     assert search["required"] == ["query"]
     assert search["properties"]["scope"] == {**search["properties"]["scope"], "enum": ["all", "wiki", "raw"], "default": "all"}
@@ -58,6 +59,7 @@ def test_schemas_follow_the_contract(box):
     spec = chart["properties"]["spec"]
     assert spec["required"] == ["kind", "series"] and spec["properties"]["kind"]["enum"][0] == "bar"
     assert spec["properties"]["series"]["items"]["properties"]["x"]["items"] == {"type": ["string", "number"]}
+    assert schemas["propose_merge"]["parameters"]["required"] == ["from_path", "into_path", "reason"]
     assert all(s["description"] for s in schemas.values())
     assert "title or alias" in read["path"]["description"]
 

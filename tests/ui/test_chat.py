@@ -328,8 +328,9 @@ async def test_file_proposes_the_last_answer_as_a_page(fake_llm, sample_vault):
         await turn(pilot, "What does the Queen shout?")
         await turn(pilot, "/file")
         (card,) = pane.chat_log.cards.values()
-        (change,) = card.changeset.files
+        change, cited = card.changeset.files  # the answer, and the page it cites linking it
         assert change.action == "create" and change.path.startswith("wiki/answers/")
+        assert cited.path == "wiki/characters/queen-of-hearts.md" and "Filed answer: [[answers/" in cited.new_text
         assert "Off with their heads!" in change.new_text
         assert len(fake_llm.requests) == 1  # filing needs no model call
 

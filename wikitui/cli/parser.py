@@ -142,7 +142,8 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "ask":
         p.add_argument("question", metavar="QUESTION")
         p.add_argument("--file", action="store_true", help="propose the answer as a page (the changeset stays pending)")
-        p.add_argument("--json", action="store_true", help='print {"answer", "citations", "changeset", ...}')
+        p.add_argument("--json", action="store_true",
+                       help='print {"answer", "citations", "unresolved", "changeset", "tokens", "cost"}')
     elif name == "ingest":
         p.add_argument("source", metavar="SOURCE", help="a file under raw/")
         p.add_argument("--apply", action="store_true", help="accept every proposed change")

@@ -47,6 +47,7 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Outline", "The page's headings: jump to one (ctrl+o)", "outline"),
     ("Edit page", "Open the page in $VISUAL or $EDITOR, then show it again (e, on the page)", "edit_page"),
     ("Filter pages", "Filter the page tree", "filter_pages"),
+    ("Mark reviewed", "The page is checked against its sources: no longer stale", "mark_reviewed"),
     ("Reload", "Re-read the vault from disk", "reload"),
     ("Help", "Every key binding (?)", "help"),
 )

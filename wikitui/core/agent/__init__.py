@@ -10,6 +10,8 @@ Public API (nothing here imports litellm; the first model call does):
 - :class:`ToolBox` (``tools/``): the tools (a registry of documented functions) and their schemas.
 - ``prompts/``: the system prompt, and each operation's instructions in a module of its own.
 - Events (``events.py``) and the headless ``run_ask`` / ``run_ingest`` (``headless.py``).
+- ``citations.py``: an answer's citations and the links a turn's proposals add, resolved
+  (DESIGN §11); ``filing.py``: ``/file``'s page and links back.
 
 What it may import: the vault, the changes, the search facade, ``config``; litellm
 only in ``llm.py`` (a contract); never the workspace, the UI, Textual or Rich.

@@ -70,3 +70,36 @@ def answer_page(vault: Vault, question: str, answer: str, *, today: _dt.date | N
     ]
     body = f"\n# {title}\n\n**Question:** {title}\n\n{answer.strip()}\n"
     return path, "\n".join(front) + "\n" + body
+
+
+def backlinks_to_answer(vault: Vault, graph, answer: str, answer_path: str, title: str,
+                        *, limit: int = 12) -> dict[str, str]:
+    """The pages the answer cites, each with a line added linking the filed answer (DESIGN §11).
+
+    So the answer is no orphan: every page it cites (the first ``limit``, index.md and
+    log.md aside) links back to it, in the same changeset. wikitui adds the line itself
+    rather than asking the model, so it is never forgotten.
+
+    Returns:
+        {page path: its new text}.
+    """
+    from wikitui.core.agent.citations import check_citations
+    from wikitui.core.vault.files import decode_exact
+
+    target = vault.wiki_relative(answer_path)
+    target = target[:-3] if target.endswith(".md") else target
+    label = re.sub(r"[\[\]|\n\r]+", " ", title).strip() or target
+    line = f"Filed answer: [[{target}|{label}]]\n"
+    out: dict[str, str] = {}
+    for cited in check_citations(answer, graph):
+        path = cited.path
+        if path is None or path not in graph.pages or path in out or path in (vault.index_path, vault.log_path):
+            continue
+        try:
+            text = decode_exact((vault.root / path).read_bytes())  # other bytes kept exactly
+        except OSError:
+            continue
+        out[path] = text.rstrip("\n") + "\n\n" + line
+        if len(out) >= limit:
+            break
+    return out

@@ -24,22 +24,15 @@ def tokens_of(usage: Any) -> tuple[dict, float]:
 
 
 def citations(graph, text: str) -> tuple[list[dict], list[str]]:
-    """The links of an answer: ``[{"target", "path"}]`` in order (path None when unresolved), and the
-    targets that resolve to nothing. External URLs are not citations; each target is listed once."""
-    from wikitui.core.vault.links import extract_links
+    """The citations of an answer: ``[{"target", "path"}]`` in order, each once (path None when
+    unresolved), and the targets that resolve to nothing. Pages and raw sources (``raw/x.pdf#page=3``)
+    are resolved by :func:`~wikitui.core.agent.citations.check_citations`, as the agent's turn checks them."""
+    from wikitui.core.agent.citations import check_citations, unresolved
 
-    cited: list[dict] = []
-    unresolved: list[str] = []
-    seen: set[str] = set()
-    for link in extract_links(text):
-        if link.kind == "url" or not link.target or link.target in seen:
-            continue
-        seen.add(link.target)
-        path = graph.resolve(link, "") if graph is not None else None
-        cited.append({"target": link.target, "path": path})
-        if path is None:
-            unresolved.append(link.target)
-    return cited, unresolved
+    if graph is None:
+        return [], []
+    cited = check_citations(text or "", graph)
+    return [c.to_dict() for c in cited], unresolved(cited)
 
 
 def ask_document(answer: str, graph, changeset, usage: Any) -> dict:

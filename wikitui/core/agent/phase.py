@@ -14,6 +14,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
+from wikitui.core.agent import citations
 from wikitui.core.agent.context import Turn, build_request, safe_arguments
 from wikitui.core.agent.events import (
     Done,
@@ -72,6 +73,7 @@ async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str
         session.prep_times.append(time.perf_counter() - start)
         told: set[str] = set()
         finish: str | None = None
+        cited_once = phase == "plan"  # a plan proposes nothing and its citations are checked with the write
         for round_no in range(session.settings.max_rounds + 1):
             last = round_no == session.settings.max_rounds
             if last:
@@ -95,6 +97,12 @@ async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str
             session._add(turn, _assistant(text, calls))
             if not calls:
                 turn.answer = text
+                if not cited_once and not last:
+                    cited_once = True  # returned to the model once at most (DESIGN §11)
+                    missing = await asyncio.to_thread(_unresolved, session, turn, text)  # may read a PDF
+                    if missing[0] or missing[1]:
+                        session._add(turn, {"role": "user", "content": citations.feedback(*missing)})
+                        continue
                 break
             for call in calls:
                 if session._cancel.is_set():
@@ -116,6 +124,10 @@ async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str
                              "needs a model and server that support tool calls (see the README's \"Local models\").")
         if phase == "plan":
             return await session._finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
+        answer_missing, proposal_missing = await asyncio.to_thread(_unresolved, session, turn, turn.answer)
+        if answer_missing or proposal_missing:
+            shown = [*answer_missing, *(f"{t} (in {p})" for p, t in proposal_missing)]
+            await session._note(turn, "citations", "Unresolved citations: " + ", ".join(shown))
         return await session._finish(turn, turn.builder, turn.answer, cut=cut)
     except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
         return await session._finish_failed(turn, scrub(str(exc), session.settings), exc.exit_code)
@@ -157,6 +169,21 @@ async def _tool(session: AgentSession, toolbox: ToolBox, call: ToolCall):
     outcome = await asyncio.to_thread(toolbox.call, call.name, call.arguments_json)
     await session._emit(ToolFinished(call.id, call.name, outcome.ok, outcome.summary, outcome.text))
     return outcome
+
+
+def _unresolved(session: AgentSession, turn: Turn, text: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The unresolved citations of the answer, and those the turn's proposals add.
+
+    Only an answer to a question is checked for its citations: a lint report or an ingest's
+    summary names broken links and missing pages on purpose.
+    """
+    answer = []
+    if turn.op == "ask":
+        answer = citations.unresolved(citations.check_citations(text or "", session.graph, builder=turn.builder))
+    proposals: list[tuple[str, str]] = []
+    if turn.builder is not None:
+        proposals = citations.builder_unresolved(turn.builder, session.graph)
+    return answer, proposals
 
 
 def _assistant(text: str, calls: list[ToolCall]) -> dict:

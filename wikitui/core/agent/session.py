@@ -25,7 +25,7 @@ from typing import Any, Awaitable, Callable
 from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals
 from wikitui.core.agent.events import LintReady, Notice, TurnFinished, TurnStarted
-from wikitui.core.agent.filing import answer_page
+from wikitui.core.agent.filing import answer_page, backlinks_to_answer
 from wikitui.core.agent.phase import run_phase, used_tools
 from wikitui.core.agent.prompts import ask as ask_prompt
 from wikitui.core.agent.prompts import ingest as ingest_prompt
@@ -220,7 +220,10 @@ class AgentSession(TurnEndings):
         return await self._run(turn, lint_prompt.lint_task(text, plan), "Health-check the wiki.", phase="write")
 
     async def file_answer(self) -> TurnFinished:
-        """Propose the last answer as a page under the wiki's answers/ folder (no model call)."""
+        """Propose the last answer as a page under the wiki's answers/ folder, linked from the pages it cites.
+
+        No model call: the page and the links back to it are made by wikitui (DESIGN §11).
+        """
         if self._running:
             return await self._fail_early("file", "", _busy())
         last = self.last_answer
@@ -233,9 +236,13 @@ class AgentSession(TurnEndings):
         path, content = answer_page(self.vault, question, answer)
         try:
             builder.new_page(path, content, f"filed the answer to: {question}")
+            linked = backlinks_to_answer(self.vault, self.graph, answer, path, question)
+            for cited, text in linked.items():
+                builder.new_page(cited, text, f"links the filed answer {path}")
         except WikituiError as exc:
             return await self._finish_failed(turn, str(exc), exc.exit_code)
-        return await self._finish(turn, builder, f"Proposed {path} with the answer.")
+        also = f", linked from {len(linked)} page(s) it cites" if linked else ""
+        return await self._finish(turn, builder, f"Proposed {path} with the answer{also}.")
 
     # ------------------------------------------------------------- the loop
     def _new_turn(self, op: str, prompt: str) -> Turn:

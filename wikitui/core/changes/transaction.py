@@ -284,10 +284,12 @@ def _page_sources_update(vault: Vault, graph: LinkGraph, written: list[str], del
     records = SourceRecords(vault)
     for rel in deleted:
         records.forget(rel)
+    seen: set[str] = set()
     for rel in written:
         info = graph.pages.get(rel)
         if info is not None:
-            records.record(rel, page_sources(info), graph=graph)
+            seen.update(records.record(rel, page_sources(info), graph=graph))
+    records.see_sources(graph, seen)  # the other pages citing them: stale from now on when a source changes
 
 
 def _text(data: bytes | None) -> str | None:

@@ -10,8 +10,10 @@ What this package owns:
   title, headings, links) and frontmatter edits that keep the other bytes;
 - ``links``, ``graph`` (+ ``graph_cache``, ``mentions``): links found, resolved
   and indexed both ways;
-- ``catalog`` (index.md), ``log_md`` (log.md), ``lint`` (the deterministic checks),
-  ``staleness`` (which sources a page draws on and whether they changed),
+- ``catalog`` (index.md), ``log_md`` (log.md), ``lint`` (the deterministic checks, each a
+  ``problem``; those reading page text in ``lint_text``: ``contradictions``, ``duplicates``,
+  cached by ``text_facts``), ``staleness`` (which sources a page draws on and whether they
+  changed since the page was written or reviewed),
   ``natural_order`` (how trees sort);
 - ``formats/``: raw sources in any format turned into markdown text.
 

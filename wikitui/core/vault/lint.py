@@ -12,7 +12,10 @@ Each check has a stable name and meaning, part of the ``lint --json`` contract:
 - ``invalid-frontmatter``: frontmatter YAML that does not parse.
 - ``duplicate-title``: two pages sharing a title or an alias, case-insensitively.
 - ``uningested-source``: a file in raw/ (raw/assets/ aside) that no page lists in ``sources``.
-- ``stale``: a page whose listed source changed by content since wikitui last wrote the page.
+- ``stale``: a page whose listed source changed by content since wikitui first saw it listed,
+  last wrote the page, or the user marked it reviewed.
+- ``contradiction``: a ``> [!contradiction]`` callout (DESIGN §11), the claim as message.
+- ``near-duplicate``: two pages with near-equal names or mostly the same text (DESIGN §11).
 
 log.md is history and is not checked at all; index.md is checked for its links only.
 """
@@ -23,8 +26,12 @@ from dataclasses import dataclass, field
 
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.lint_text import text_problems
 from wikitui.core.vault.page import MAX_LINKS
+from wikitui.core.vault.problem import Problem
 from wikitui.core.vault.staleness import SourceRecords, page_sources, resolver_for_graph
+
+__all__ = ["CHECKS", "REQUIRED_FIELDS", "LintReport", "Problem", "run_lint"]
 
 #: Every check, in report order.
 CHECKS = (
@@ -37,33 +44,11 @@ CHECKS = (
     "duplicate-title",
     "uningested-source",
     "stale",
+    "contradiction",
+    "near-duplicate",
 )
 #: Frontmatter fields every page should have.
 REQUIRED_FIELDS = ("title", "type", "summary")
-
-
-@dataclass(slots=True, frozen=True)
-class Problem:
-    """One finding.
-
-    Attributes:
-        check: One of :data:`CHECKS`.
-        path: The vault-relative file the problem is in (a page, or a raw source).
-        line: The 1-based line it points at, or None for a whole-file problem.
-        target: What the problem is about (a link target, a shared title, a source), or None.
-        message: One line for a person.
-    """
-
-    check: str
-    path: str
-    line: int | None
-    target: str | None
-    message: str
-
-    def to_dict(self) -> dict:
-        """The JSON form: ``{"check", "path", "line", "target", "message"}``."""
-        # Not dataclasses.asdict: its deep copy costs more than the rest of a 450,000-problem report.
-        return {"check": self.check, "path": self.path, "line": self.line, "target": self.target, "message": self.message}
 
 
 @dataclass(slots=True)
@@ -192,16 +177,23 @@ def _uningested(vault: Vault, graph: LinkGraph) -> list[Problem]:
 def _stale(vault: Vault, graph: LinkGraph) -> list[Problem]:
     special = {vault.index_path, vault.log_path}
     return [
-        Problem("stale", page, None, src, f"{src} changed since wikitui last wrote this page")
+        Problem("stale", page, None, src, f"{src} changed since this page was written or reviewed")
         for page, src in SourceRecords(vault).stale(graph)
         if page not in special
     ]
 
 
-def run_lint(vault: Vault, graph: LinkGraph) -> LintReport:
+def run_lint(vault: Vault, graph: LinkGraph, *, text_checks: bool = True) -> LintReport:
     """Run every deterministic check over the vault.
 
-    Reads the graph and (for ``stale``) the sources' bytes; writes nothing.
+    Reads the graph, the sources' bytes (for ``stale``) and the pages' text (for
+    ``contradiction`` and ``near-duplicate``); writes only wikitui's state under
+    ``.wikitui/`` (source hashes first seen, a cache of what the pages' text says).
+
+    Args:
+        vault: The vault.
+        graph: Its link graph.
+        text_checks: False leaves out the checks that read page text (benchmarks compare).
 
     Returns:
         A :class:`LintReport`: problems sorted by check (in :data:`CHECKS` order),
@@ -211,6 +203,8 @@ def run_lint(vault: Vault, graph: LinkGraph) -> LintReport:
     checks = (_broken_links, _too_many_links, _orphans, _not_in_index, _frontmatter, _duplicate_titles, _uningested)
     for check in (*checks, _stale):
         problems.extend(check(vault, graph))
+    if text_checks:
+        problems.extend(text_problems(vault, graph))
     order = {name: i for i, name in enumerate(CHECKS)}
     # Broken links keep reading order within a line; everything else is ordered by target.
     problems.sort(

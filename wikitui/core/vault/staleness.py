@@ -5,8 +5,9 @@ write them in many ways (``raw/x.md``, ``x.md``, ``[[raw/x.md]]``, ``"[[x]]"``,
 ``[x](raw/x.md)``), so :func:`clean_source` and :class:`SourceResolver` are tolerant.
 
 :class:`SourceRecords` remembers, per page, the sha256 of each listed source as it
-was when wikitui last wrote the page (``.wikitui/sources.json``); lint's ``stale``
-check compares those against the sources' current content.
+was when wikitui first saw it listed, last wrote the page, or the user marked the
+page reviewed (``.wikitui/sources.json``); lint's ``stale`` check and the page
+header compare those against the sources' current content (DESIGN §11).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import hashlib
 import json
 import os
 import posixpath
+import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -27,6 +29,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.vault.page import PageInfo
 
 RECORDS_FILE = "sources.json"
+#: One load-change-save of the records at a time in this process (the TUI checks pages in threads).
+_LOCK = threading.RLock()
 
 
 def clean_source(text: str) -> str:
@@ -210,53 +214,101 @@ class SourceRecords:
                 digest = file_sha256(self.vault.root / src)
                 if digest is not None:
                     entry[src] = digest
-        data = self.load()
-        if entry:
-            data[page_path] = entry
-        elif page_path in data:
-            del data[page_path]
-        else:
-            return entry
-        self._save(data)
+        with _LOCK:
+            data = self.load()
+            if entry:
+                data[page_path] = entry
+            elif page_path in data:
+                del data[page_path]
+            else:
+                return entry
+            self._save(data)
         return entry
 
     def forget(self, page_path: str) -> None:
         """Drop a page's record (the page was deleted)."""
-        data = self.load()
-        if data.pop(page_path, None) is not None:
-            self._save(data)
+        with _LOCK:
+            data = self.load()
+            if data.pop(page_path, None) is not None:
+                self._save(data)
 
     def move(self, old_path: str, new_path: str) -> None:
         """Carry a page's record over to its new path (the page was moved)."""
-        data = self.load()
-        if old_path in data:
-            data[new_path] = data.pop(old_path)
-            self._save(data)
+        with _LOCK:
+            data = self.load()
+            if old_path in data:
+                data[new_path] = data.pop(old_path)
+                self._save(data)
 
     def stale(self, graph: "LinkGraph") -> list[tuple[str, str]]:
         """Pages whose listed source changed since the record: sorted (page, source) pairs.
 
-        A page with no record, or a source with no recorded hash or no longer
-        readable, gets no verdict.
+        A source seen listed for the first time (a page wikitui never wrote, a source
+        newly added to ``sources``) is recorded as it is now, with no verdict: an
+        existing vault is not all stale on its first day, and from then on an edit to
+        the source makes every page listing it stale. A source no longer readable
+        gets no verdict.
         """
-        data = self.load()
-        if not data:
+        return self._check(graph, list(graph.pages))
+
+    def stale_sources(self, page_path: str, graph: "LinkGraph") -> list[str]:
+        """The sources of one page that changed since the record (recording first-seen ones)."""
+        if page_path not in graph.pages:
             return []
+        return [src for _page, src in self._check(graph, [page_path])]
+
+    def mark_reviewed(self, page_path: str, graph: "LinkGraph") -> dict[str, str]:
+        """The user reviewed the page against its sources: their current hashes become the record."""
+        info = graph.pages.get(page_path)
+        return self.record(page_path, page_sources(info) if info is not None else [], graph=graph)
+
+    def see_sources(self, graph: "LinkGraph", sources: Iterable[str]) -> None:
+        """Record, as first seen, the other pages that list any of ``sources`` (after an ingest of them).
+
+        So a source edited after its ingest makes stale every page citing it, pages wikitui
+        never wrote included, though no lint ran in between.
+        """
+        wanted = set(sources)
+        if not wanted:
+            return
         resolver = resolver_for_graph(graph)
+        pages = [p for p, info in graph.pages.items()
+                 if info.sources and wanted.intersection(resolver.resolve_all(page_sources(info)))]
+        self._check(graph, pages)
+
+    def _check(self, graph: "LinkGraph", pages: list[str]) -> list[tuple[str, str]]:
+        data = self.load()
+        resolver = None
         hashes: dict[str, str | None] = {}
         out: list[tuple[str, str]] = []
-        for page, recorded in data.items():
+        first_seen: dict[str, dict[str, str]] = {}
+        for page in pages:
             info = graph.pages.get(page)
-            if info is None:
+            if info is None or not info.sources:
                 continue
+            if resolver is None:
+                resolver = resolver_for_graph(graph)
+            recorded = data.get(page)
             for src in resolver.resolve_all(page_sources(info)):
-                old = recorded.get(src)
-                if old is None:
-                    continue
                 if src not in hashes:
                     hashes[src] = file_sha256(self.vault.root / src)
                 now = hashes[src]
-                if now is not None and now != old:
+                if now is None:
+                    continue
+                old = recorded.get(src) if recorded is not None else None
+                if old is None:
+                    first_seen.setdefault(page, {})[src] = now
+                elif now != old:
                     out.append((page, src))
+        if first_seen:
+            with _LOCK:  # added to the records as they are now: a "mark reviewed" meanwhile is kept
+                data = self.load()
+                for page, sources in first_seen.items():
+                    for src, digest in sources.items():
+                        data.setdefault(page, {}).setdefault(src, digest)
+                try:
+                    self._save(data)
+                except OSError:
+                    pass  # a read-only vault: the verdicts stand, the records wait
         out.sort()
         return out

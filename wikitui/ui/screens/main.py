@@ -282,6 +282,10 @@ class MainScreen(Screen[None]):
         message.stop()
         self.query_one(PageView).border_subtitle = self.navigator.describe_link(message.link)
 
+    def action_mark_reviewed(self) -> None:
+        """The page shown is checked against its sources: it is no longer stale."""
+        self.page_display.mark_reviewed()
+
     # ------------------------------------------------------------ editing
     def action_edit_page(self) -> None:
         """Open the page in ``$VISUAL``/``$EDITOR`` (the app steps aside meanwhile), then show it again."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.page import PageInfo, parse_page
+from wikitui.core.vault.staleness import SourceRecords
 from wikitui.ui.state import VaultState
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_view import PageView
@@ -139,6 +140,7 @@ class PageDisplay:
         self.current_info = info
         self.vault_state.last_page = path
         page.border_subtitle = ""
+        self._check_stale(path, info)
         if not changed:
             notify = self.screen.notify
             if info.frontmatter_error:
@@ -149,6 +151,42 @@ class PageDisplay:
             if len(data) > LARGE_PAGE:
                 notify(f"{path} is a large page ({size_text(len(data))})", severity="information")
         self.refresh_links()
+
+    # ------------------------------------------------------------- staleness
+    def _check_stale(self, path: str, info: PageInfo) -> None:
+        """Say in the page's title when a source it lists changed (hashing runs in a thread)."""
+        graph = self.workspace.graph
+        if graph is None or not info.sources or path not in graph.pages:
+            return
+        records = SourceRecords(self.workspace.vault)
+
+        def check() -> None:
+            changed = records.stale_sources(path, graph)
+            if changed:
+                self.screen.app.call_from_thread(self._show_stale, path, changed)
+
+        self.screen.run_worker(check, thread=True, group="stale", exclusive=True)
+
+    def _show_stale(self, path: str, changed: list[str]) -> None:
+        if path != self.current_path or self.current_kind != "page":
+            return
+        shown = ", ".join(changed[:2]) + (f" and {len(changed) - 2} more" if len(changed) > 2 else "")
+        page = self.page
+        base = page.border_title.split(" · stale: ", 1)[0] if isinstance(page.border_title, str) else ""
+        page.border_title = f"{base} · stale: {shown} changed"
+
+    def mark_reviewed(self) -> None:
+        """The user checked the page against its sources: record their hashes; it is no longer stale."""
+        path, graph = self.current_path, self.workspace.graph
+        if path is None or self.current_kind != "page" or graph is None or path not in graph.pages:
+            self.screen.notify("Open a page to mark it reviewed.", severity="warning")
+            return
+        record = SourceRecords(self.workspace.vault).mark_reviewed(path, graph)
+        page = self.page
+        if isinstance(page.border_title, str):
+            page.border_title = page.border_title.split(" · stale: ", 1)[0]
+        what = f"{len(record)} source(s)" if record else "no source it lists"
+        self.screen.notify(f"{path} marked reviewed against {what}.")
 
     def _info_for(self, path: str, text: str, size: int) -> PageInfo:
         """The graph's info when it matches the file read, else a fresh parse."""

@@ -47,6 +47,7 @@ from wikitui.ui.screens.review_state import ReviewResult, ReviewState
 from wikitui.ui.widgets.changeset_files import DISK_LABELS, ChangesetFileList
 from wikitui.ui.widgets.chart_preview import ChartPreview
 from wikitui.ui.widgets.diff_view import Decision, DiffView
+from wikitui.ui.widgets.link_marks import find_link_marks
 
 __all__ = ["ConflictScreen", "ReviewResult", "ReviewScreen", "ReviewState"]
 
@@ -113,6 +114,7 @@ class ReviewScreen(Screen[ReviewResult]):
         self._applying = False
         self._shown_file: int | None = None
         self._disk = DiskMarks(vault, self.state.files) if vault is not None else None
+        self._vault = vault
         self._disk_looked = False
 
     # ---------------------------------------------------------------- layout
@@ -150,6 +152,20 @@ class ReviewScreen(Screen[ReviewResult]):
     def on_mount(self) -> None:
         self._sync(full=True)
         self.run_worker(self.diff_view.prewarm(self.state.files), group="review-prewarm", exclusive=True)
+        if self._vault is not None:
+            self.run_worker(self._mark_links, thread=True, group="review-links", exclusive=True)
+
+    def _mark_links(self) -> None:
+        """Mark the hunks that add an unresolved link (DESIGN §11); a thread: it loads the link graph."""
+        marks = find_link_marks(self._vault, self.changeset)
+        if marks:
+            self.app.call_from_thread(self._show_link_marks, marks)
+
+    def _show_link_marks(self, marks: dict[str, list[str]]) -> None:
+        if not self.is_attached:
+            return  # the review was left meanwhile
+        self.diff_view.link_marks = marks
+        self._sync(full=True)
 
     # ---------------------------------------------------------------- files changed on disk
     @on(VaultChanged)

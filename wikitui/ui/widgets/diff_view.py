@@ -29,6 +29,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from wikitui.ui.widgets.diff_highlight import HunkLine, highlight_hunk
+from wikitui.ui.widgets.link_marks import link_mark
 from wikitui.ui.widgets.review_note import review_line
 
 #: A hunk's decision; a hunk missing from the decisions mapping is undecided.
@@ -97,6 +98,7 @@ class DiffView(ScrollView, can_focus=False):
         self._change: Any = None
         self._decisions: Mapping[str, str] = {}
         self._notes: Mapping[str, str] = {}
+        self.link_marks: Mapping[str, list[str]] = {}  # hunk id -> unresolved links it adds (DESIGN §11)
         self._lines: list[list[HunkLine]] = []
         self._rows: list[_Row] = []
         self._hunk_rows: list[tuple[int, int]] = []
@@ -228,7 +230,7 @@ class DiffView(ScrollView, can_focus=False):
         self._wrap_width = width
         change = self._change
         self._layout_notes = tuple(self._notes.get(h.id) for h in change.hunks)
-        key = (id(change), width, self._layout_notes)
+        key = (id(change), width, self._layout_notes, tuple(str(self.link_marks.get(h.id)) for h in change.hunks))
         cached = self._layouts.get(key)
         if cached is not None and cached[0] is change:
             _, self._rows, self._hunk_rows, self._serial = cached
@@ -249,6 +251,9 @@ class DiffView(ScrollView, can_focus=False):
             note = self._notes.get(hunk.id)
             if note:
                 for piece in Content.styled(f"✎ {note}", "italic $text-warning").wrap(text_width):
+                    rows.append(_Row("note", index, piece))
+            if hunk.id in self.link_marks:
+                for piece in link_mark(self.link_marks[hunk.id]).wrap(text_width):
                     rows.append(_Row("note", index, piece))
             for kind, content, old, new in lines[1:]:
                 pieces = content.wrap(text_width) if content.cell_length > text_width else [content]

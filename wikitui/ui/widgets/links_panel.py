@@ -1,10 +1,12 @@
-"""The links panel below the page: Backlinks, Outgoing and Unlinked mentions.
+"""The links panel below the page: Backlinks, Outgoing, Unlinked mentions and Contradictions.
 
 Obsidian's three lists for the page shown. Backlinks carry their line of context;
 unlinked mentions (the page's title or aliases named in plain text elsewhere) need
 every other page read from disk, so they are computed in a worker, a moment after
 the page opens and only while the panel is shown; in a large wiki only when the
 Unlinked list is opened (a thread reading 10,000 files would slow every frame).
+A page's ``> [!contradiction]`` callouts (DESIGN §11) get a list of their own, whose
+tab shows only on a page that has some.
 """
 
 from __future__ import annotations
@@ -25,12 +27,13 @@ from textual.timer import Timer
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from wikitui.core.vault.contradictions import Contradiction, page_contradictions
 from wikitui.ui.messages import OpenRequested
 
 if TYPE_CHECKING:
     from wikitui.core.vault.graph import LinkGraph
 
-TABS = ("backlinks", "outgoing", "unlinked")
+TABS = ("backlinks", "outgoing", "unlinked", "contradictions")
 #: Most entries a list shows.
 LIST_LIMIT = 300
 #: Above this many pages, unlinked mentions are looked for only when their list is opened.
@@ -65,7 +68,7 @@ class LinksPanel(Vertical):
     | Key | Action |
     | :- | :- |
     | left / right | Previous / next list. |
-    | b / o / u | Backlinks / Outgoing / Unlinked. |
+    | b / o / u / c | Backlinks / Outgoing / Unlinked / Contradictions. |
     | enter | Open the entry. |
     """
 
@@ -75,6 +78,7 @@ class LinksPanel(Vertical):
         Binding("b", "show_tab('backlinks')", "Backlinks", show=False),
         Binding("o", "show_tab('outgoing')", "Outgoing", show=False),
         Binding("u", "show_tab('unlinked')", "Unlinked", show=False),
+        Binding("c", "show_tab('contradictions')", "Contradictions", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -154,7 +158,13 @@ class LinksPanel(Vertical):
             (partial(_outgoing_line, graph, link, target), _Entry("link", index=i))
             for i, (link, target) in enumerate(graph.outgoing(path))
         ]
-        self._lists = {"backlinks": back, "outgoing": out, "unlinked": []}
+        contra = [
+            (partial(_contradiction_line, c), _Entry("open", path, c.line))
+            for c in page_contradictions(graph.vault, path)
+        ]
+        self._lists = {"backlinks": back, "outgoing": out, "unlinked": [], "contradictions": contra}
+        if self.tab == "contradictions" and not contra:
+            self.tab = "backlinks"
         self._unlinked_for = None
         self._render_tabs()
         self._render_list()
@@ -173,7 +183,7 @@ class LinksPanel(Vertical):
                 cited.append(
                     (partial(_context_line, graph, b.source, b.link.line, b.link.context), _Entry("open", b.source, b.link.line))
                 )
-        self._lists = {"backlinks": cited, "outgoing": [], "unlinked": []}
+        self._lists = {"backlinks": cited, "outgoing": [], "unlinked": [], "contradictions": []}
         self._unlinked_for = path
         if self.tab != "backlinks":
             self.tab = "backlinks"
@@ -189,11 +199,10 @@ class LinksPanel(Vertical):
 
     def _render_tabs(self) -> None:
         counts = self.counts()
-        names = {"backlinks": "Cited by" if self._is_source else "Backlinks", "outgoing": "Outgoing", "unlinked": "Unlinked"}
+        names = {"backlinks": "Cited by" if self._is_source else "Backlinks", "outgoing": "Outgoing",
+                 "unlinked": "Unlinked", "contradictions": "⚠ Contradictions"}
         parts = []
-        for t in TABS:
-            if self._is_source and t != "backlinks":
-                continue
+        for t in self._tabs():
             n = counts[t]
             if n is None and not self._unlinked_wanted():
                 label = names[t]  # not counted until asked for (large wiki)
@@ -223,6 +232,7 @@ class LinksPanel(Vertical):
                 "backlinks": "No page links here.",
                 "outgoing": "This page links nowhere.",
                 "unlinked": "Looking for mentions…" if self.counts()["unlinked"] is None else "No unlinked mentions.",
+                "contradictions": "No contradiction noted on this page.",
             }[self.tab]
             options.append(Option(Text(empty, style="dim italic"), disabled=True))
         keep = ol.highlighted
@@ -245,14 +255,21 @@ class LinksPanel(Vertical):
 
     def action_cycle_tab(self, step: int) -> None:
         """Show the next (or previous) list."""
-        tabs = ("backlinks",) if self._is_source else TABS
+        tabs = self._tabs()
         i = tabs.index(self.tab) if self.tab in tabs else 0
         self.tab = tabs[(i + step) % len(tabs)]
 
     def action_show_tab(self, name: str) -> None:
         """Show list ``name``."""
-        if name in TABS and not (self._is_source and name != "backlinks"):
+        if name in self._tabs():
             self.tab = name
+
+    def _tabs(self) -> tuple[str, ...]:
+        """The lists offered: a source has only its citers; Contradictions only when there are some."""
+        if self._is_source:
+            return ("backlinks",)
+        # First when there are some: the header is one line, and on a narrow pane its end is cut.
+        return (TABS[-1], *TABS[:-1]) if self._lists["contradictions"] else TABS[:-1]
 
     # ----------------------------------------------------------------- opening
     @on(OptionList.OptionSelected, "#links-list")
@@ -330,6 +347,16 @@ def _context_line(graph: "LinkGraph", source: str, line: int | None, context: st
         text.append(f":{line}", style="dim")
     text.append("  ")
     text.append(readable(context), style="dim")
+    return text
+
+
+def _contradiction_line(c: Contradiction) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append("⚠ ", style="dim")
+    text.append(c.claim)
+    if c.other:
+        text.append(f"  — {c.other} says {c.other_claim}".rstrip(), style="dim")
+    text.append(f"  :{c.line}", style="dim")
     return text
 
 

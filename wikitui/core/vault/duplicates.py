@@ -1,0 +1,174 @@
+"""Near-duplicate pages (DESIGN §11): lint's ``near-duplicate`` check, without comparing every pair.
+
+Two pages are near-duplicates when a title or alias of one is near-equal to one of the
+other (rapidfuzz ``token_set_ratio`` >= :data:`TITLE_SCORE` after case and accent
+folding), or when their bodies share most of their 5-word shingles (an estimated
+Jaccard similarity >= :data:`BODY_SHARE` over the sampled shingles of
+:mod:`~wikitui.core.vault.text_facts`).
+
+Only candidates are compared: names with the same words, or all words but one the same
+and the odd one starting alike; bodies that share one of their few smallest sampled
+shingle hashes (MinHash's bottom-k). Keys held by more than :data:`BLOCK_CUT` pages are
+boilerplate and block nothing. Names equal after case folding are ``duplicate-title``'s,
+not this check's. ``token_set_ratio`` alone scores "Queen" and "Queen of Hearts" 100 (a
+subset), and "Entstehung der Energiepreispauschale" beside "Festsetzung der
+Energiepreispauschale" over 90 (a long shared part): so the words one name has and the
+other lacks must be near-equal too (:data:`DIFF_SCORE`), or be articles only ("Cheshire
+Cat", "The Cheshire Cat").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+from itertools import combinations
+
+#: Title similarity (rapidfuzz token_set_ratio, 0-100) from which names are near-equal.
+TITLE_SCORE = 90
+#: Shared share of shingles from which bodies are near-duplicates.
+BODY_SHARE = 0.8
+#: How alike (rapidfuzz ratio, 0-100) the words two near-equal names do not share must be.
+DIFF_SCORE = 85
+#: Smallest sampled shingle hashes of a body that make its blocking keys.
+BOTTOM_K = 4
+#: Sampled shingles a body needs before it is compared (short pages share phrases by chance).
+MIN_SHINGLES = 8
+#: A block key held by more pages than this blocks nothing.
+BLOCK_CUT = 60
+#: Words that may be added to a name without making it another name.
+ARTICLES = frozenset({"the", "a", "an", "le", "la", "les", "der", "die", "das"})
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+@dataclass(slots=True, frozen=True)
+class NearDuplicate:
+    """One pair of near-duplicate pages (``a`` < ``b``).
+
+    Attributes:
+        a: One page.
+        b: The other.
+        why: One line: the names compared, or the share of text.
+    """
+
+    a: str
+    b: str
+    why: str
+
+
+def fold(name: str) -> str:
+    """A name folded for comparison: accents dropped, case folded, punctuation as spaces."""
+    if not name.isascii():
+        decomposed = unicodedata.normalize("NFKD", name)
+        name = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(_NON_WORD.sub(" ", name.casefold()).split())
+
+
+def _block_keys(tokens: frozenset[str]) -> list[tuple]:
+    """Where a name may meet its near-equals: the same words (articles aside), or all but one word
+    the same and the odd one starting alike. Names further apart never share a key."""
+    words = tokens - ARTICLES
+    keys: list[tuple] = [("=", words)]
+    keys.extend(("~", words - {t}, t[:4]) for t in words)
+    return keys
+
+
+def _near_names(fa: str, ta: frozenset[str], fb: str, tb: frozenset[str], ratio, token_set_ratio) -> bool:
+    """token_set_ratio >= TITLE_SCORE, and the words one name has and the other lacks near-equal too
+    (only articles may be added): "Betriebsausgaben" and "Betriebsaufgabe", not "Entstehung der X"
+    and "Festsetzung der X", nor "Queen" and "Queen of Hearts"."""
+    only_a, only_b = ta - tb - ARTICLES, tb - ta - ARTICLES
+    if bool(only_a) != bool(only_b):
+        return False
+    if only_a and ratio(" ".join(sorted(only_a)), " ".join(sorted(only_b))) < DIFF_SCORE:
+        return False
+    return token_set_ratio(fa, fb) >= TITLE_SCORE
+
+
+def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
+    """Pairs of pages with near-equal names.
+
+    Args:
+        names: {page: its title and aliases as written}.
+
+    Returns:
+        {(a, b): why} with a < b.
+    """
+    from rapidfuzz.fuzz import ratio, token_set_ratio  # a C extension: loaded when lint runs this check
+
+    entries: list[tuple[str, str, str, frozenset[str]]] = []  # page, name, folded, tokens
+    for page, page_names in sorted(names.items()):  # the same verdicts, and words, in any order
+        seen = set()
+        for name in page_names:
+            folded = fold(name)
+            if folded and folded not in seen:
+                seen.add(folded)
+                entries.append((page, name.strip(), folded, frozenset(folded.split())))
+    blocks: dict[tuple, list[int]] = defaultdict(list)
+    for i, entry in enumerate(entries):
+        for key in _block_keys(entry[3]):
+            blocks[key].append(i)
+    out: dict[tuple[str, str], str] = {}
+    for members in blocks.values():
+        if len(members) < 2 or len(members) > BLOCK_CUT:
+            continue
+        for i, j in combinations(members, 2):
+            pa, na, fa, ta = entries[i]
+            pb, nb, fb, tb = entries[j]
+            pair = (pa, pb) if pa < pb else (pb, pa)
+            if pa == pb or pair in out or na.casefold() == nb.casefold():
+                continue  # equal names are duplicate-title's
+            if _near_names(fa, ta, fb, tb, ratio, token_set_ratio):
+                first, second = (na, nb) if pa < pb else (nb, na)
+                out[pair] = f'"{first}" and "{second}" are near-equal names'
+    return out
+
+
+def body_pairs(shingles: dict[str, tuple[int, ...]]) -> dict[tuple[str, str], str]:
+    """Pairs of pages whose bodies share at least :data:`BODY_SHARE` of their sampled shingles.
+
+    Candidates share one of their :data:`BOTTOM_K` smallest sampled hashes (MinHash's bottom-k:
+    two samples with Jaccard similarity J share the smallest of their union with probability J,
+    so a pair at 0.8 is missed with a chance near 0.2 ** BOTTOM_K); only they are compared.
+
+    Args:
+        shingles: {page: sorted sampled shingle hashes}.
+
+    Returns:
+        {(a, b): why} with a < b.
+    """
+    buckets: dict[int, list[str]] = defaultdict(list)
+    for page, sample in shingles.items():
+        if len(sample) >= MIN_SHINGLES:
+            for h in sample[:BOTTOM_K]:
+                buckets[h].append(page)
+    candidates: set[tuple[str, str]] = set()
+    for pages in buckets.values():
+        if 2 <= len(pages) <= BLOCK_CUT:
+            candidates.update(combinations(sorted(pages), 2))
+    out: dict[tuple[str, str], str] = {}
+    for a, b in candidates:
+        sa, sb = shingles[a], shingles[b]
+        small, big = (sa, sb) if len(sa) <= len(sb) else (sb, sa)
+        if len(small) < BODY_SHARE * len(big):
+            continue  # Jaccard cannot reach BODY_SHARE
+        common = len(set(small).intersection(big))
+        jaccard = common / (len(sa) + len(sb) - common)
+        if jaccard >= BODY_SHARE:
+            out[(a, b)] = f"the bodies share about {round(jaccard * 100)}% of their text"
+    return out
+
+
+def near_duplicates(names: dict[str, list[str]], shingles: dict[str, tuple[int, ...]],
+                    *, titles: dict[tuple[str, str], str] | None = None) -> list[NearDuplicate]:
+    """Every near-duplicate pair, by names first, then by bodies; sorted.
+
+    Args:
+        names: {page: its title and aliases}.
+        shingles: {page: its sampled shingle hashes}.
+        titles: :func:`title_pairs` of ``names`` when the caller has them already (cached).
+    """
+    found = body_pairs(shingles)
+    found.update(title_pairs(names) if titles is None else titles)  # a pair found both ways is named by its names
+    return [NearDuplicate(a, b, why) for (a, b), why in sorted(found.items())]
