@@ -176,7 +176,7 @@ async def test_the_lint_pass_is_asked_to_merge_near_duplicates(fake_llm, sample_
     await Chat(sample_vault).session.lint()
     system = sent(fake_llm, 0)[0]["content"]
     assert "merge each pair with propose_merge" in system
-    assert "propose_move, propose_merge)" in system  # the role names the tool among the changes it can propose
+    assert "propose_move, propose_chart, propose_merge)" in system  # the role names the tool among the changes it can propose
 
 
 def test_a_source_edited_after_ingest_makes_every_page_citing_it_stale(fake_llm, sample_vault):

@@ -23,7 +23,6 @@ from wikitui.core.agent.events import (
     TurnStarted,
     TurnUsage,
 )
-from wikitui.core.agent.ask_json import write_ask_json
 from wikitui.core.errors import WikituiError
 
 EXIT_OK, EXIT_NOTHING, EXIT_USER, EXIT_MODEL, EXIT_CONFLICT = 0, 1, 2, 3, 4
