@@ -47,6 +47,8 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Outline", "The page's headings: jump to one (ctrl+o)", "outline"),
     ("Edit page", "Open the page in $VISUAL or $EDITOR, then show it again (e, on the page)", "edit_page"),
     ("Filter pages", "Filter the page tree", "filter_pages"),
+    ("Clip a web page or file into raw/…", "Fetch a URL or copy a file into raw/ as a new source, then open it",
+     "clip"),
     ("Reload", "Re-read the vault from disk", "reload"),
     ("Help", "Every key binding (?)", "help"),
 )

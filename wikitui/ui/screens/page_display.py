@@ -12,7 +12,9 @@ import os
 from typing import TYPE_CHECKING
 
 from wikitui.core.vault.files import decode_text, is_binary
+from wikitui.core.vault.formats.kinds import needs_conversion
 from wikitui.core.vault.page import PageInfo, parse_page
+from wikitui.ui.screens.source_display import show_converted
 from wikitui.ui.state import VaultState
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_view import PageView
@@ -84,7 +86,7 @@ class PageDisplay:
         if is_page:
             self._show_page(path, anchor=anchor, line=line, scroll_y=scroll_y, changed=changed)
         else:
-            self._show_source(path, line=line, scroll_y=scroll_y)
+            self._show_source(path, anchor=anchor, line=line, scroll_y=scroll_y)
 
     def _read(self, path: str) -> bytes | None:
         """The file's bytes, or None after showing why it cannot be read."""
@@ -152,8 +154,14 @@ class PageDisplay:
                 pass
         return parse_page(path, text, size=size)
 
-    def _show_source(self, path: str, *, line: int | None, scroll_y: float) -> None:
+    def _show_source(self, path: str, *, anchor: str = "", line: int | None, scroll_y: float) -> None:
         page = self.page
+        if needs_conversion(path) and (self.workspace.root / path).is_file():
+            self.current_kind = "source"
+            self.current_info = None
+            show_converted(self, path, anchor=anchor, line=line, scroll_y=scroll_y)  # in a worker
+            self.refresh_links()
+            return
         data = self._read(path)
         if data is None:
             return

@@ -1,0 +1,75 @@
+"""Showing a raw source that needs a converter (PDF, web page, document, table, picture) in the page pane.
+
+The converted text comes from :func:`~wikitui.core.vault.formats.source_text`: cached
+after the first time, but that first conversion of a big PDF takes seconds, and even
+a cache hit hashes the file. So it runs in a thread worker (the conversion itself in
+a child process with a time limit: a hostile file cannot hang the app), the pane says
+"Converting…" meanwhile, and keys keep working. When the text arrives, and the pane
+still shows that source, it is shown as read-only markdown; a citation's page
+(``raw/x.pdf#page=3``, the link anchor ``page=3``) scrolls to its ``[page 3]`` line.
+A picture is shown as a picture (:mod:`~wikitui.ui.widgets.picture`). A file that
+cannot be converted gets its one line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from wikitui.core.vault.formats import kind_of
+from wikitui.core.vault.formats.citations import locate
+
+if TYPE_CHECKING:
+    from wikitui.core.vault.formats import Conversion
+    from wikitui.ui.screens.page_display import PageDisplay
+
+_PAGE_ANCHOR = re.compile(r"^(?:page|slide)=?(\d{1,9})$", re.IGNORECASE)
+
+
+def cited_page(anchor: str) -> int | None:
+    """The page a link's anchor cites (``page=3`` → 3), or None."""
+    m = _PAGE_ANCHOR.match(anchor.strip()) if anchor else None
+    return int(m.group(1)) if m else None
+
+
+def show_converted(display: PageDisplay, path: str, *, anchor: str, line: int | None, scroll_y: float) -> None:
+    """Show ``path`` through its converter: a "Converting…" message now, the text from a worker."""
+    screen, page = display.screen, display.page
+    kind = kind_of(path) or "text"
+    page.border_title = f"{path} · read-only source"
+    page.border_subtitle = "converting…"
+    page.show_message("Converting…", f"{path} is being converted to text (the first time takes a moment; "
+                                     "it is cached afterwards).")
+    vault = display.workspace.vault
+
+    def work() -> None:
+        from wikitui.core.vault.formats import source_text
+
+        conversion = source_text(vault, path, isolate=kind != "image")
+        screen.app.call_from_thread(_arrived, display, path, conversion, anchor, line, scroll_y)
+
+    screen.run_worker(work, thread=True, group="source-text", exclusive=True, exit_on_error=False)
+
+
+def _arrived(display: PageDisplay, path: str, conversion: Conversion, anchor: str, line: int | None,
+             scroll_y: float) -> None:
+    if display.current_path != path or display.current_kind != "source":
+        return  # the user moved on meanwhile
+    page, notify = display.page, display.screen.notify
+    if not conversion.ok:
+        page.border_subtitle = "not readable"
+        page.show_message("Cannot show this source", conversion.error or f"{path} has no text")
+        notify(conversion.error or f"{path} has no text", severity="warning")
+        return
+    unit = "slides" if conversion.kind == "pptx" else "pages"
+    page.border_subtitle = f"converted from {conversion.kind.upper()}" + (
+        f" · {conversion.pages:,} {unit}" if conversion.pages else "")
+    page.show(conversion.text, path=path, scroll_y=scroll_y, read_only_source="markdown", valid_utf8=True)
+    number = cited_page(anchor)
+    if number is not None:
+        cite = locate(path, number, conversion)
+        if cite.problem:
+            notify(cite.problem, severity="warning")
+        line = cite.line
+    if line:
+        page.scroll_to_line(line)
