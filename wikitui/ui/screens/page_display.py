@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
 from wikitui.core.vault.page import PageInfo, parse_page
-from wikitui.ui.screens.source_display import show_converted
+from wikitui.ui.screens.source_display import hide_picture, show_converted
 from wikitui.ui.state import VaultState
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_view import PageView
@@ -83,6 +83,7 @@ class PageDisplay:
         if not is_page and vault.is_page_path(path):
             is_page = True  # a page the graph has not seen yet (just created, or deleted)
         self.current_path = path
+        hide_picture(self)  # an image source shown before gives the pane back
         if is_page:
             self._show_page(path, anchor=anchor, line=line, scroll_y=scroll_y, changed=changed)
         else:

@@ -46,6 +46,10 @@ def show_converted(display: PageDisplay, path: str, *, anchor: str, line: int | 
         from wikitui.core.vault.formats import source_text
 
         conversion = source_text(vault, path, isolate=kind != "image")
+        if kind == "image" and conversion.ok:
+            picture = _decode(vault.root / path)
+            screen.app.call_from_thread(show_picture, display, path, picture, conversion.text.strip())
+            return
         screen.app.call_from_thread(_arrived, display, path, conversion, anchor, line, scroll_y)
 
     screen.run_worker(work, thread=True, group="source-text", exclusive=True, exit_on_error=False)
@@ -73,3 +77,43 @@ def _arrived(display: PageDisplay, path: str, conversion: Conversion, anchor: st
         line = cite.line
     if line:
         page.scroll_to_line(line)
+
+
+def _decode(path):
+    """The picture, decoded and scaled down (in the worker), or None when Pillow cannot read it safely."""
+    from wikitui.ui.widgets.picture import load_picture
+
+    try:
+        return load_picture(path)
+    except Exception:  # noqa: BLE001 - OSError, ValueError, a decompression bomb: the description stands in
+        return None
+
+
+def show_picture(display: PageDisplay, path: str, picture, caption: str) -> None:
+    """Show an image source as a picture in place of the page pane (its description below it)."""
+    from wikitui.ui.widgets.picture import PictureView
+
+    if display.current_path != path or display.current_kind != "source":
+        return
+    page = display.page
+    focused = page.has_focus
+    hide_picture(display)
+    view = PictureView(picture, caption, id="picture")
+    view.border_title = f"{path} · read-only source"
+    view.border_subtitle = "picture" if picture is not None else "cannot be drawn"
+    page.parent.mount(view, after=page)
+    page.display = False
+    if focused:
+        view.focus()
+
+
+def hide_picture(display: PageDisplay) -> None:
+    """Put the page pane back in place of a picture shown by :func:`show_picture` (nothing when none is)."""
+    pictures = display.screen.query("#picture")
+    if pictures:
+        focused = any(v.has_focus for v in pictures)
+        pictures.remove()
+        page = display.page
+        page.display = True
+        if focused:
+            page.focus()

@@ -1,0 +1,72 @@
+"""Image sources shown as pictures in the page pane (textual-image; half blocks forced, as on any terminal)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.ui.workspace_helpers import screen_text, wait_for, wait_ready, workspace
+from wikitui.ui.widgets.page_view import PageView
+from wikitui.ui.widgets.picture import PictureView
+
+
+def make_picture(path, size=(320, 200)):
+    """Four coloured bands, so a drawing of it is recognisable."""
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", size, (240, 240, 240))
+    draw = ImageDraw.Draw(img)
+    colours = [(200, 40, 40), (40, 160, 60), (40, 80, 200), (230, 200, 40)]
+    for n, colour in enumerate(colours):
+        draw.rectangle((n * size[0] // 4, 0, (n + 1) * size[0] // 4, size[1]), fill=colour)
+    img.save(path)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def half_blocks(monkeypatch):
+    monkeypatch.setenv("WIKITUI_PICTURES", "halfcell")
+
+
+async def test_an_image_source_is_shown_as_a_picture_then_the_page_comes_back(sample_vault):
+    make_picture(sample_vault / "raw" / "bands.png")
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("raw/bands.png")
+        await wait_for(pilot, lambda: app.query(PictureView), "the picture", timeout=20)
+        await pilot.pause()
+        view = app.query_one(PictureView)
+        assert view.picture.size == (320, 200)
+        text = screen_text(app)
+        assert "▀" in text  # drawn with half blocks
+        assert "PNG image, 320×200 pixels" in text and "raw/bands.png · read-only source" in text
+        assert not app.query_one(PageView).display
+        assert app.focused is view  # the picture took the page pane's focus
+        await pilot.press("backspace")  # back to the page shown before
+        await wait_for(pilot, lambda: not app.query(PictureView), "the picture to go")
+        assert app.query_one(PageView).display and app.focused is app.query_one(PageView)
+
+
+async def test_a_huge_picture_is_scaled_down_before_it_reaches_the_screen(sample_vault):
+    make_picture(sample_vault / "raw" / "poster.png", size=(6000, 4000))
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("raw/poster.png")
+        await wait_for(pilot, lambda: app.query(PictureView), "the picture", timeout=30)
+        await pilot.pause()
+        assert max(app.query_one(PictureView).picture.size) <= 1024
+        assert "6000×4000 pixels" in screen_text(app)
+
+
+def test_snapshot_of_the_viewer_on_a_png(snap_compare, sample_vault):
+    make_picture(sample_vault / "raw" / "bands.png")
+
+    async def before(pilot):
+        await wait_ready(pilot)
+        pilot.app.main.open_path("raw/bands.png")
+        await wait_for(pilot, lambda: pilot.app.query(PictureView), "the picture", timeout=20)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(workspace(sample_vault, watch=False, index=False), terminal_size=(120, 40), run_before=before)
