@@ -70,3 +70,64 @@ def test_snapshot_of_the_viewer_on_a_png(snap_compare, sample_vault):
         await pilot.pause()
 
     assert snap_compare(workspace(sample_vault, watch=False, index=False), terminal_size=(120, 40), run_before=before)
+
+
+EMBEDS = """---
+title: Field Photos
+type: note
+---
+
+# Field Photos
+
+The bands, as a wikilink embed:
+
+![[bands.png]]
+
+And as a markdown image, with its alt text:
+
+![Four coloured bands](../raw/bands.png)
+
+A missing one keeps its line: ![[nowhere.png]]
+"""
+
+
+def _embeds(vault):
+    make_picture(vault / "raw" / "bands.png")
+    (vault / "wiki" / "photos.md").write_text(EMBEDS, encoding="utf-8")
+    return vault
+
+
+async def test_a_page_shows_its_embedded_pictures_under_their_alt_lines(sample_vault):
+    app = workspace(_embeds(sample_vault), watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("wiki/photos.md")
+        page = app.query_one(PageView)
+        await wait_for(pilot, lambda: page.document.pictures, "the pictures to be decoded", timeout=20)
+        await pilot.pause()
+        lines = [line.text for line in page.document.lines]
+        alt = next(i for i, t in enumerate(lines) if "⧉ Four coloured bands" in t)
+        assert set(lines[alt + 1].strip()) == {"▀"}  # the picture right under its alt line
+        wiki = next(i for i, t in enumerate(lines) if "⧉ bands.png" in t)
+        assert set(lines[wiki + 1].strip()) == {"▀"}
+        missing = next(i for i, t in enumerate(lines) if "nowhere.png" in t)
+        assert "▀" not in lines[missing + 1] if missing + 1 < len(lines) else True
+        assert sorted(page.document.pictures) and len(page.document.pictures) == 2
+        [row] = [line for line in page.document.lines[wiki + 1:wiki + 2]]
+        roles = [r for _t, r, _l in row.segments]
+        assert roles[0].startswith("px:#c82828")  # the red band first, as in the file
+        assert "▀" in screen_text(app)
+
+
+def test_snapshot_of_a_page_with_an_embedded_picture(snap_compare, sample_vault):
+    _embeds(sample_vault)
+
+    async def before(pilot):
+        await wait_ready(pilot)
+        pilot.app.main.open_path("wiki/photos.md")
+        page = pilot.app.query_one(PageView)
+        await wait_for(pilot, lambda: page.document.pictures, "the pictures", timeout=20)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(workspace(sample_vault, watch=False, index=False), terminal_size=(120, 40), run_before=before)

@@ -26,6 +26,7 @@ from wikitui.ui.markdown.chunks import MAX_LINE_CHARS, render_lines, split_chunk
 from wikitui.ui.markdown.header import message_blocks, notice, page_header
 from wikitui.ui.markdown.line import Line
 from wikitui.ui.markdown.links import LinkMatcher
+from wikitui.ui.markdown.pictures import with_pictures
 
 __all__ = ["PageDocument", "render_page"]
 
@@ -108,6 +109,8 @@ class PageDocument:
         self.link_first: list[int] = []
         self.link_last: list[int] = []
         self.heading_lines: list[tuple[int, str, int]] = []
+        #: Embedded pictures by link index, drawn under their embed line (:mod:`pictures`).
+        self.pictures: dict[int, object] = {}
         self._next = 0
         self._ends_blank = False
 
@@ -171,6 +174,11 @@ class PageDocument:
         self._parsed.append(chunk)
         return False
 
+    def add_pictures(self, pictures: dict[int, object]) -> None:
+        """Draw these embedded pictures (link index → small picture) from the next layout on."""
+        self.pictures.update(pictures)
+        self.width = 0  # laid out again, with them
+
     def set_width(self, width: int) -> None:
         """Start laying out for ``width`` cells (keeps parsed blocks); lays out the header."""
         if width == self.width and (self.lines or not self.header):
@@ -184,7 +192,7 @@ class PageDocument:
             self._append(block)
 
     def _append(self, block: Block) -> None:
-        lines = block.layout(self.width)
+        lines = with_pictures(block.layout(self.width), self.pictures, self.width)
         base = len(self.lines)
         floor = self.line_sources[-1] if self.line_sources else 0
         first, last = self.link_first, self.link_last

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
 from wikitui.core.vault.page import PageInfo, parse_page
+from wikitui.ui.screens.embedded_pictures import load_embedded_pictures
 from wikitui.ui.screens.source_display import hide_picture, show_converted
 from wikitui.ui.state import VaultState
 from wikitui.ui.widgets.links_panel import LinksPanel
@@ -126,6 +127,7 @@ class PageDisplay:
                   valid_utf8=utf8)
         if line:
             page.scroll_to_line(line)
+        load_embedded_pictures(self, path)  # drawn under their embed lines once decoded, in a worker
         self.current_kind = "page"
         self.current_info = info
         self.vault_state.last_page = path
