@@ -34,6 +34,8 @@ __all__ = ["PageDocument", "render_page"]
 LAZY_LINKS_CHARS = 400_000
 #: Lines per chunk of a raw file shown as source.
 SOURCE_CHUNK_LINES = 400
+#: Characters per chunk of a raw file shown as source, at most (one over-long line is a chunk of its own).
+SOURCE_CHUNK_CHARS = 6_000
 
 
 @dataclass(slots=True)
@@ -122,9 +124,7 @@ class PageDocument:
             self._masked = mask_text(text)  # a huge raw page: links found chunk by chunk
         elif is_md:
             self.links = extract_links(text)
-        step = SOURCE_CHUNK_LINES
-        n = len(self._render_lines)
-        self._chunks: Iterator[_Chunk] = (_Chunk(a, min(n, a + step)) for a in range(0, max(n, 1), step))
+        self._chunks: Iterator[_Chunk] = _source_chunks(self._render_lines)
 
     def _open_page(self, info: PageInfo | None) -> PageInfo:
         """A page rendered as markdown: its links, headings and metadata; returns its own parse."""
@@ -327,6 +327,23 @@ class PageDocument:
             if normalize_anchor(text) == wanted:
                 return line
         return None
+
+
+def _source_chunks(lines: list[str]) -> Iterator[_Chunk]:
+    """Chunks of a file shown as source: :data:`SOURCE_CHUNK_LINES` lines, fewer when they are long.
+
+    A chunk is laid out in one go between key presses, so its cost is bounded by its
+    characters too (a converted PDF or web page has paragraph-long lines).
+    """
+    n = len(lines)
+    start = 0
+    while start < max(n, 1):
+        end, chars = start, 0
+        while end < n and end - start < SOURCE_CHUNK_LINES and (chars < SOURCE_CHUNK_CHARS or end == start):
+            chars += len(lines[end])
+            end += 1
+        yield _Chunk(start, max(end, start + 1) if n else 0)
+        start = max(end, start + 1)
 
 
 def render_page(text: str, width: int, **kwargs) -> PageDocument:
