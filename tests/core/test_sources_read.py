@@ -143,3 +143,25 @@ def test_the_second_read_comes_from_the_cache(sources):
 def test_raw_text_sources_read_as_before(sources):
     out = read(make_box(sources), "raw/chapter-01.md", limit=5)
     assert out.text.splitlines()[0] == "raw/chapter-01.md (raw source, read-only) lines 1-5 of 208"
+
+
+def bomb_png(path):
+    """A PNG whose header claims 100,000 × 100,000 pixels (a decompression bomb): no pixel data needed."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", 100_000, 100_000, 8, 2, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+                     + chunk(b"IEND", b""))
+    return path
+
+
+@pytest.mark.parametrize("vision", [False, True])
+def test_a_decompression_bomb_is_one_line_never_decoded(sources, vision):
+    bomb_png(sources / "raw" / "bomb.png")
+    out = read(make_box(sources, vision=vision), "raw/bomb.png")
+    assert out.ok and out.pictures == []
+    assert out.text.startswith("raw/bomb.png: PNG image, 100000x100000 pixels")

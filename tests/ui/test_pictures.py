@@ -131,3 +131,21 @@ def test_snapshot_of_a_page_with_an_embedded_picture(snap_compare, sample_vault)
         await pilot.pause()
 
     assert snap_compare(workspace(sample_vault, watch=False, index=False), terminal_size=(120, 40), run_before=before)
+
+
+async def test_a_decompression_bomb_is_one_line_in_the_viewer_and_its_alt_line_on_a_page(sample_vault):
+    from tests.core.test_sources_read import bomb_png
+
+    bomb_png(sample_vault / "raw" / "bomb.png")
+    (sample_vault / "wiki" / "bomb.md").write_text("---\ntitle: Bomb\n---\n# Bomb\n\n![a bomb](../raw/bomb.png)\n")
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("raw/bomb.png")
+        await wait_for(pilot, lambda: "bomb.png is not a readable image" in screen_text(app), "the one line", 20)
+        assert not app.query(PictureView)
+        app.main.open_path("wiki/bomb.md")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        page = app.query_one(PageView)
+        assert page.document.pictures == {} and "⧉ a bomb" in screen_text(app)

@@ -43,6 +43,8 @@ async def test_a_pdf_opens_as_its_text_and_a_page_citation_opens_at_that_page(sa
         await pilot.pause()
         await pilot.press("tab")  # the citation is the page's one link
         await wait_for(pilot, lambda: page.selected_link is not None, "the link selected")
+        await wait_for(pilot, lambda: "▤ raw/paper.pdf (source) › page 3" in str(page.border_subtitle),
+                       "the border to name the cited page")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.main.current_path == "raw/paper.pdf", "the PDF to open")
         await wait_for(pilot, lambda: "Section 3" in screen_text(app), "the converted text at page 3", timeout=30)
