@@ -81,3 +81,17 @@ async def test_keys_are_answered_while_a_pdf_converts(sample_vault):
         assert app.main.current_path == "wiki/notes.md"
         await wait_for(pilot, lambda: not app.workers._workers, "the conversion worker to end", timeout=30)
         assert "Reading Notes" in screen_text(app)  # the late text did not replace the page shown
+
+
+async def test_a_huge_text_source_is_read_in_a_worker_and_cut_with_a_note(sample_vault):
+    line = "The survey counted glaciers in the northern range, station by station.\n"
+    (sample_vault / "raw" / "log.txt").write_text("FIRST-LINE\n" + line * 80_000)  # ~5.6 MB
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("raw/log.txt")  # read in a worker: "Reading…" until its text arrives
+        await wait_for(pilot, lambda: "FIRST-LINE" in screen_text(app), "its first lines", timeout=30)
+        shown = app.query_one(PageView).document.source
+        assert shown.startswith("[note: only the first 4.0 MB of 5.4 MB were read]")
+        assert len(shown) < 4_300_000
+        assert "large file · cut" in str(app.query_one(PageView).border_subtitle)

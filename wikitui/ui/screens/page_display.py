@@ -15,7 +15,7 @@ from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
 from wikitui.core.vault.page import PageInfo, parse_page
 from wikitui.ui.screens.embedded_pictures import load_embedded_pictures
-from wikitui.ui.screens.source_display import hide_picture, show_converted
+from wikitui.ui.screens.source_display import hide_picture, lexer_for, show_converted
 from wikitui.ui.state import VaultState
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_view import PageView
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 #: Pages above this size get a notice (they still open: the page pane paints only what shows).
 LARGE_PAGE = 1_000_000
+#: Raw sources above this size are read in a worker (their first 4 MB, with a note), never on the UI thread.
+LARGE_SOURCE = 1_000_000
 
 
 def size_text(n: float) -> str:
@@ -38,15 +40,12 @@ def size_text(n: float) -> str:
     return f"{n} bytes"  # pragma: no cover
 
 
-def lexer_for(path: str) -> str:
-    """The pygments lexer name for a source file, from its name ("text" when none fits)."""
-    from pygments.lexers import get_lexer_for_filename
-    from pygments.util import ClassNotFound
-
+def _large(path) -> bool:
+    """Whether a file is too large to read on the UI thread (a missing one is not: it shows as deleted)."""
     try:
-        return get_lexer_for_filename(path).aliases[0]
-    except (ClassNotFound, IndexError):
-        return "text"
+        return os.stat(path).st_size > LARGE_SOURCE
+    except OSError:
+        return False
 
 
 class PageDisplay:
@@ -159,7 +158,7 @@ class PageDisplay:
 
     def _show_source(self, path: str, *, anchor: str = "", line: int | None, scroll_y: float) -> None:
         page = self.page
-        if needs_conversion(path) and (self.workspace.root / path).is_file():
+        if needs_conversion(path) or _large(self.workspace.root / path):  # read (and converted) in a worker
             self.current_kind = "source"
             self.current_info = None
             show_converted(self, path, anchor=anchor, line=line, scroll_y=scroll_y)  # in a worker

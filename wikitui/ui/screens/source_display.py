@@ -26,6 +26,17 @@ if TYPE_CHECKING:
 _PAGE_ANCHOR = re.compile(r"^(?:page|slide)=?(\d{1,9})$", re.IGNORECASE)
 
 
+def lexer_for(path: str) -> str:
+    """The pygments lexer name for a source file, from its name ("text" when none fits)."""
+    from pygments.lexers import get_lexer_for_filename
+    from pygments.util import ClassNotFound
+
+    try:
+        return get_lexer_for_filename(path).aliases[0]
+    except (ClassNotFound, IndexError):
+        return "text"
+
+
 def cited_page(anchor: str) -> int | None:
     """The page a link's anchor cites (``page=3`` → 3), or None."""
     m = _PAGE_ANCHOR.match(anchor.strip()) if anchor else None
@@ -38,8 +49,11 @@ def show_converted(display: PageDisplay, path: str, *, anchor: str, line: int | 
     kind = kind_of(path) or "text"
     page.border_title = f"{path} · read-only source"
     page.border_subtitle = "converting…"
-    page.show_message("Converting…", f"{path} is being converted to text (the first time takes a moment; "
-                                     "it is cached afterwards).")
+    if kind == "text":
+        page.show_message("Reading…", f"{path} is large: its first megabytes are being read.")
+    else:
+        page.show_message("Converting…", f"{path} is being converted to text (the first time takes a moment; "
+                                         "it is cached afterwards).")
     vault = display.workspace.vault
 
     def work() -> None:
@@ -57,6 +71,7 @@ def show_converted(display: PageDisplay, path: str, *, anchor: str, line: int | 
 
 def _arrived(display: PageDisplay, path: str, conversion: Conversion, anchor: str, line: int | None,
              scroll_y: float) -> None:
+
     if display.current_path != path or display.current_kind != "source":
         return  # the user moved on meanwhile
     page, notify = display.page, display.screen.notify
@@ -66,9 +81,14 @@ def _arrived(display: PageDisplay, path: str, conversion: Conversion, anchor: st
         notify(conversion.error or f"{path} has no text", severity="warning")
         return
     unit = "slides" if conversion.kind == "pptx" else "pages"
-    page.border_subtitle = f"converted from {conversion.kind.upper()}" + (
-        f" · {conversion.pages:,} {unit}" if conversion.pages else "")
-    page.show(conversion.text, path=path, scroll_y=scroll_y, read_only_source="markdown", valid_utf8=True)
+    if conversion.kind == "text":  # a large text file: its first megabytes (the note says how many)
+        page.border_subtitle = "large file" + (" · cut" if conversion.notes else "")
+        lexer = lexer_for(path)
+    else:
+        page.border_subtitle = f"converted from {conversion.kind.upper()}" + (
+            f" · {conversion.pages:,} {unit}" if conversion.pages else "")
+        lexer = "markdown"
+    page.show(conversion.text, path=path, scroll_y=scroll_y, read_only_source=lexer, valid_utf8=True)
     number = cited_page(anchor)
     if number is not None:
         cite = locate(path, number, conversion)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from wikitui.core.agent.reading import describe_binary, resolve_readable
 from wikitui.core.agent.numbered import numbered
+from wikitui.core.agent.reading import describe_binary, resolve_readable
 from wikitui.core.agent.tools.registry import Arg, tool
 from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
+
 #: Files larger than this are not read at all.
 MAX_READ_BYTES = 32 * 1024 * 1024
 
@@ -65,6 +66,9 @@ def search(box, query: str, scope: Literal["all", "wiki", "raw"] = "all", limit:
 @tool("read", _describe_read)
 def read(box, path: str, offset: int = 0, limit: int = 400) -> str:
     """Read a page or a raw source with numbered lines. Long files come in parts.
+
+    PDFs, web pages, Word/PowerPoint/Excel, CSV and JSON come as converted text (a PDF with a [page N] line
+    before each page); a picture as the picture itself when you can see images, else a description.
 
     Args:
         path: A vault-relative path (wiki/..., raw/...), a path inside the wiki folder, or a page's title or alias.
