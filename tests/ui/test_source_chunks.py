@@ -3,6 +3,9 @@ PDF or web page has paragraph-long lines, and one step runs between two key pres
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from wikitui.ui.markdown.document import SOURCE_CHUNK_CHARS, SOURCE_CHUNK_LINES, PageDocument
 
 
@@ -30,3 +33,21 @@ def test_short_lines_still_come_four_hundred_at_a_time_and_one_huge_line_alone()
     huge.set_width(80)
     huge.ensure_all()
     assert huge.line_sources[-1] == 3 and "b" in huge.lines[-1].text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=20_000), max_size=1_200))
+def test_chunks_cover_every_line_once_in_order_and_stay_bounded(lengths):
+    from wikitui.ui.markdown.document import _source_chunks
+
+    lines = ["x" * n for n in lengths]
+    chunks = list(_source_chunks(lines))
+    assert chunks[0].start == 0
+    for a, b in zip(chunks, chunks[1:]):
+        assert a.end == b.start  # contiguous, no line twice or lost
+    assert chunks[-1].end == len(lines)
+    for c in chunks:
+        size = c.end - c.start
+        assert size <= SOURCE_CHUNK_LINES
+        if size > 1:  # only a single line may exceed the character bound
+            assert sum(lengths[c.start:c.end - 1]) < SOURCE_CHUNK_CHARS

@@ -95,3 +95,16 @@ async def test_a_huge_text_source_is_read_in_a_worker_and_cut_with_a_note(sample
         assert shown.startswith("[note: only the first 4.0 MB of 5.4 MB were read]")
         assert len(shown) < 4_300_000
         assert "large file · cut" in str(app.query_one(PageView).border_subtitle)
+
+
+async def test_a_search_hit_in_a_pdf_opens_its_text_at_the_hit(sample_vault):
+    vault = _vault(sample_vault)
+    app = workspace(vault, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot, timeout=60)
+        await pilot.press("slash", *"translation benchmarks")
+        await wait_for(pilot, lambda: "raw/paper.pdf" in screen_text(app), "the PDF among the hits", timeout=20)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.current_path == "raw/paper.pdf", "the PDF to open")
+        await wait_for(pilot, lambda: samples.PAGE_WORDS[2] in screen_text(app), "the hit's line", timeout=30)
+        assert "Section 1" not in screen_text(app)  # opened at the hit on page 3, not at the top
