@@ -108,3 +108,16 @@ async def test_a_search_hit_in_a_pdf_opens_its_text_at_the_hit(sample_vault):
         await wait_for(pilot, lambda: app.main.current_path == "raw/paper.pdf", "the PDF to open")
         await wait_for(pilot, lambda: samples.PAGE_WORDS[2] in screen_text(app), "the hit's line", timeout=30)
         assert "Section 1" not in screen_text(app)  # opened at the hit on page 3, not at the top
+
+
+async def test_a_pdf_deleted_while_shown_says_so(sample_vault):
+    vault = _vault(sample_vault)
+    app = workspace(vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("raw/paper.pdf")
+        await wait_for(pilot, lambda: "[page 1]" in screen_text(app), "the text", timeout=30)
+        (vault / "raw" / "paper.pdf").unlink()
+        app.main.open_path("raw/paper.pdf")
+        await pilot.pause()
+        assert "Page deleted" in screen_text(app) and "raw/paper.pdf · deleted" in screen_text(app)

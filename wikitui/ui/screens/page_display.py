@@ -158,7 +158,8 @@ class PageDisplay:
 
     def _show_source(self, path: str, *, anchor: str = "", line: int | None, scroll_y: float) -> None:
         page = self.page
-        if needs_conversion(path) or _large(self.workspace.root / path):  # read (and converted) in a worker
+        absolute = self.workspace.root / path
+        if (needs_conversion(path) and absolute.is_file()) or _large(absolute):  # read (and converted) in a worker
             self.current_kind = "source"
             self.current_info = None
             show_converted(self, path, anchor=anchor, line=line, scroll_y=scroll_y)  # in a worker
