@@ -50,3 +50,22 @@ def test_files_that_cannot_be_converted_are_listed_by_name_and_reason(capsys, sa
     assert [h["path"] for h in search(capsys, sample_vault, "encrypted password")] == ["raw/locked.pdf"]
     assert [h["path"] for h in search(capsys, sample_vault, '"no text layer"')] == ["raw/scan.pdf"]
     assert [h["path"] for h in search(capsys, sample_vault, "translation benchmarks")] == ["raw/paper.pdf"]
+
+
+def test_a_pdf_added_while_the_app_runs_is_converted_in_a_child_process(sample_vault, monkeypatch):
+    """The watcher's update runs in the app's process: the converter must not (it would hold the GIL)."""
+    from wikitui.core.vault.formats import dispatch
+    from wikitui.core.workspace import Workspace
+
+    ws = Workspace.open(sample_vault)
+    ws.load_graph()
+    ws.update_index()
+    samples.make_pdf(sample_vault / "raw" / "paper.pdf")
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("converted in the app's process")
+
+    monkeypatch.setattr(dispatch, "convert_file", not_here)  # the child process has its own, unpatched
+    ws.files_changed(["raw/paper.pdf"])
+    [hit] = ws.index.search("positional encodings", scope="raw")
+    assert hit.path == "raw/paper.pdf" and "**Positional**" in hit.snippet

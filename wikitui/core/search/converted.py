@@ -31,14 +31,17 @@ def _cache(root: Path):
     return TextCache(root / STATE_DIR / FOLDER)
 
 
-def converted_text(root: Path | str, rel: str) -> tuple[str, str | None]:
-    """(text, title) of a raw source for the index: its converted text, or its one-line reason."""
+def converted_text(root: Path | str, rel: str, *, isolate: bool = False) -> tuple[str, str | None]:
+    """(text, title) of a raw source for the index: its converted text, or its one-line reason.
+
+    ``isolate``: convert a cache miss in a child process with a time limit.
+    """
     from wikitui.core.vault.formats import source_text
 
     root = Path(root).resolve()
     name = os.path.basename(rel)
     try:
-        conversion = source_text(_Folder(root), rel, cache=_cache(root))
+        conversion = source_text(_Folder(root), rel, cache=_cache(root), isolate=isolate)
     except Exception as exc:  # noqa: BLE001 - one bad file must never fail the index build
         return f"{name}: could not be converted ({type(exc).__name__})", None
     if not conversion.ok:

@@ -171,8 +171,12 @@ def page_document(root: Path, rel: str, mtime_ns: int, size: int, info: PageInfo
     }
 
 
-def raw_document(root: Path, rel: str, mtime_ns: int, size: int) -> dict:
-    """The document of one raw source (title: its first heading, else its file name)."""
+def raw_document(root: Path, rel: str, mtime_ns: int, size: int, *, isolate: bool = False) -> dict:
+    """The document of one raw source (title: its first heading, else its file name).
+
+    ``isolate``: a source that needs converting and is not in the cache is converted in
+    a child process with a time limit (for indexing inside the app's process).
+    """
     name = PurePosixPath(rel).name
     try:
         data = read_head(root / rel)
@@ -182,7 +186,7 @@ def raw_document(root: Path, rel: str, mtime_ns: int, size: int) -> dict:
     if needs_conversion(rel):  # converted text (cached); a file that cannot be converted: its reason
         from wikitui.core.search.converted import converted_text
 
-        text, own_title = converted_text(root, rel)
+        text, own_title = converted_text(root, rel, isolate=isolate)
         text = text[:MAX_BYTES]
         title = own_title or name
         headings = "\n".join(m.group(1).strip() for m in _MD_HEADING.finditer(text))
