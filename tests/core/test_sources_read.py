@@ -165,3 +165,15 @@ def test_a_decompression_bomb_is_one_line_never_decoded(sources, vision):
     out = read(make_box(sources, vision=vision), "raw/bomb.png")
     assert out.ok and out.pictures == []
     assert out.text.startswith("raw/bomb.png: PNG image, 100000x100000 pixels")
+
+
+def test_the_conversion_runs_in_a_child_process_not_in_the_apps(sources, monkeypatch):
+    """The tools run in a thread of the app's process: a PDF parser there would hold the UI's interpreter lock."""
+    from wikitui.core.vault.formats import dispatch
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("converted in the app's process")
+
+    monkeypatch.setattr(dispatch, "convert_file", not_here)  # the child process has its own, unpatched
+    out = read(make_box(sources), "raw/paper.pdf")
+    assert out.ok and samples.PAGE_WORDS[1] in out.text

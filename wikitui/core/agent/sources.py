@@ -9,8 +9,10 @@ the tool loop sends it in a user message right after the tool results, since too
 messages carry only text); any other model gets a one-line description. A scanned
 PDF's pages go to a vision model as their pictures.
 
-The conversion may take seconds the first time: the tool loop runs tools in a
-thread, so waiting here never holds up the UI.
+The conversion may take seconds the first time. It runs in a child process with a
+time limit (:mod:`~wikitui.core.vault.formats.isolated`): the tool loop runs tools in
+a thread of the app's process, where a pure-Python parser would hold the interpreter
+lock the UI needs, and a hostile file could hang it. Later reads take the cache.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def read_source(box, rel: str, offset: int, limit: int) -> str | WithPictures:
     head = f"{rel} (raw source, read-only)" if vault.is_raw(rel) else rel
     if kind == "image":
         return _read_image(box, rel)
-    conversion = source_text(vault, rel)
+    conversion = source_text(vault, rel, isolate=True)
     if not conversion.ok:
         if kind == "pdf" and conversion.pages and box.vision:
             return _scanned_pages(box, rel, conversion, offset)
@@ -74,7 +76,7 @@ def unreadable_source(vault, rel: str, vision: bool) -> str | None:
 
     Converting it here fills the cache, so the turn's reads of it are quick.
     """
-    conversion = source_text(vault, rel)
+    conversion = source_text(vault, rel, isolate=kind_of(rel) != "image")
     if conversion.ok or (vision and conversion.kind == "pdf" and conversion.pages):
         return None  # a scanned PDF goes to a vision model as pictures of its pages
     return f"{rel} cannot be ingested: {conversion.error}"
