@@ -71,7 +71,6 @@ def show_converted(display: PageDisplay, path: str, *, anchor: str, line: int | 
 
 def _arrived(display: PageDisplay, path: str, conversion: Conversion, anchor: str, line: int | None,
              scroll_y: float) -> None:
-
     if display.current_path != path or display.current_kind != "source":
         return  # the user moved on meanwhile
     page, notify = display.page, display.screen.notify
