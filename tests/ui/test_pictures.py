@@ -127,6 +127,8 @@ def test_snapshot_of_a_page_with_an_embedded_picture(snap_compare, sample_vault)
         pilot.app.main.open_path("wiki/photos.md")
         page = pilot.app.query_one(PageView)
         await wait_for(pilot, lambda: page.document.pictures, "the pictures", timeout=20)
+        panel = pilot.app.main.query_one("#links")
+        await wait_for(pilot, lambda: panel.counts()["unlinked"] is not None, "unlinked mentions", 20)
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
 

@@ -1,11 +1,10 @@
 """Pictures in the terminal: an image source in the page pane, drawn with textual-image.
 
-textual-image draws with the best the terminal has: kitty's graphics protocol, sixel,
-else coloured half blocks (``▀``); its choice is made when it is first imported, by
-asking the terminal, which must happen before Textual takes the terminal over
-(:func:`prepare_terminal`, called by the launcher). ``WIKITUI_PICTURES=halfcell``
-(or ``unicode``, ``sixel``, ``kitty``) forces one way: the tests force half blocks
-so snapshots are the same on every terminal.
+textual-image draws with kitty's graphics protocol in kitty, else coloured half
+blocks (``▀``); ``WIKITUI_PICTURES=sixel`` (or ``kitty``, ``halfcell``, ``unicode``)
+forces one way, and ``auto`` lets textual-image ask the terminal (see
+:func:`prepare_terminal`, called by the launcher: why it does not ask by default).
+The tests force half blocks so snapshots are the same on every terminal.
 
 A picture is decoded and scaled down off the UI thread (:func:`load_picture`, in a
 worker): Pillow refuses decompression bombs, and nothing larger than
@@ -33,21 +32,62 @@ METHOD_VAR = "WIKITUI_PICTURES"
 
 
 def prepare_terminal() -> None:
-    """Let textual-image ask the terminal what it can draw (before the app starts); harmless when it cannot."""
-    if os.environ.get(METHOD_VAR, "auto") != "auto":
-        return
+    """Load textual-image before the app starts, without letting it question the terminal.
+
+    textual-image asks the terminal what it can draw and how large its cells are by
+    writing escape sequences and reading the answers from stdin, which swallows the
+    keys typed meanwhile (a fast typist's ``/rabbit`` right after launch). So by
+    default it is loaded as if stdout were not a terminal (it asks nothing), the cell
+    size is read with an ioctl (no keys read), and :func:`picture_widget_class` picks
+    kitty's protocol in kitty and half blocks elsewhere. ``WIKITUI_PICTURES=auto`` lets
+    it ask (sixel where the terminal has it), at that price.
+    """
     try:
-        import textual_image.widget  # noqa: F401 - importing it queries the terminal once
+        if os.environ.get(METHOD_VAR, "") == "auto":
+            import textual_image.widget  # noqa: F401 - importing it queries the terminal once
+        else:
+            _import_quietly()
     except Exception:  # noqa: BLE001 - no pictures is better than no app
         pass
 
 
+def _import_quietly():
+    import io
+    import sys
+
+    if "textual_image.widget" in sys.modules:
+        return sys.modules["textual_image.widget"]
+    real = sys.__stdout__
+    sys.__stdout__ = io.StringIO()  # not a terminal: textual-image asks nothing (Textual draws on stderr)
+    try:
+        from textual_image import widget
+        from textual_image._terminal import CellSize, get_cell_size
+    finally:
+        sys.__stdout__ = real
+    try:  # the real cell size, from the kernel (no escape sequence, no keys read)
+        from textual_image._posix import get_tiocgwinsz
+
+        rows, columns, width, height = get_tiocgwinsz()
+        if rows and columns and width and height:
+            get_cell_size._result = CellSize(width // columns, height // rows)  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - not a terminal, or another platform: 10x20-pixel cells assumed
+        pass
+    return widget
+
+
 def picture_widget_class():
     """The textual-image widget class for this terminal (or the one ``WIKITUI_PICTURES`` names)."""
-    from textual_image import widget
+    method = os.environ.get(METHOD_VAR, "")
+    if method == "auto":
+        from textual_image import widget
 
+        return widget.Image
+    widget = _import_quietly()
+    if not method:
+        kitty = os.environ.get("TERM") == "xterm-kitty" or "KITTY_WINDOW_ID" in os.environ
+        method = "kitty" if kitty else "halfcell"
     return {"halfcell": widget.HalfcellImage, "unicode": widget.UnicodeImage, "sixel": widget.SixelImage,
-            "kitty": widget.TGPImage}.get(os.environ.get(METHOD_VAR, "auto"), widget.Image)
+            "kitty": widget.TGPImage}.get(method, widget.HalfcellImage)
 
 
 def load_picture(path: Path | str, max_side: int = MAX_SIDE) -> PILImage:
