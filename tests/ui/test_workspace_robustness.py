@@ -49,10 +49,14 @@ async def test_binary_and_non_utf8_sources_show_a_clear_state(sample_vault):
     app = workspace(sample_vault, watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
-        app.main.open_path("raw/figure.png")
+        app.main.open_path("raw/figure.png")  # a damaged picture: one line, from the converter's worker
+        await wait_for(pilot, lambda: "figure.png is not a readable image" in screen_text(app), "the line")
+        await wait_for(pilot, lambda: any("figure.png is not a readable image" in n for n in notices(app)), "the notice")
+        (sample_vault / "raw" / "data.bin").write_bytes(bytes(range(256)) * 4)
+        app.main.open_path("raw/data.bin")
         await pilot.pause()
         assert "Binary file" in screen_text(app)
-        await wait_for(pilot, lambda: any("figure.png is binary" in n for n in notices(app)), "the notice")
+        await wait_for(pilot, lambda: any("data.bin is binary" in n for n in notices(app)), "the notice")
         app.main.open_path("raw/latin1.txt")
         await pilot.pause()
         text = screen_text(app)

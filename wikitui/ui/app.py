@@ -400,6 +400,9 @@ def make_app(vault_path: Path | str, **options: Any) -> WikituiApp:
 
 def run_app(vault_path: Path | str) -> int:
     """Run the workspace on ``vault_path`` until the user quits; returns the exit status."""
+    from wikitui.ui.widgets.picture import prepare_terminal
+
     app = make_app(vault_path)
+    prepare_terminal()  # what pictures the terminal can draw: asked before Textual takes the terminal over
     app.run()
     return app.return_code or 0

@@ -48,6 +48,8 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Edit page", "Open the page in $VISUAL or $EDITOR, then show it again (e, on the page)", "edit_page"),
     ("Filter pages", "Filter the page tree", "filter_pages"),
     ("Mark reviewed", "The page is checked against its sources: no longer stale", "mark_reviewed"),
+    ("Clip a web page or file into raw/…", "Fetch a URL or copy a file into raw/ as a new source, then open it",
+     "clip"),
     ("Reload", "Re-read the vault from disk", "reload"),
     ("Help", "Every key binding (?)", "help"),
 )

@@ -110,11 +110,22 @@ class Turn:
 
 
 def condensed(entry: Entry) -> dict:
-    """A tool result reduced to a one-line stub (the call id kept, so pairing stays valid)."""
+    """A tool result reduced to a one-line stub (the call id kept, so pairing stays valid).
+
+    A message of pictures (:mod:`~wikitui.core.agent.pictures`) becomes one line too.
+    """
     msg = dict(entry.message)
+    if msg.get("role") == "user":
+        msg["content"] = "[wikitui: pictures removed to save context; read the files again if you need them]"
+        return msg
     what = entry.description or "an earlier tool call"
     msg["content"] = f"[result of {what} removed to save context; call the tool again if you need it]"
     return msg
+
+
+def _bulky(message: dict) -> bool:
+    """A tool result, or a message of pictures: what may be condensed when the window is full."""
+    return message.get("role") == "tool" or (message.get("role") == "user" and isinstance(message.get("content"), list))
 
 
 def repair(messages: list[dict]) -> list[dict]:
@@ -192,7 +203,7 @@ def build_request(system: str, previous: list[Turn], current: Turn, budget: int,
         return n
 
     last_assistant = max((i for i, e in enumerate(entries) if e.message.get("role") == "assistant"), default=-1)
-    tool_positions = [i for i, e in enumerate(entries) if e.message.get("role") == "tool"]
+    tool_positions = [i for i, e in enumerate(entries) if _bulky(e.message)]
     older = [i for i in tool_positions if i < last_assistant]
     latest = [i for i in tool_positions if i > last_assistant]
     if total() > budget:

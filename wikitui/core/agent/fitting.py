@@ -16,6 +16,7 @@ from wikitui.core.agent.llm_errors import ContextOverflow
 from wikitui.core.agent.prompts import system as prompts
 from wikitui.core.agent.window import Budget
 from wikitui.core.vault.files import read_text
+from wikitui.core.vault.formats import needs_conversion, source_text
 
 #: Where the user can state the window when nothing else knows it.
 _CONFIG_HINT = ("set context_tokens in .wikitui/config.toml to the server's real window (llama.cpp: the -c it was "
@@ -65,7 +66,13 @@ def overflow_message(model: str, budget: Budget, sent: int, system_tokens: int, 
 def source_excerpt(vault, rel: str, budget: Budget, count_text: Callable[[str], int]) -> str:
     """The source, paged to a quarter of the window, for a model that did not read it with the tools."""
     try:
-        text = read_text(vault.root / rel)
+        if needs_conversion(rel):  # a PDF, web page, document...: its converted text (cached by the ingest)
+            conversion = source_text(vault, rel)
+            if not conversion.ok:
+                return f"\n\n(The source {rel} cannot be read as text: {conversion.error}.)"
+            text = conversion.text
+        else:
+            text = read_text(vault.root / rel)
     except OSError as exc:
         return f"\n\n(The source {rel} cannot be read: {exc.strerror or exc}.)"
     kept, _tokens, note = prompts.cut_to_tokens(text, budget.window.tokens // 4, count_text, rel)

@@ -124,6 +124,14 @@ class LLMClient:
         """The model's input context window in tokens (see :meth:`context_window_info`)."""
         return self.context_window_info(model).tokens
 
+    def supports_vision(self) -> bool:
+        """Whether litellm knows the model takes pictures (``read`` then sends an image itself, not a description)."""
+        litellm = load_litellm()
+        try:
+            return bool(litellm.supports_vision(model=self.model))
+        except Exception:  # an unknown model, or a provider litellm cannot map: no pictures
+            return False
+
     def _key_for_probe(self) -> str | None:
         key = self.settings.api_key
         if key is not None:

@@ -30,6 +30,8 @@ from wikitui.core.agent.events import (
 )
 from wikitui.core.agent.fitting import fit_system_prompt, overflow_message, source_excerpt
 from wikitui.core.agent.llm_errors import ContextOverflow
+from wikitui.core.agent.pictures import pictures_message
+from wikitui.core.agent.sources import sees_pictures
 from wikitui.core.agent.tools import ToolBox, describe_call
 from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
 from wikitui.core.agent.window import Budget
@@ -57,7 +59,8 @@ async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str
         if phase == "write" and turn.builder is None:
             turn.builder = session._builder()
         window = await session._window_info()
-        toolbox = ToolBox(session.vault, session.graph, session.search_index, turn.builder, phase, 24_000)
+        toolbox = ToolBox(session.vault, session.graph, session.search_index, turn.builder, phase, 24_000,
+                          vision=sees_pictures(session.client))
         tools = toolbox.schemas()
         budget = Budget.plan(window, session._count_tools(tools), session.settings.initial_context_tokens)
         toolbox.max_result_chars = budget.result_chars()  # big results crowd a small window
@@ -104,12 +107,16 @@ async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str
                         session._add(turn, {"role": "user", "content": citations.feedback(*missing)})
                         continue
                 break
+            pictures: list = []
             for call in calls:
                 if session._cancel.is_set():
                     return await session._finish_cancelled(turn, text)
                 outcome = await _tool(session, toolbox, call)
                 session._add(turn, {"role": "tool", "tool_call_id": call.id, "name": call.name,
                                  "content": outcome.text}, description=outcome.description)
+                pictures += outcome.pictures
+            if pictures:
+                session._add(turn, pictures_message(pictures))
             # The round is made durable while the model works on the next request (one fsync
             # per round, in a thread): off the round trip, and never more than one behind.
             await session._synced()

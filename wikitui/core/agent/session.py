@@ -32,12 +32,14 @@ from wikitui.core.agent.prompts import ingest as ingest_prompt
 from wikitui.core.agent.prompts import lint as lint_prompt
 from wikitui.core.agent.prompts.system import INDEX_MARKER
 from wikitui.core.agent.reading import resolve_readable
+from wikitui.core.agent.sources import sees_pictures, unreadable_source
 from wikitui.core.agent.transcript import Transcript, chat_log, turns_from_records
 from wikitui.core.agent.turn_end import TurnEndings
 from wikitui.core.agent.window import ContextWindow
 from wikitui.core.config import Settings
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.files import is_binary
+from wikitui.core.vault.formats.kinds import needs_conversion
 
 Approver = Callable[[Any], Awaitable[Any]]
 
@@ -170,7 +172,11 @@ class AgentSession(TurnEndings):
             return await self._fail_early("ingest", raw_path, _busy())
         try:
             rel, absolute = resolve_readable(self.vault, self.graph, raw_path)
-            if is_binary(absolute.read_bytes()[:8192]):
+            if needs_conversion(rel):  # converted now, off the loop: the tools then read the cached text
+                problem = await asyncio.to_thread(unreadable_source, self.vault, rel, sees_pictures(self.client))
+                if problem:
+                    raise WikituiError(problem)
+            elif is_binary(absolute.read_bytes()[:8192]):
                 raise WikituiError(f"{rel} is a binary file; only text sources can be ingested")
         except (WikituiError, OSError, ValueError) as exc:  # ValueError: a NUL in the path
             return await self._fail_early("ingest", display(raw_path), exc)

@@ -223,7 +223,10 @@ def chat_log(turns: list[Turn]) -> list[tuple[str, str]]:
             while notes and notes[0][0] <= i:
                 out.append(notes.pop(0)[1:])
             role = e.message.get("role")
-            content = str(e.message.get("content") or "")
+            content = e.message.get("content") or ""
+            if isinstance(content, list):  # content parts (a message of pictures): its first text
+                content = next((p.get("text", "") for p in content if isinstance(p, dict)), "")
+            content = str(content)
             if role == "user" and not content.startswith("[wikitui:"):
                 out.append(("user", turn.prompt if e is turn.entries[0] else e.description or content))
             elif role == "assistant" and content:

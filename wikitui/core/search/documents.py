@@ -1,7 +1,8 @@
 """Turning a vault file into a search document, and its searchable text back for snippets.
 
 Pages contribute their frontmatter fields and the body after the frontmatter; raw
-sources contribute their text (HTML with its tags blanked). Binary raw sources are
+sources contribute their text; PDFs, web pages, documents, tables and images their
+converted text (:mod:`~wikitui.core.search.converted`). Other binary raw sources are
 indexed by file name only, so the index lists every file and an incremental update
 never retries them. Huge files are read up to :data:`MAX_BYTES`.
 
@@ -19,6 +20,7 @@ from pathlib import Path, PurePosixPath
 
 from wikitui.core.record import Record
 from wikitui.core.vault.files import decode_text, is_binary, read_bytes
+from wikitui.core.vault.formats.kinds import needs_conversion
 
 TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
@@ -109,6 +111,11 @@ def search_text(root: Path | str, rel: str, kind: str, body_line: int = 1, head:
         cut = data.rfind(b"\n") + 1  # a newline byte never falls inside a UTF-8 character
         data = data[:cut] if cut else data
     if kind == "raw":
+        if needs_conversion(rel):  # a PDF, web page, document...: the converted text, when cached
+            from wikitui.core.search.converted import cached_text
+
+            text = cached_text(root, rel)
+            return None if text is None else SearchText(text[:MAX_BYTES], 1, False)
         text = raw_text(rel, data)
         return None if text is None else SearchText(text, 1, partial)
     text, _ok = decode_text(data)
@@ -164,15 +171,27 @@ def page_document(root: Path, rel: str, mtime_ns: int, size: int, info: PageInfo
     }
 
 
-def raw_document(root: Path, rel: str, mtime_ns: int, size: int) -> dict:
-    """The document of one raw source (title: its first heading, else its file name)."""
+def raw_document(root: Path, rel: str, mtime_ns: int, size: int, *, isolate: bool = False) -> dict:
+    """The document of one raw source (title: its first heading, else its file name).
+
+    ``isolate``: a source that needs converting and is not in the cache is converted in
+    a child process with a time limit (for indexing inside the app's process).
+    """
     name = PurePosixPath(rel).name
     try:
         data = read_head(root / rel)
     except OSError:
         data = b""
-    text = raw_text(rel, data)
     title, headings = name, ""
+    if needs_conversion(rel):  # converted text (cached); a file that cannot be converted: its reason
+        from wikitui.core.search.converted import converted_text
+
+        text, own_title = converted_text(root, rel, isolate=isolate)
+        text = text[:MAX_BYTES]
+        title = own_title or name
+        headings = "\n".join(m.group(1).strip() for m in _MD_HEADING.finditer(text))
+    else:
+        text = raw_text(rel, data)
     if text and rel.lower().endswith((".md", ".markdown")):
         found = [m.group(1).strip() for m in _MD_HEADING.finditer(text)]
         if found:

@@ -26,6 +26,7 @@ from wikitui.ui.markdown.chunks import MAX_LINE_CHARS, render_lines, split_chunk
 from wikitui.ui.markdown.header import message_blocks, notice, page_header
 from wikitui.ui.markdown.line import Line
 from wikitui.ui.markdown.links import LinkMatcher
+from wikitui.ui.markdown.pictures import with_pictures
 
 __all__ = ["PageDocument", "render_page"]
 
@@ -33,6 +34,8 @@ __all__ = ["PageDocument", "render_page"]
 LAZY_LINKS_CHARS = 400_000
 #: Lines per chunk of a raw file shown as source.
 SOURCE_CHUNK_LINES = 400
+#: Characters per chunk of a raw file shown as source, at most (one over-long line is a chunk of its own).
+SOURCE_CHUNK_CHARS = 6_000
 
 
 @dataclass(slots=True)
@@ -108,6 +111,8 @@ class PageDocument:
         self.link_first: list[int] = []
         self.link_last: list[int] = []
         self.heading_lines: list[tuple[int, str, int]] = []
+        #: Embedded pictures by link index, drawn under their embed line (:mod:`pictures`).
+        self.pictures: dict[int, object] = {}
         self._next = 0
         self._ends_blank = False
 
@@ -119,9 +124,7 @@ class PageDocument:
             self._masked = mask_text(text)  # a huge raw page: links found chunk by chunk
         elif is_md:
             self.links = extract_links(text)
-        step = SOURCE_CHUNK_LINES
-        n = len(self._render_lines)
-        self._chunks: Iterator[_Chunk] = (_Chunk(a, min(n, a + step)) for a in range(0, max(n, 1), step))
+        self._chunks: Iterator[_Chunk] = _source_chunks(self._render_lines)
 
     def _open_page(self, info: PageInfo | None) -> PageInfo:
         """A page rendered as markdown: its links, headings and metadata; returns its own parse."""
@@ -171,6 +174,11 @@ class PageDocument:
         self._parsed.append(chunk)
         return False
 
+    def add_pictures(self, pictures: dict[int, object]) -> None:
+        """Draw these embedded pictures (link index → small picture) from the next layout on."""
+        self.pictures.update(pictures)
+        self.width = 0  # laid out again, with them
+
     def set_width(self, width: int) -> None:
         """Start laying out for ``width`` cells (keeps parsed blocks); lays out the header."""
         if width == self.width and (self.lines or not self.header):
@@ -184,7 +192,7 @@ class PageDocument:
             self._append(block)
 
     def _append(self, block: Block) -> None:
-        lines = block.layout(self.width)
+        lines = with_pictures(block.layout(self.width), self.pictures, self.width)
         base = len(self.lines)
         floor = self.line_sources[-1] if self.line_sources else 0
         first, last = self.link_first, self.link_last
@@ -319,6 +327,23 @@ class PageDocument:
             if normalize_anchor(text) == wanted:
                 return line
         return None
+
+
+def _source_chunks(lines: list[str]) -> Iterator[_Chunk]:
+    """Chunks of a file shown as source: :data:`SOURCE_CHUNK_LINES` lines, fewer when they are long.
+
+    A chunk is laid out in one go between key presses, so its cost is bounded by its
+    characters too (a converted PDF or web page has paragraph-long lines).
+    """
+    n = len(lines)
+    start = 0
+    while start < max(n, 1):
+        end, chars = start, 0
+        while end < n and end - start < SOURCE_CHUNK_LINES and (chars < SOURCE_CHUNK_CHARS or end == start):
+            chars += len(lines[end])
+            end += 1
+        yield _Chunk(start, max(end, start + 1) if n else 0)
+        start = max(end, start + 1)
 
 
 def render_page(text: str, width: int, **kwargs) -> PageDocument:

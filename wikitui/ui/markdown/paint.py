@@ -19,6 +19,7 @@ from textual.cache import LRUCache
 from textual.strip import Strip
 
 from wikitui.ui.markdown.line import Line
+from wikitui.ui.markdown.pictures import PIXEL_ROLE, pixel_style
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -120,7 +121,9 @@ class RoleStyles:
         if style is None:
             style = Style()
             for role in roles.split():
-                if role in ATTRIBUTE_ROLES:
+                if role.startswith(PIXEL_ROLE):  # a cell of an embedded picture: its own two colours
+                    style += pixel_style(role)
+                elif role in ATTRIBUTE_ROLES:
                     style += ATTRIBUTE_ROLES[role]
                 else:
                     name = self.prefix + self.aliases.get(role, role)

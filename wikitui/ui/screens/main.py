@@ -246,6 +246,12 @@ class MainScreen(Screen[None]):
         """Open index.md."""
         self.navigator.open_path(self.workspace.vault.index_path)
 
+    def action_clip(self) -> None:
+        """Clip a web page or a file into raw/ (asks for it), then open it."""
+        from wikitui.ui.screens.clip import ask_and_clip
+
+        ask_and_clip(self, self.open_path)
+
     def action_search(self) -> None:
         """Open the full-text search screen."""
         self.navigator.search(self.index_watch)

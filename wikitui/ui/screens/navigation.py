@@ -21,6 +21,7 @@ from wikitui.core.vault.files import atomic_write
 from wikitui.ui.messages import AskAgentRequested
 from wikitui.ui.screens.dialogs import ConfirmScreen, CreateChoice, CreatePageScreen, suggest_page_path
 from wikitui.ui.screens.page_display import PageDisplay
+from wikitui.ui.screens.source_display import cited_page
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_tree import PageTree
 from wikitui.ui.widgets.page_view import PageView
@@ -201,7 +202,8 @@ class Navigator:
             return f"✗ {link.target}: no such page (enter offers to create it)"
         if target in graph.pages:
             return f"→ {graph.pages[target].title}{anchor}  {graph.vault.wiki_relative(target)}"
-        return f"▤ {target} (source)"
+        page = cited_page(link.anchor)
+        return f"▤ {target} (source)" + (f" › page {page}" if page is not None else "")
 
     def follow(self, link: Link) -> None:
         """Follow a link: open its page, offer to create a missing one, open a source, or confirm a URL."""

@@ -12,8 +12,11 @@ import os
 from typing import TYPE_CHECKING
 
 from wikitui.core.vault.files import decode_text, is_binary
+from wikitui.core.vault.formats.kinds import needs_conversion
 from wikitui.core.vault.page import PageInfo, parse_page
 from wikitui.core.vault.staleness import SourceRecords
+from wikitui.ui.screens.embedded_pictures import load_embedded_pictures
+from wikitui.ui.screens.source_display import hide_picture, lexer_for, show_converted
 from wikitui.ui.state import VaultState
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_view import PageView
@@ -26,6 +29,8 @@ if TYPE_CHECKING:
 
 #: Pages above this size get a notice (they still open: the page pane paints only what shows).
 LARGE_PAGE = 1_000_000
+#: Raw sources above this size are read in a worker (their first 4 MB, with a note), never on the UI thread.
+LARGE_SOURCE = 1_000_000
 
 
 def size_text(n: float) -> str:
@@ -37,15 +42,12 @@ def size_text(n: float) -> str:
     return f"{n} bytes"  # pragma: no cover
 
 
-def lexer_for(path: str) -> str:
-    """The pygments lexer name for a source file, from its name ("text" when none fits)."""
-    from pygments.lexers import get_lexer_for_filename
-    from pygments.util import ClassNotFound
-
+def _large(path) -> bool:
+    """Whether a file is too large to read on the UI thread (a missing one is not: it shows as deleted)."""
     try:
-        return get_lexer_for_filename(path).aliases[0]
-    except (ClassNotFound, IndexError):
-        return "text"
+        return os.stat(path).st_size > LARGE_SOURCE
+    except OSError:
+        return False
 
 
 class PageDisplay:
@@ -83,10 +85,11 @@ class PageDisplay:
         if not is_page and vault.is_page_path(path):
             is_page = True  # a page the graph has not seen yet (just created, or deleted)
         self.current_path = path
+        hide_picture(self)  # an image source shown before gives the pane back
         if is_page:
             self._show_page(path, anchor=anchor, line=line, scroll_y=scroll_y, changed=changed)
         else:
-            self._show_source(path, line=line, scroll_y=scroll_y)
+            self._show_source(path, anchor=anchor, line=line, scroll_y=scroll_y)
 
     def _read(self, path: str) -> bytes | None:
         """The file's bytes, or None after showing why it cannot be read."""
@@ -136,6 +139,7 @@ class PageDisplay:
             page.border_title = title
             if line:
                 page.scroll_to_line(line)
+            load_embedded_pictures(self, path)  # drawn under their embed lines once decoded, in a worker
         self.current_kind = "page"
         self.current_info = info
         self.vault_state.last_page = path
@@ -201,9 +205,16 @@ class PageDisplay:
                 pass
         return parse_page(path, text, size=size)
 
-    def _show_source(self, path: str, *, line: int | None, scroll_y: float) -> None:
+    def _show_source(self, path: str, *, anchor: str = "", line: int | None, scroll_y: float) -> None:
         page = self.page
         page.slides = None
+        absolute = self.workspace.root / path
+        if (needs_conversion(path) and absolute.is_file()) or _large(absolute):  # read (and converted) in a worker
+            self.current_kind = "source"
+            self.current_info = None
+            show_converted(self, path, anchor=anchor, line=line, scroll_y=scroll_y)  # in a worker
+            self.refresh_links()
+            return
         data = self._read(path)
         if data is None:
             return

@@ -233,6 +233,13 @@ class PageView(ScrollView, can_focus=True):
             # Only once the first screen is painted: layout slices must not delay it.
             self.call_after_refresh(self._background.start, doc)
 
+    def relayout(self) -> None:
+        """Lay the page out again where it is (its embedded pictures arrived)."""
+        self._pending = (self.scroll_y, None)
+        if self._width > 0:
+            self._lay_out()
+        self.refresh()
+
     def watch_scroll_y(self, old: float, new: float) -> None:
         """Scrolling through a huge page lays out more of it ahead of the view."""
         super().watch_scroll_y(old, new)

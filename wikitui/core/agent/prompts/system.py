@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
+from wikitui.core.agent.prompts import sources as sources_prompt
 from wikitui.core.agent.prompts.schema import read_schema, schema_heading
 from wikitui.core.vault.files import read_text
 from wikitui.core.vault.layout import SCHEMA_FILE, Vault
@@ -55,6 +56,7 @@ conventions in WIKI.md (folders, file names, page shapes): they override these d
 #: DESIGN §11's one format for a contradiction, on the page that holds the claim.
 CONTRADICTION_FORMAT = "> [!contradiction] <claim> — [[Other page]] says <other claim> (raw/source.md)"
 ROLE = ROLE.replace("{contradiction}", CONTRADICTION_FORMAT)
+ROLE += "\n" + sources_prompt.RULE  # PDFs, web pages, documents: how they read, how to cite a page
 
 #: The conventions of a vault without WIKI.md: the LLM-wiki pattern's page kinds, where each goes, its frontmatter.
 CONVENTIONS = """\

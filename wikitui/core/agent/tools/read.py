@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from wikitui.core.agent.numbered import numbered
 from wikitui.core.agent.reading import describe_binary, resolve_readable
 from wikitui.core.agent.tools.registry import Arg, tool
 from wikitui.core.vault.files import decode_text, is_binary
+from wikitui.core.vault.formats.kinds import needs_conversion
 
-#: Longest line ``read`` shows whole.
-MAX_LINE = 2000
-#: Most lines one ``read`` returns.
-MAX_READ_LINES = 400
 #: Files larger than this are not read at all.
 MAX_READ_BYTES = 32 * 1024 * 1024
 
@@ -69,12 +67,19 @@ def search(box, query: str, scope: Literal["all", "wiki", "raw"] = "all", limit:
 def read(box, path: str, offset: int = 0, limit: int = 400) -> str:
     """Read a page or a raw source with numbered lines. Long files come in parts.
 
+    PDFs, web pages, Word/PowerPoint/Excel, CSV and JSON come as converted text (a PDF with a [page N] line
+    before each page); a picture as the picture itself when you can see images, else a description.
+
     Args:
         path: A vault-relative path (wiki/..., raw/...), a path inside the wiki folder, or a page's title or alias.
         offset: Lines to skip (0 starts at the top; use the offset a previous read suggested).
         limit: Lines to return (at most 400).
     """
     rel, absolute = resolve_readable(box.vault, box.graph, path)
+    if needs_conversion(rel):  # PDFs, web pages, documents, tables, images: their converted text
+        from wikitui.core.agent.sources import read_source
+
+        return read_source(box, rel, offset, limit)
     size = absolute.stat().st_size
     if size > MAX_READ_BYTES:
         return f"{rel}: {size:,} bytes, too large to read; search it instead (search with scope raw)"
@@ -82,10 +87,6 @@ def read(box, path: str, offset: int = 0, limit: int = 400) -> str:
     if is_binary(data):
         return describe_binary(box.vault, box.graph, rel, data)
     text, ok = decode_text(data)
-    lines = text.splitlines()
-    total = len(lines)
-    offset = max(0, offset)
-    limit = max(1, min(limit, MAX_READ_LINES))
     head = rel
     info = box.graph.pages.get(rel)
     if info is not None:
@@ -93,33 +94,12 @@ def read(box, path: str, offset: int = 0, limit: int = 400) -> str:
         head += f' (page "{info.title}"{kind})'
     elif box.vault.is_raw(rel):
         head += " (raw source, read-only)"
-    if total == 0:
-        return f"{head}: empty file"
-    if offset >= total:
-        return f"{head}: only {total} lines; offset {offset} is past the end"
-    budget = box.max_result_chars - 400
-    out: list[str] = []
-    used = 0
-    end = offset
-    for n in range(offset, min(total, offset + limit)):
-        line = lines[n]
-        if len(line) > MAX_LINE:
-            line = line[:MAX_LINE] + f" …[line cut: {len(line) - MAX_LINE} more characters]"
-        row = f"{n + 1:>5}\t{line}"
-        if used + len(row) > budget and out:
-            break
-        out.append(row)
-        used += len(row) + 1
-        end = n + 1
-    status = f"lines {offset + 1}-{end} of {total}"
     notes = []
     if not ok:
         notes.append("[not valid UTF-8: undecodable bytes shown as \ufffd]")
     if info is not None and info.warnings:
         notes.append("[page warnings: " + "; ".join(info.warnings) + "]")
-    if end < total:
-        notes.append(f"[{status}; call read with offset={end} for more]")
-    return "\n".join([f"{head} {status}", *out, *notes])
+    return numbered(head, text, offset, limit, box.max_result_chars - 400, notes=notes)
 
 
 @tool("read", _describe_list_pages)

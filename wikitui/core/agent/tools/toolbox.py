@@ -11,7 +11,7 @@ the turn's ChangesetBuilder).
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.tools import propose, read  # noqa: F401 - importing them registers their tools
@@ -36,12 +36,14 @@ class ToolOutcome:
         text: What the model receives.
         summary: One line for the chat.
         description: One quiet line saying what was done (``read wiki/x.md``).
+        pictures: ``(label, mime type, bytes)`` for a vision model (``read`` of an image or a scanned PDF).
     """
 
     ok: bool
     text: str
     summary: str
     description: str
+    pictures: list = field(default_factory=list)
 
 
 class ToolBox:
@@ -54,11 +56,13 @@ class ToolBox:
         builder: The turn's ``ChangesetBuilder`` (None: proposals are refused).
         phase: ``"write"`` (default) or ``"plan"`` (an ingest's plan phase: proposals refused).
         max_result_chars: Results longer than this are cut with a note.
+        vision: The model sees pictures: ``read`` sends an image itself rather than a description.
     """
 
     def __init__(self, vault, graph, search_index=None, builder=None, phase: str = "write",
-                 max_result_chars: int = 24_000) -> None:
+                 max_result_chars: int = 24_000, vision: bool = False) -> None:
         self.vault = vault
+        self.vision = vision
         self.graph = graph
         self.search_index = search_index
         self.builder = builder
@@ -95,12 +99,15 @@ class ToolBox:
                 return self._error(description, refusal)
         try:
             text = REGISTRY[name].function(self, **kwargs)
+            pictures = []
+            if not isinstance(text, str):  # a WithPictures (the read tool's image for a vision model)
+                text, pictures = text.text, text.pictures
         except (WikituiError, ToolArgError) as exc:  # ProposalError, UnsafePath, BadQuery...
             return self._error(description, display(str(exc), 2000))
         except Exception as exc:  # a bug must not end the turn: the model hears about it and moves on
             return self._error(description, f"{name} failed unexpectedly ({type(exc).__name__}: {display(exc)})")
         text = self._truncate(text)
-        return ToolOutcome(True, text, text.split("\n", 1)[0][:160], description)
+        return ToolOutcome(True, text, text.split("\n", 1)[0][:160], description, pictures)
 
     def _refuse_proposal(self) -> str | None:
         if self.phase == "plan":

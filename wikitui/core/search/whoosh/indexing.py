@@ -77,7 +77,9 @@ def update_paths(store, vault: Vault, files: list, absent: list[str], infos: dic
     except LockError:
         stats.busy = True
         return _finish(stats, store, started)
-    done = index_files(store, vault, writer, todo, gone, infos, stats, None, None)
+    # These come from the watcher while the app runs: a new PDF's conversion runs in a child process
+    # (pure-Python parsers would hold the app's interpreter lock), with a time limit.
+    done = index_files(store, vault, writer, todo, gone, infos, stats, None, None, isolate=True)
     store.commit(writer, removed=gone, indexed=done)
     return _finish(stats, store, started)
 
@@ -107,8 +109,12 @@ def skip_unchanged(store, vault: Vault, todo: list, stats: UpdateStats) -> list:
     return kept
 
 
-def index_files(store, vault: Vault, writer, todo, gone, infos, stats, progress, cancel, *, replace=True) -> list:
-    """Add, replace (when ``replace``) and delete documents; returns the files indexed."""
+def index_files(store, vault: Vault, writer, todo, gone, infos, stats, progress, cancel, *, replace=True,
+                isolate=False) -> list:
+    """Add, replace (when ``replace``) and delete documents; returns the files indexed.
+
+    ``isolate``: convert PDFs, web pages and documents in a child process (see :func:`raw_document`).
+    """
     from wikitui.core.search.documents import page_document, raw_document
 
     root = vault.root
@@ -125,7 +131,7 @@ def index_files(store, vault: Vault, writer, todo, gone, infos, stats, progress,
         if kind == "page":
             doc = page_document(root, fs.path, fs.mtime_ns, fs.size, infos.get(fs.path))
         else:
-            doc = raw_document(root, fs.path, fs.mtime_ns, fs.size)
+            doc = raw_document(root, fs.path, fs.mtime_ns, fs.size, isolate=isolate)
         if replace and fs.path in manifest:
             writer.update_document(**doc)
             stats.updated += 1
