@@ -9,7 +9,7 @@ turn: a bare ``python -c pass`` (the reference: what wikitui cannot change),
 ``wikitui search`` with no workspace running (it walks the vault to bring the index
 up to date), ``wikitui search`` while a workspace says it keeps the index current
 (``.wikitui/live``, written by this process: it skips the walk), and qmd's CLI
-search where ``qmd`` is on PATH (``npm i -g @tobilu/qmd``; skipped with a note
+search where ``qmd`` is on PATH (``npm i -g @tobilu/qmd bun``: qmd runs on Bun; skipped with a note
 otherwise; its index goes to a temporary cache folder, never the home directory). Interleaving keeps a shared
 machine's swings out of the ratios.
 
@@ -77,7 +77,7 @@ def qmd_setup(root: Path, name: str, cache: Path, notes: list[str]) -> list[str]
     """
     qmd = shutil.which("qmd")
     if qmd is None:
-        notes.append("qmd not on PATH (npm i -g @tobilu/qmd): its CLI search was not timed")
+        notes.append("qmd not on PATH (npm i -g @tobilu/qmd bun): its CLI search was not timed")
         return None
     env = {**ENV, "XDG_CACHE_HOME": str(cache)}
     try:
