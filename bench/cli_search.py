@@ -1,6 +1,7 @@
 """Benchmark ``wikitui search`` end to end with and without a running workspace (DESIGN §10 "a fast CLI").
 
-Run ``.venv/bin/python bench/cli_search.py [--pages 50000] [--repeats 5]``. Prints JSON.
+Run ``.venv/bin/python bench/cli_search.py [--pages 50000] [--repeats 3] [--workdir DIR]``. Prints JSON.
+(``bench/core.py`` times the search library in-process; this script times the command end to end.)
 
 On vault-large (copied from ../shared/corpus) and a generated vault (``--pages``,
 300 words and 10 links a page), after one ``wikitui index``, each round runs in
@@ -8,8 +9,15 @@ turn: a bare ``python -c pass`` (the reference: what wikitui cannot change),
 ``wikitui search`` with no workspace running (it walks the vault to bring the index
 up to date), ``wikitui search`` while a workspace says it keeps the index current
 (``.wikitui/live``, written by this process: it skips the walk), and qmd's CLI
-search where ``qmd`` is on PATH (``npm i -g @tobilu/qmd``; skipped with a note
-otherwise). Interleaving keeps a shared machine's swings out of the ratios.
+search where ``qmd`` is on PATH (``npm i -g @tobilu/qmd bun``: qmd runs on Bun; skipped with a note
+otherwise; its index goes to a temporary cache folder, never the home directory). Interleaving keeps a shared
+machine's swings out of the ratios.
+
+Every command runs once untimed first, and with ``PYTHONDONTWRITEBYTECODE`` removed from its environment:
+an installed wikitui has its bytecode cached, and a shell that sets the variable (some containers do) would
+otherwise time the compilation of wikitui's own modules (~100 ms) on every run. ``--workdir`` keeps the
+copied and generated vaults (and their indexes) for the next run: generating and indexing 50,000 pages takes
+minutes.
 Targets: with a workspace ≤ 3× ``python -c pass`` on both vaults; without one ≤ 4× on vault-large.
 """
 
@@ -17,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -39,40 +48,67 @@ QUERIES = {
 TARGETS = {"with_workspace_ratio": 3.0, "without_workspace_ratio (vault-large)": 4.0}
 
 
-def run(cmd: list[str], cwd: Path | None = None) -> float:
+#: The commands' environment: bytecode caches written and read, as for an installed wikitui.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def run(cmd: list[str], cwd: Path | None = None, env: dict | None = None) -> float:
     start = time.perf_counter()
-    out = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd)
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env or ENV)
     elapsed = time.perf_counter() - start
     if out.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {out.returncode}: {out.stderr.strip()[:300]}")
     return elapsed
 
 
-def qmd_setup(root: Path, name: str, notes: list[str]) -> list[str] | None:
-    """qmd's search command on this vault (its collection added first), or None when qmd is absent."""
+def qmd_version(qmd: str) -> str:
+    """The installed qmd's version (from its package.json beside the script), or "?"."""
+    try:
+        pkg = Path(os.path.realpath(qmd)).parent / "package.json"
+        return json.loads(pkg.read_text()).get("version", "?")
+    except (OSError, ValueError):
+        return "?"
+
+
+def qmd_setup(root: Path, name: str, cache: Path, notes: list[str]) -> list[str] | None:
+    """qmd's search command on this vault (its collection added first), or None when qmd is absent.
+
+    qmd keeps its index under ``$XDG_CACHE_HOME/qmd``: ``cache`` here, not the home directory.
+    """
     qmd = shutil.which("qmd")
     if qmd is None:
-        notes.append("qmd not on PATH (npm i -g @tobilu/qmd): its CLI search was not timed")
+        notes.append("qmd not on PATH (npm i -g @tobilu/qmd bun): its CLI search was not timed")
         return None
+    env = {**ENV, "XDG_CACHE_HOME": str(cache)}
     try:
-        subprocess.run([qmd, "collection", "add", str(root), "--name", f"bench-{name}"],
-                       capture_output=True, text=True, timeout=1800, check=True)
+        listed = subprocess.run([qmd, "collection", "list"], capture_output=True, text=True, timeout=60, env=env)
+        if f"bench-{name}" not in listed.stdout:
+            subprocess.run([qmd, "collection", "add", str(root), "--name", f"bench-{name}"],
+                           capture_output=True, text=True, timeout=3600, check=True, env=env)
     except (OSError, subprocess.SubprocessError) as exc:
         notes.append(f"qmd collection add failed on {name}: {exc}")
         return None
-    return [qmd, "search", "-c", f"bench-{name}"]
+    notes.append(f"qmd {qmd_version(qmd)} ({name}): `qmd search -c bench-{name} -n 10 QUERY` (BM25, no model)")
+    return [qmd, "search", "-c", f"bench-{name}", "-n", "10"]
 
 
-def bench_vault(name: str, root: Path, repeats: int, notes: list[str]) -> dict:
+def bench_vault(name: str, root: Path, repeats: int, cache: Path, notes: list[str]) -> dict:
     vault = Vault.open(root)
     start = time.perf_counter()
     run([str(WIKITUI), "index", "--vault", str(root)])
     index_s = time.perf_counter() - start
-    qmd = qmd_setup(root, name, notes)
+    qmd = qmd_setup(root, name, cache, notes)
+    qmd_env = {**ENV, "XDG_CACHE_HOME": str(cache)}
     times: dict[str, list[float]] = {"python -c pass": [], "search, no workspace": [], "search, workspace running": []}
     if qmd:
         times["qmd search"] = []
     search = [str(WIKITUI), "search", "--vault", str(root), "--limit", "10"]
+    # Untimed first runs: bytecode caches written, the index's files in the page cache.
+    live.release(vault)
+    run([str(PYTHON), "-c", "pass"])
+    run([*search, "warm up"])
+    if qmd:
+        run([*qmd, "warm up"], env=qmd_env)
     for _ in range(repeats):
         for q in QUERIES[name]:
             times["python -c pass"].append(run([str(PYTHON), "-c", "pass"]))
@@ -82,7 +118,7 @@ def bench_vault(name: str, root: Path, repeats: int, notes: list[str]) -> dict:
             times["search, workspace running"].append(run([*search, q]))
             live.release(vault)
             if qmd:
-                times["qmd search"].append(run([*qmd, q]))
+                times["qmd search"].append(run([*qmd, q], env=qmd_env))
     bare = median(times["python -c pass"])
     out = {"index_build_s": round(index_s, 1)}
     for label, xs in times.items():
@@ -97,21 +133,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pages", type=int, default=50_000, help="pages of the generated vault (0: none)")
     parser.add_argument("--repeats", type=int, default=3, help="rounds over the queries")
+    parser.add_argument("--workdir", type=Path, help="keep the vaults here and reuse them (default: a temp dir)")
     args = parser.parse_args(argv)
     notes: list[str] = []
     results: dict = {"load_before": loadavg()}
     with tempfile.TemporaryDirectory(prefix="wikitui-bench-cli-") as tmp:
-        large = copy_corpus("vault-large", Path(tmp) / "vault-large")
+        work = args.workdir or Path(tmp)
+        cache = work / "qmd-cache"
+        large = work / "vault-large"
+        if not large.is_dir():
+            large = copy_corpus("vault-large", large)
         if large is None:
             notes.append("vault-large not found in ../shared/corpus: skipped")
         else:
-            results["vault-large"] = bench_vault("vault-large", large, args.repeats, notes)
+            results["vault-large"] = bench_vault("vault-large", large, args.repeats, cache, notes)
         if args.pages:
-            gen = Path(tmp) / "generated"
+            gen = work / f"generated-{args.pages}"
             start = time.perf_counter()
-            generate_vault(gen, pages=args.pages, words=300, link_range=(10, 10))
+            done = gen / ".generated"  # a dot-file: not part of the vault's content
+            if not done.exists():
+                shutil.rmtree(gen, ignore_errors=True)  # a generation cut short
+                generate_vault(gen, pages=args.pages, words=300, link_range=(10, 10))
+                done.touch()
             results["generated"] = {"pages": args.pages, "generate_s": round(time.perf_counter() - start, 1),
-                                    **bench_vault("generated", gen, args.repeats, notes)}
+                                    **bench_vault("generated", gen, args.repeats, cache, notes)}
     results["load_after"] = loadavg()
     results["targets"] = TARGETS
     results["notes"] = notes

@@ -22,21 +22,22 @@ from mcp import ClientSession  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 
-def run_client(vault: Path, script) -> None:
-    """Start ``wikitui mcp`` on ``vault`` and run ``await script(session)`` against it."""
+def run_client(vault: Path, script) -> object:
+    """Start ``wikitui mcp`` on ``vault``, run ``await script(session)`` against it; the server's handshake answer."""
     params = mcp_client.StdioServerParameters(
         command=sys.executable, args=["-m", "wikitui", "mcp", "--vault", str(vault)], cwd=str(vault),
     )
 
-    async def main() -> None:
+    async def main() -> object:
         with open(vault.parent / "mcp-stderr.txt", "w") as errlog:
             async with mcp_client.stdio_client(params, errlog=errlog) as (read, write):
                 async with ClientSession(read, write) as session:
-                    await session.initialize()
+                    hello = await session.initialize()
                     with anyio.fail_after(120):  # a hung server fails the test instead of the suite
                         await script(session)
+        return hello
 
-    anyio.run(main)
+    return anyio.run(main)
 
 
 def text_of(result) -> str:
@@ -120,6 +121,41 @@ def test_a_client_lists_searches_reads_and_proposes_into_one_pending_changeset(s
     assert wiki_hash(sample_vault) == before  # nothing in wiki/ changed
     assert not (sample_vault / "wiki/objects/pocket-watch.md").exists()
     assert not (sample_vault / ".wikitui/live").exists()  # the server said it kept the index only while it ran
+
+
+def test_the_next_session_is_answered_before_the_sdk_loads_then_served_by_it(sample_vault):
+    """The SDK's handshake is remembered; the next server answers from memory, then hands the session over."""
+
+    async def nothing(session: ClientSession) -> None:
+        pass
+
+    first_hello = run_client(sample_vault, nothing)
+    assert (sample_vault / ".wikitui/mcp-handshake.json").is_file()
+    seen: dict = {}
+
+    async def script(session: ClientSession) -> None:
+        hits = await session.call_tool("search", {"query": "pocket watch", "scope": "wiki"})  # answered early
+        assert not hits.is_error and "wiki/characters/white-rabbit.md" in text_of(hits)
+        index = await session.read_resource("wiki://index")  # the SDK's: it has taken over
+        assert index.contents[0].text == (sample_vault / "wiki/index.md").read_text(encoding="utf-8")
+        tools = {t.name for t in (await session.list_tools()).tools}
+        assert "propose_edit" in tools and "lint" in tools
+        proposed = await session.call_tool("propose_edit", {
+            "path": "wiki/characters/white-rabbit.md",
+            "edits": [{"old": "with pink eyes", "new": "with bright pink eyes"}], "reason": "precise"})
+        assert not proposed.is_error
+        seen["text"] = text_of(proposed)
+        with pytest.raises(MCPError):
+            await session.read_resource("wiki://nothing")
+        again = await session.call_tool("search", {"query": "pocket watch", "scope": "wiki"})
+        assert text_of(again) == text_of(hits)
+
+    second_hello = run_client(sample_vault, script)
+    assert second_hello == first_hello
+    pending = PendingStore(Vault.open(sample_vault)).list()
+    assert len(pending) == 1 and pending[0].id in seen["text"]
+    # The client's name reached the changeset's title though the SDK never answered the handshake itself.
+    assert pending[0].title.startswith("Proposed over MCP by "), pending[0].title
 
 
 def test_hostile_arguments_give_error_texts_and_change_nothing(sample_vault):

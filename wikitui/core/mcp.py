@@ -10,12 +10,21 @@ Tool calls run in a worker thread (a search or a lint must not hold up the
 protocol), and a watcher thread keeps the link graph and the index current with
 edits made elsewhere (the TUI applying a changeset, an editor, a sync), as the
 workspace's own watcher does.
+
+The SDK takes 1-2 s to import: the session's first messages are answered by
+:mod:`wikitui.core.mcp_early` meanwhile, and the SDK is handed the session (the
+handshake replayed to it) at the first message that needs it or once it has loaded.
 """
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import sys
 import threading
 
+from wikitui.core.mcp_early import Early, Handshake, SdkLoader, answer_early
 from wikitui.core.mcp_session import PAGE_TEMPLATE, McpSession
 
 TYPE_CHECKING = False
@@ -33,10 +42,8 @@ def serve_stdio(workspace: Workspace, *, watch: bool = True) -> None:
         workspace: The open workspace.
         watch: Whether to follow edits made elsewhere while serving.
     """
-    import anyio
-
     session = McpSession(workspace)
-    # The graph and the index load while the SDK starts and the client says hello.
+    # The graph and the index load while the client says hello.
     loader = threading.Thread(target=session.warm_up, name="mcp warm-up", daemon=True)
     loader.start()
     stop = threading.Event()
@@ -45,15 +52,142 @@ def serve_stdio(workspace: Workspace, *, watch: bool = True) -> None:
         threading.Thread(target=_watch, args=(session, stop), name="mcp watch", daemon=True).start()
         # Watched and current: `wikitui search` may skip its scan while this server runs (.wikitui/live).
         keeper.start()
+    wire_in, wire_out, restore = _claim_stdio()
     try:
-        anyio.run(_serve, session)
+        sdk = SdkLoader(_import_sdk)
+        handshake = Handshake(workspace.vault, _sdk_version())
+        # The SDK loads after the first tool answer: importing it alongside would slow that answer down.
+        early = answer_early(session, wire_in, wire_out, handshake, sdk.ready, after_first_call=sdk.start)
+        if not early.eof:
+            sdk.wait()
+            import anyio
+
+            anyio.run(_serve, session, _WireIn(early, wire_in), _WireOut(early, wire_out, handshake))
     finally:
+        restore()
         stop.set()
         if keeper.is_alive():
             keeper.join(timeout=5)  # it removes the live file
 
 
-async def _serve(session: McpSession) -> None:
+def _import_sdk() -> None:
+    """Import the SDK modules :func:`_serve` uses (in the SDK loader's thread)."""
+    import anyio  # noqa: F401
+    import mcp_types  # noqa: F401
+    import mcp.server.lowlevel  # noqa: F401
+    import mcp.server.stdio  # noqa: F401
+
+
+def _sdk_version() -> str:
+    """The installed SDK's version, read from its ``dist-info`` folder's name.
+
+    Not :func:`importlib.metadata.version`: importing that costs ~80 ms of the first answer.
+    A name that cannot be read falls back to the SDK's own location (a remembered
+    handshake is then kept only while the SDK stays where it is).
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("mcp")
+    if spec is None or not spec.origin:  # pragma: no cover - a dependency
+        return "?"
+    package = os.path.dirname(spec.origin)
+    try:
+        names = os.listdir(os.path.dirname(package))
+    except OSError:
+        names = []
+    for name in names:
+        if name.startswith("mcp-") and name.endswith(".dist-info"):
+            return name[len("mcp-"):-len(".dist-info")]
+    return package
+
+
+def _claim_stdio():
+    """The wire (private duplicates of stdin and stdout), and a function that puts fds 0 and 1 back.
+
+    While serving, fd 0 reads the null device and fd 1 goes to stderr, so a stray
+    print or a child process cannot corrupt the protocol (as the SDK's own
+    ``stdio_server`` does when it claims the streams itself).
+    """
+    sys.stdout.flush()
+    saved_in, saved_out = os.dup(0), os.dup(1)
+    wire_in = os.fdopen(os.dup(0), "rb")
+    wire_out = os.fdopen(os.dup(1), "wb")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
+
+    def restore() -> None:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+        for saved, fd in ((saved_in, 0), (saved_out, 1)):
+            try:
+                os.dup2(saved, fd)
+                os.close(saved)
+            except OSError:
+                pass
+
+    return wire_in, wire_out, restore
+
+
+class _WireIn:
+    """What the SDK reads: the lines answered before it loaded (the handshake), the one it must answer, the rest."""
+
+    def __init__(self, early: Early, wire_in) -> None:
+        self._first = [*early.replay, *([early.pending] if early.pending is not None else [])]
+        self._wire = wire_in
+
+    def __aiter__(self):
+        return self._lines()
+
+    async def _lines(self):
+        import anyio
+
+        for line in self._first:
+            yield line.decode("utf-8", errors="replace")
+        text = anyio.wrap_file(io.TextIOWrapper(self._wire, encoding="utf-8", errors="replace"))
+        async for line in text:
+            yield line
+
+
+class _WireOut:
+    """Where the SDK writes: its answer to a replayed handshake is dropped (and remembered), the rest goes out."""
+
+    def __init__(self, early: Early, wire_out, handshake: Handshake) -> None:
+        self._early = early
+        self._wire = wire_out
+        self._handshake = handshake
+        self._watching = early.init_id is not None  # the handshake's answer is still to come
+
+    async def write(self, text: str) -> None:
+        from anyio import to_thread
+
+        if self._watching and self._is_handshake_answer(text):
+            self._watching = False
+            if self._early.answered_init:
+                return  # the client has its answer already
+        await to_thread.run_sync(self._wire.write, text.encode())
+
+    def _is_handshake_answer(self, text: str) -> bool:
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return False
+        if not isinstance(message, dict) or message.get("id") != self._early.init_id:
+            return False
+        if isinstance(message.get("result"), dict) and self._early.init_version:
+            self._handshake.remember(self._early.init_version, message["result"])
+        return True
+
+    async def flush(self) -> None:
+        from anyio import to_thread
+
+        await to_thread.run_sync(self._wire.flush)
+
+
+async def _serve(session: McpSession, stdin=None, stdout=None) -> None:
     import mcp_types as types
     from anyio import to_thread
     from mcp.server.lowlevel import Server
@@ -114,7 +248,7 @@ async def _serve(session: McpSession) -> None:
         on_list_tools=list_tools, on_call_tool=call_tool, on_list_resources=list_resources,
         on_list_resource_templates=list_resource_templates, on_read_resource=read_resource,
     )
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_server(stdin, stdout) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 

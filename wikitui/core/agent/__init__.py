@@ -17,20 +17,42 @@ What it may import: the vault, the changes, the search facade, ``config``; litel
 only in ``llm.py`` (a contract); never the workspace, the UI, Textual or Rich.
 """
 
-from wikitui.core.agent.events import (
-    AgentError,
-    ChangesetReady,
-    Notice,
-    TextDelta,
-    ToolFinished,
-    ToolStarted,
-    TurnFinished,
-    TurnStarted,
-    TurnUsage,
-)
-from wikitui.core.agent.llm import LLMClient, load_litellm
-from wikitui.core.agent.session import AgentSession
-from wikitui.core.agent.tools import ToolBox
+# The names load on first use (PEP 562): importing one submodule (``wikitui mcp`` needs the tools, not the
+# model client and its asyncio) must not import the whole agent (~150 ms of start-up).
+_WHERE = {
+    **dict.fromkeys(("AgentError", "ChangesetReady", "Notice", "TextDelta", "ToolFinished", "ToolStarted",
+                     "TurnFinished", "TurnStarted", "TurnUsage"), "events"),
+    "LLMClient": "llm", "load_litellm": "llm", "AgentSession": "session", "ToolBox": "tools",
+}
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"wikitui.core.agent.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.agent.events import (
+        AgentError,
+        ChangesetReady,
+        Notice,
+        TextDelta,
+        ToolFinished,
+        ToolStarted,
+        TurnFinished,
+        TurnStarted,
+        TurnUsage,
+    )
+    from wikitui.core.agent.llm import LLMClient, load_litellm
+    from wikitui.core.agent.session import AgentSession
+    from wikitui.core.agent.tools import ToolBox
 
 __all__ = [
     "AgentError", "AgentSession", "ChangesetReady", "LLMClient", "Notice", "TextDelta", "ToolBox",
