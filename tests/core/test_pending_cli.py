@@ -209,8 +209,9 @@ def test_ingest_json_pending_and_nothing_proposed(fake_llm, sample_vault):
 
 
 def test_ask_file_json(fake_llm, sample_vault):
-    fake_llm.script(tool_call("search", query="tarts"),
-                    text("Probably not [[Knave of Hearts]]; see [[Queen of Hearts]] and [[Nobody Here]]."))
+    answer = "Probably not [[Knave of Hearts]]; see [[Queen of Hearts]] and [[Nobody Here]]."
+    # The unresolved citation goes back to the model once; it answers the same, so it stays unresolved.
+    fake_llm.script(tool_call("search", query="tarts"), text(answer), text(answer))
     proc = wikitui(sample_vault, "ask", "Did the Knave steal the tarts?", "--file", "--json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)

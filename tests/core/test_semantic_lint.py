@@ -39,7 +39,8 @@ def test_lint_semantic_json_leaves_the_models_proposals_pending_and_exits_1(caps
     fake_llm.script(
         tool_call("read", path="wiki/characters/dodo.md"),
         tool_call("propose_edit", path="wiki/characters/dodo.md", reason="cross-reference",
-                  edits=[{"old": "Its remedy is the Caucus-race.", "new": "Its remedy is the [[Caucus-race]]."}]),
+                  edits=[{"old": "Its remedy is the Caucus-race.",
+                          "new": "Its remedy is the [[nonsense-and-logic|Caucus-race]]."}]),
         text("Findings: the Dodo page should link the Caucus-race."),
     )
     code, out, err = run(capsys, "lint", "--semantic", "--json", "--vault", str(sample_vault))

@@ -19,7 +19,8 @@ def content(root) -> dict[str, bytes]:
 def lint_script():
     return [
         tool_call("propose_edit", path="wiki/characters/dodo.md", reason="cross-reference",
-                  edits=[{"old": "Its remedy is the Caucus-race.", "new": "Its remedy is the [[Caucus-race]]."}]),
+                  edits=[{"old": "Its remedy is the Caucus-race.",
+                          "new": "Its remedy is the [[nonsense-and-logic|Caucus-race]]."}]),
         text("Findings: the Dodo page should link the Caucus-race."),
     ]
 

@@ -59,6 +59,7 @@ async def test_in_the_chat_a_review_model_marks_a_hunk_wrong_and_it_opens_reject
         tool_call("propose_edit", path="wiki/characters/dodo.md", reason="cross-reference",
                   edits=[{"old": "Its remedy is the Caucus-race.", "new": "Its remedy is the [[Caucus-Race]]."}]),
         text("Findings: the Dodo page should link the race."),
+        text("The race has no page yet; the link marks it as one to write."),  # its unresolved link, returned once
         Dynamic(judge),
     )
     app = ChatHost(sample_vault)
