@@ -6,11 +6,16 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from wikitui.cli.common import dump, err, load_graph, open_workspace
+from wikitui.cli.common import dump, err, load_graph, open_workspace, vault_arg
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    """``wikitui search QUERY``: update the index incrementally, then search it."""
+    """``wikitui search QUERY``: ask a running workspace, else update the index incrementally and search it."""
+    from wikitui.cli.live_client import ask
+
+    answer = ask(str(vault_arg(args)), args.query, args.scope, args.limit)
+    if answer is not None:  # the running workspace's warm index answered
+        return _print_hits(args, *answer)
     from wikitui import gc_tuning
 
     with gc_tuning.off():
@@ -22,23 +27,25 @@ def cmd_search(args: argparse.Namespace) -> int:
     notes = list(hits.notes)
     if stats is not None and stats.busy and not notes:
         notes.append("another wikitui process is updating the search index; results may miss its latest changes")
+    return _print_hits(args, [{**h.as_dict(), "score": float(h.score)} for h in hits], notes)
+
+
+def _print_hits(args: argparse.Namespace, hits: list[dict], notes: list[str]) -> int:
+    """Print a search's notes (stderr) and hits, the same whichever process searched."""
     for note in notes:  # on stderr, so --json output stays one JSON document
         print(f"note: {note}", file=sys.stderr)
     if args.json:
-        dump([
-            {"path": h.path, "kind": h.kind, "title": h.title, "score": float(h.score), "snippet": h.snippet}
-            for h in hits
-        ])
+        dump([{k: h[k] for k in ("path", "kind", "title", "score", "snippet")} for h in hits])
         return 0
     if not hits:
         print(f"No matches for {args.query!r}.", file=sys.stderr)
         return 0
     blocks = []
     for h in hits:
-        where = f"{h.path}:{h.line}" if h.line else h.path
-        block = f"{where}  ({h.kind}, score {h.score:.2f})\n  {h.title}"
-        if h.snippet:
-            block += "\n  " + " ".join(h.snippet.split())
+        where = f"{h['path']}:{h['line']}" if h["line"] else h["path"]
+        block = f"{where}  ({h['kind']}, score {h['score']:.2f})\n  {h['title']}"
+        if h["snippet"]:
+            block += "\n  " + " ".join(h["snippet"].split())
         blocks.append(block)
     print("\n\n".join(blocks))
     return 0

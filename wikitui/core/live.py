@@ -1,7 +1,8 @@
 """``.wikitui/live``: a running workspace says it keeps the search index current (DESIGN §10 "a fast CLI").
 
 A workspace whose index is current and whose watcher follows the vault (the TUI)
-writes ``{"pid", "heartbeat", "started"}`` here and rewrites the heartbeat every
+writes ``{"pid", "heartbeat", "started"}`` (and ``"sock"``, where it answers
+searches itself: :mod:`wikitui.core.live_server`) here and rewrites the heartbeat every
 :data:`BEAT_S` seconds; it removes the file when it ends. ``wikitui search`` then
 trusts that watcher and skips its own walk of the vault. The file is only a hint:
 it is stale, and ignored, when its process is gone or its heartbeat is older than
@@ -30,12 +31,21 @@ def _path(vault: Vault):
     return vault.state_dir / LIVE_FILE
 
 
-def beat(vault: Vault, started: float | None = None) -> None:
-    """Write (or refresh) this process's live file. A failure is ignored: the file is only a hint."""
+def beat(vault: Vault, started: float | None = None, sock: str | None = None) -> None:
+    """Write (or refresh) this process's live file. A failure is ignored: the file is only a hint.
+
+    Args:
+        vault: The vault.
+        started: When this process started keeping the index (default: now).
+        sock: The Unix socket this process answers searches on (:mod:`wikitui.core.live_server`), if any.
+    """
     from wikitui.core.vault.statedir import ensure_state_dir
 
     now = time.time()
-    data = json.dumps({"pid": os.getpid(), "heartbeat": now, "started": started or now}).encode()
+    info = {"pid": os.getpid(), "heartbeat": now, "started": started or now}
+    if sock is not None:
+        info["sock"] = sock
+    data = json.dumps(info).encode()
     path = _path(vault)
     tmp = path.with_name(f".{LIVE_FILE}.{os.getpid()}.tmp")
     try:
@@ -71,8 +81,11 @@ def read(vault: Vault) -> dict | None:
 def is_live(vault: Vault, now: float | None = None) -> bool:
     """Whether a workspace runs on ``vault`` and keeps its index current (a fresh heartbeat from a live process)."""
     info = read(vault)
-    if info is None:
-        return False
+    return info is not None and fresh(info, now)
+
+
+def fresh(info: dict, now: float | None = None) -> bool:
+    """Whether a live file's contents come from a live process with a recent heartbeat."""
     pid, heartbeat = info.get("pid"), info.get("heartbeat")
     if not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0 or not isinstance(heartbeat, (int, float)):
         return False

@@ -105,6 +105,8 @@ class Workspace:
         # Files changed while the index could not take them (building, or held by another process).
         self._unindexed: set[str] = set()
         self._lock = threading.Lock()
+        #: What answers ``wikitui search`` on a socket while :meth:`keep_live` runs.
+        self.live_server = None
 
     @classmethod
     def open(cls, path: Path | str) -> Workspace:
@@ -331,16 +333,25 @@ class Workspace:
         Call it in a thread of its own once the index is READY and a watcher follows
         the vault: ``wikitui search`` then skips its own scan (:mod:`wikitui.core.live`).
         The heartbeat pauses while the index is not READY; the file goes when ``stop`` is set.
+        Meanwhile a socket answers those searches from this warm index (:mod:`wikitui.core.live_server`).
         """
         from wikitui.core import live
 
+        server = None
         try:
             while not stop.is_set():
                 if self.index_state is IndexState.READY:
-                    live.beat(self.vault)
+                    if server is None:  # it answers `wikitui search` itself from now on
+                        from wikitui.core.live_server import serve_workspace
+
+                        server = self.live_server = serve_workspace(self)
+                    live.beat(self.vault, sock=server.path)
                 stop.wait(live.BEAT_S)
         finally:
             live.release(self.vault)
+            if server is not None:
+                server.close()
+            self.live_server = None
 
     def release_live(self) -> None:
         """This workspace no longer keeps the index current (it is closing): remove its live file."""

@@ -1,0 +1,258 @@
+"""A running workspace answers ``wikitui search`` over its socket (DESIGN §10 "a fast CLI").
+
+A person keeps the TUI (or ``wikitui mcp``) open and runs ``wikitui search`` in
+another terminal: the answer comes from the workspace's warm index, byte for
+byte what the command prints on its own; and whatever goes wrong with the socket
+(a dead one, garbage, a closed connection, another version), the command still
+prints the right results by searching itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from wikitui.cli import main
+from wikitui.core import live
+from wikitui.core.live_server import MAX_REQUEST, SearchServer, serve_workspace
+from wikitui.core.workspace import Workspace
+
+CASES = [
+    ["alice", "--json"],
+    ["alice"],
+    ["rabbit", "--scope", "wiki", "--limit", "3"],
+    ["\"white rabbit\"", "--json", "--scope", "all"],
+    ["queen~", "--json"],
+    ["zzznothingzzz"],
+    ["tag:character", "--limit", "2"],
+]
+
+
+def cli(vault, *args: str) -> subprocess.CompletedProcess:
+    """``wikitui search ARGS`` in a process of its own, as a script would run it."""
+    return subprocess.run([sys.executable, "-m", "wikitui", "search", *args, "--vault", str(vault)],
+                          capture_output=True, timeout=120)
+
+
+@pytest.fixture
+def vault(sample_vault, capsys):
+    assert main(["index", "--vault", str(sample_vault)]) == 0
+    capsys.readouterr()
+    return sample_vault
+
+
+def expected(vault, cases) -> list[tuple]:
+    """What the command prints with no workspace running."""
+    assert not (vault / ".wikitui/live").exists()
+    return [_result(cli(vault, *case)) for case in cases]
+
+
+def _result(proc: subprocess.CompletedProcess) -> tuple:
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_a_running_workspace_answers_search_byte_for_byte_as_the_command_would(vault):
+    before = expected(vault, CASES)
+    assert any(b"alice" in out.lower() for _, out, _ in before)  # real hits, not only "no matches"
+    ws = Workspace.open(vault)
+    ws.load_graph()
+    ws.update_index()
+    stop = threading.Event()
+    keeper = threading.Thread(target=ws.keep_live, args=(stop,))
+    keeper.start()
+    try:
+        deadline = time.monotonic() + 30
+        while "sock" not in (live.read(ws.vault) or {}) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        server = ws.live_server
+        assert server is not None and server.path
+        assert stat.S_IMODE(os.stat(server.path).st_mode) == 0o600
+        during = [_result(cli(vault, *case)) for case in CASES]
+        assert during == before
+        assert server.answered == len(CASES)  # each one came through the socket
+        assert server.refused == 0
+        path = server.path
+    finally:
+        stop.set()
+        keeper.join()
+        ws.close()
+    assert not os.path.exists(path)  # the socket goes with the workspace
+    assert not (vault / ".wikitui/live").exists()
+    assert [_result(cli(vault, *case)) for case in CASES[:2]] == before[:2]
+
+
+def test_a_vault_path_too_long_for_a_socket_address_is_served_from_a_private_folder(tmp_path, sample_vault):
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    long_vault = deep / "vault"
+    sample_vault.rename(long_vault)
+    assert main(["index", "--vault", str(long_vault)]) == 0
+    before = _result(cli(long_vault, "alice", "--json"))
+    ws = Workspace.open(long_vault)
+    ws.update_index()
+    server = serve_workspace(ws)
+    try:
+        assert server.path is not None and not server.path.startswith(str(long_vault))
+        assert stat.S_IMODE(os.stat(os.path.dirname(server.path)).st_mode) == 0o700
+        live.beat(ws.vault, sock=server.path)
+        assert _result(cli(long_vault, "alice", "--json")) == before
+        assert server.answered == 1
+    finally:
+        live.release(ws.vault)
+        server.close()
+        ws.close()
+    assert not os.path.exists(os.path.dirname(server.path))
+
+
+class FakeServer:
+    """A socket that answers every connection with ``reply`` (None: closes without a word)."""
+
+    def __init__(self, path: str, reply: bytes | None) -> None:
+        self.connections = 0
+        self.reply = reply
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(path)
+        self.sock.listen(4)
+        threading.Thread(target=self._loop, daemon=True).start()
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.connections += 1
+            with conn:
+                conn.recv(65536)
+                if self.reply is not None:
+                    conn.sendall(self.reply)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.mark.parametrize("reply", [
+    b"garbage\x00\xff not json",
+    None,
+    b'{"v": 2, "ok": true, "hits": [], "notes": []}\n',
+    b'{"v": 1, "ok": true, "hits": [{"path": 3}], "notes": []}\n',
+    b'{"v": 1, "ok": true, "hits": [], "notes": []}',  # well-formed, but not the truth: see below
+    b"[" * 100_000,
+], ids=["garbage", "closed", "other version", "bad hit", "lying", "nested"])
+def test_a_bad_socket_reply_falls_back_to_searching_here(vault, tmp_path, reply):
+    before = expected(vault, CASES[:2])
+    sock_path = str(tmp_path / "s.sock")
+    fake = FakeServer(sock_path, reply)
+    try:
+        live.beat(Workspace.open(vault).vault, sock=sock_path)  # this test process is the live workspace
+        during = [_result(cli(vault, *case)) for case in CASES[:2]]
+    finally:
+        fake.close()
+        (vault / ".wikitui/live").unlink()
+    assert fake.connections == 2  # the command did ask the socket
+    if reply is not None and reply.startswith(b'{"v": 1, "ok": true, "hits": []'):
+        # A well-formed answer is believed: the socket is the workspace's (mode 0600, named in its live file).
+        assert during == [(0, b"[]\n", b""), (0, b"", b"No matches for 'alice'.\n")]
+    else:
+        assert during == before
+
+
+@pytest.mark.parametrize("sock", ["missing", "a plain file", "not a string"])
+def test_a_dead_or_odd_socket_in_the_live_file_falls_back(vault, sock):
+    before = expected(vault, CASES[:2])
+    target = vault / ".wikitui/odd.sock"
+    if sock == "a plain file":
+        target.write_text("not a socket")
+    live.beat(Workspace.open(vault).vault, sock=str(target) if sock != "not a string" else None)
+    if sock == "not a string":
+        info = json.loads((vault / ".wikitui/live").read_text())
+        (vault / ".wikitui/live").write_text(json.dumps({**info, "sock": ["x"]}))
+    try:
+        assert [_result(cli(vault, *case)) for case in CASES[:2]] == before
+    finally:
+        (vault / ".wikitui/live").unlink()
+
+
+def _ask(path: str, payload: bytes, shut: bool = True) -> dict:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(10)
+        s.connect(path)
+        try:
+            s.sendall(payload)
+            if shut:
+                s.shutdown(socket.SHUT_WR)
+        except OSError:  # the server stopped reading a huge request and answered already
+            pass
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    return json.loads(data)
+
+
+HOSTILE = [
+    b"x" * (MAX_REQUEST * 4),  # a huge line, no newline
+    b"{not json\n",
+    b"\xed\xa0\x80\xff\n",  # not UTF-8 (an encoded lone surrogate)
+    b"[" * 100_000 + b"\n",
+    b"]]]}}}" + b"\x00" * 10 + b"\n",
+    b'"just a string"\n',
+    b'{"v": 1, "query": "alice", "scope": "all", "limit": true}\n',
+    b'{"v": 1, "query": "alice", "scope": "everything", "limit": 5}\n',
+    b'{"v": 1, "query": ["alice"], "scope": "all", "limit": 5}\n',
+    b'{"v": 99, "query": "alice", "scope": "all", "limit": 5}\n',
+    b'{"v": 1, "query": "' + b"(" * 5000 + b'", "scope": "all", "limit": 5}\n',
+    b"",
+]
+
+
+def test_hostile_requests_get_error_replies_and_the_server_keeps_serving(vault):
+    ws = Workspace.open(vault)
+    ws.update_index()
+    server = serve_workspace(ws)
+    good = b'{"v": 1, "query": "alice", "scope": "all", "limit": 3}\n'
+    try:
+        assert server.path is not None
+        for payload in HOSTILE:
+            reply = _ask(server.path, payload)
+            assert reply["v"] == 1 and reply["ok"] is False and reply["error"], payload[:40]
+            assert len(json.dumps(reply)) < 1000  # the request is never echoed back whole
+        surrogate = _ask(server.path, b'{"v": 1, "query": "\\ud800 alice \\udfff", "scope": "all", "limit": 3}\n')
+        assert surrogate["v"] == 1 and isinstance(surrogate["ok"], bool)
+        idle = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        idle.connect(server.path)  # a client that never says a word does not hold the others up
+        answer = _ask(server.path, good)
+        assert answer["ok"] is True and answer["hits"][0]["path"].endswith(".md")
+        assert _ask(server.path, good, shut=False) == answer  # the newline ends the request
+        idle.close()
+        assert server.refused == len(HOSTILE) + (not surrogate["ok"])
+    finally:
+        server.close()
+        ws.close()
+
+
+def test_a_workspace_whose_index_is_not_current_refuses_so_the_command_searches_itself(vault):
+    ws = Workspace.open(vault)
+    ws.update_index()
+    server = serve_workspace(ws)
+    try:
+        ws.turn_index_off()
+        reply = _ask(server.path, b'{"v": 1, "query": "alice", "scope": "all", "limit": 3}\n')
+        assert reply["ok"] is False and "not current" in reply["error"]
+    finally:
+        server.close()
+        ws.close()
+
+
+def test_where_unix_sockets_are_missing_the_server_quietly_does_not_start(vault, monkeypatch):
+    monkeypatch.delattr(socket, "AF_UNIX")
+    server = SearchServer(Workspace.open(vault).vault, lambda *a: [])
+    assert server.start() is None
+    server.close()
