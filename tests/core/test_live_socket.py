@@ -256,3 +256,25 @@ def test_where_unix_sockets_are_missing_the_server_quietly_does_not_start(vault,
     server = SearchServer(Workspace.open(vault).vault, lambda *a: [])
     assert server.start() is None
     server.close()
+
+
+def test_the_workspace_answers_with_what_another_process_committed_since(vault):
+    ws = Workspace.open(vault)
+    ws.update_index()
+    server = serve_workspace(ws)
+    try:
+        live.beat(ws.vault, sock=server.path)
+        assert _result(cli(vault, "quokkaflux", "--json"))[1] == b"[]\n"  # the server's searcher is open now
+        page = vault / "wiki/characters/dinah.md"
+        page.write_text(page.read_text(encoding="utf-8") + "\nDinah once met a quokkaflux.\n", encoding="utf-8")
+        indexed = subprocess.run([sys.executable, "-m", "wikitui", "index", "--vault", str(vault)],
+                                 capture_output=True, timeout=120)
+        assert indexed.returncode == 0, indexed.stderr
+        during = _result(cli(vault, "quokkaflux", "--json"))
+        assert server.answered == 2
+    finally:
+        live.release(ws.vault)
+        server.close()
+        ws.close()
+    assert during == _result(cli(vault, "quokkaflux", "--json"))
+    assert b"dinah.md" in during[1]

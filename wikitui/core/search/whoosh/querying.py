@@ -24,6 +24,7 @@ def run_query(store, root: str, query: str, scope: str, limit: int, notes: list[
     from wikitui.core.search.whoosh.snippets import SnippetMaker, highlight_terms
 
     with store.read_lock:
+        store.follow_commits()  # before anything reads the searcher: one searcher for the whole query
         q = parse_query(store, query, notes)
         if type(q).__name__ == "_NullQuery":
             return []

@@ -322,6 +322,22 @@ class IndexStore:
             self._searcher = self.ix.searcher()
         return self._searcher
 
+    def follow_commits(self) -> None:
+        """Reopen the searcher when another process committed since it opened (call with :attr:`read_lock` held).
+
+        This process's own commits reopen it already; another's (``wikitui index``
+        in a terminal) would otherwise stay unseen by a long-lived workspace.
+        """
+        searcher = self._searcher
+        if searcher is None:
+            return
+        try:
+            current = searcher.up_to_date()  # one listing of the index folder
+        except Exception:  # the folder vanished or is being replaced: reopen to find out
+            current = False
+        if not current:
+            self.close_searcher()
+
     def close_searcher(self) -> None:
         """Close the searcher; a search in progress finishes first."""
         with self.read_lock:
