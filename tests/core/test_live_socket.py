@@ -19,10 +19,13 @@ import threading
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wikitui.cli import main
 from wikitui.core import live
 from wikitui.core.live_server import MAX_REQUEST, SearchServer, serve_workspace
+from wikitui.core.search.results import Hits
 from wikitui.core.workspace import Workspace
 
 CASES = [
@@ -278,3 +281,29 @@ def test_the_workspace_answers_with_what_another_process_committed_since(vault):
         ws.close()
     assert during == _result(cli(vault, "quokkaflux", "--json"))
     assert b"dinah.md" in during[1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.binary(max_size=300), st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")),
+                 st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+                              lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids,
+                                                                                        max_size=4),
+                              max_leaves=12).map(lambda v: json.dumps(v).encode()),
+                 st.fixed_dictionaries({"v": st.sampled_from([1, 1, 2, "1"]), "query": st.text(max_size=30),
+                                        "scope": st.sampled_from(["all", "wiki", "raw", 3]),
+                                        "limit": st.integers(-2, 50) | st.booleans()}).map(
+                     lambda v: json.dumps(v).encode())))
+def test_any_request_bytes_get_one_json_reply_line(payload):
+    asked: list[tuple] = []
+
+    def search(query, scope, limit):
+        asked.append((query, scope, limit))
+        return Hits([], ["a note"])
+
+    server = SearchServer(None, search)
+    line = server.answer(payload.split(b"\n")[0])
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    reply = json.loads(line)
+    assert reply["v"] == 1
+    assert reply["ok"] is bool(asked)  # only a well-formed request reaches the index
+    assert server.answered + server.refused == 1
