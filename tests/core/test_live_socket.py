@@ -307,3 +307,29 @@ def test_any_request_bytes_get_one_json_reply_line(payload):
     assert reply["v"] == 1
     assert reply["ok"] is bool(asked)  # only a well-formed request reaches the index
     assert server.answered + server.refused == 1
+
+
+def test_a_client_trickling_its_request_is_cut_off_at_the_deadline(vault):
+    ws = Workspace.open(vault)
+    ws.update_index()
+    server = serve_workspace(ws)
+    request = b'{"v": 1, "query": "alice", "scope": "all", "limit": 3}\n'
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.connect(server.path)
+            s.settimeout(10)
+            for i in range(0, len(request), 8):  # the whole request, spread over ~3.5 s (the deadline is 2 s)
+                try:
+                    s.sendall(request[i:i + 8])
+                except OSError:
+                    break
+                time.sleep(0.5)
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        reply = json.loads(data)
+        assert reply["ok"] is False and "unfinished" in reply["error"]
+        assert _ask(server.path, request)["ok"] is True  # and the server still serves
+    finally:
+        server.close()
+        ws.close()

@@ -26,6 +26,7 @@ import json
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 
 TYPE_CHECKING = False
@@ -152,6 +153,7 @@ class SearchServer:
             except OSError:
                 if self._sock is None:
                     return
+                time.sleep(0.1)  # out of file descriptors, say: no busy loop while it lasts
                 continue
             self._slots.acquire()
             threading.Thread(target=self._serve, args=(conn,), name="live search request", daemon=True).start()
@@ -159,13 +161,15 @@ class SearchServer:
     def _serve(self, conn: socket.socket) -> None:
         try:
             with conn:
+                # One deadline for the whole request: a client trickling bytes cannot hold a slot longer.
+                deadline = time.monotonic() + CLIENT_TIMEOUT_S
+                reply = self.answer(_read_request(conn, deadline))
                 conn.settimeout(CLIENT_TIMEOUT_S)
-                reply = self.answer(_read_request(conn))
                 conn.sendall(reply)
                 # Closing with unread bytes (a request cut at MAX_REQUEST) would reset the
                 # connection and lose the reply: read what is left, within bounds, first.
                 conn.shutdown(socket.SHUT_WR)
-                _drain(conn)
+                _drain(conn, time.monotonic() + CLIENT_TIMEOUT_S)
         except OSError:
             pass  # the client went away: nothing to tell it
         finally:
@@ -203,14 +207,13 @@ class BadRequest(ValueError):
     """A request the protocol does not allow."""
 
 
-def _read_request(conn: socket.socket) -> bytes | None:
-    """The request line (without its newline), or None when it is too long or never ends."""
+def _read_request(conn: socket.socket, deadline: float) -> bytes | None:
+    """The request line (without its newline), or None when it is too long or not finished by ``deadline``."""
     chunks: list[bytes] = []
     size = 0
     while True:
-        try:
-            chunk = conn.recv(65536)
-        except TimeoutError:
+        chunk = _recv(conn, deadline)
+        if chunk is None:
             return None
         if not chunk:
             break
@@ -226,12 +229,24 @@ def _read_request(conn: socket.socket) -> bytes | None:
     return None if size > MAX_REQUEST else b"".join(chunks)
 
 
-def _drain(conn: socket.socket, most: int = 16 * MAX_REQUEST) -> None:
-    """Read and drop what the client still sends, until it closes, a timeout, or ``most`` bytes."""
+def _recv(conn: socket.socket, deadline: float) -> bytes | None:
+    """The next bytes (b"" at the end), or None once ``deadline`` has passed."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return None
+    conn.settimeout(left)
     try:
-        while most > 0 and (chunk := conn.recv(65536)):
+        return conn.recv(65536)
+    except TimeoutError:
+        return None
+
+
+def _drain(conn: socket.socket, deadline: float, most: int = 16 * MAX_REQUEST) -> None:
+    """Read and drop what the client still sends, until it closes, ``deadline``, or ``most`` bytes."""
+    try:
+        while most > 0 and (chunk := _recv(conn, deadline)):
             most -= len(chunk)
-    except (TimeoutError, OSError):
+    except OSError:
         pass
 
 
