@@ -333,3 +333,21 @@ def test_a_client_trickling_its_request_is_cut_off_at_the_deadline(vault):
     finally:
         server.close()
         ws.close()
+
+
+def test_a_socket_owned_by_another_user_is_not_asked(vault, tmp_path):
+    before = expected(vault, CASES[:1])
+    sock_path = str(tmp_path / "s.sock")
+    fake = FakeServer(sock_path, b'{"v": 1, "ok": true, "hits": [], "notes": []}\n')
+    try:
+        try:
+            os.chown(sock_path, os.getuid() + 1, -1)
+        except (PermissionError, AttributeError):
+            pytest.skip("only root can give a socket to another user here")
+        live.beat(Workspace.open(vault).vault, sock=sock_path)
+        during = [_result(cli(vault, *case)) for case in CASES[:1]]
+    finally:
+        fake.close()
+        (vault / ".wikitui/live").unlink(missing_ok=True)
+    assert fake.connections == 0
+    assert during == before

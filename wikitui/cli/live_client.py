@@ -50,6 +50,12 @@ def _socket_path(root: str) -> str | None:
         return None
     if not isinstance(info, dict) or not isinstance(info.get("sock"), str) or not live.fresh(info):
         return None
+    try:  # a socket of ours, not one another user (or a synced live file) points at
+        st = os.stat(info["sock"])
+    except (OSError, ValueError):
+        return None
+    if st.st_uid != getattr(os, "getuid", lambda: st.st_uid)() or (st.st_mode & 0o170000) != 0o140000:
+        return None
     return info["sock"]
 
 
