@@ -26,3 +26,28 @@ async def test_without_a_watcher_there_is_no_claim(sample_vault):
         await wait_ready(pilot)
         await pilot.pause(0.3)
         assert not live.is_live(app.workspace.vault)
+
+
+async def test_the_workspace_answers_wikitui_search_in_another_terminal_while_it_runs(sample_vault):
+    import asyncio
+    import sys
+
+    async def search() -> tuple[int, bytes, bytes]:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "wikitui", "search", "white rabbit", "--json", "--vault", str(sample_vault),
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await proc.communicate()
+        return proc.returncode, out, err
+
+    app = workspace(sample_vault)
+    vault = app.workspace.vault
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        await wait_for(pilot, lambda: "sock" in (live.read(vault) or {}), "the live file naming its socket", 10)
+        sock = live.read(vault)["sock"]
+        during = await search()  # the app's loop keeps running meanwhile: the answer comes from a thread
+        assert app.workspace.live_server.answered == 1
+        await pilot.press("ctrl+q")
+    assert not os.path.exists(sock)
+    after = await search()  # no workspace now: the command searches by itself
+    assert during == after and during[0] == 0 and b"white-rabbit" in during[1]
