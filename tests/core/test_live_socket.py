@@ -168,12 +168,17 @@ def test_a_bad_socket_reply_falls_back_to_searching_here(vault, tmp_path, reply)
         assert during == before
 
 
-@pytest.mark.parametrize("sock", ["missing", "a plain file", "not a string"])
-def test_a_dead_or_odd_socket_in_the_live_file_falls_back(vault, sock):
+@pytest.mark.parametrize("sock", ["missing", "left by a crash", "a plain file", "not a string"])
+def test_a_dead_or_odd_socket_in_the_live_file_falls_back(vault, tmp_path, sock):
     before = expected(vault, CASES[:2])
     target = vault / ".wikitui/odd.sock"
     if sock == "a plain file":
         target.write_text("not a socket")
+    elif sock == "left by a crash":  # the file is there, nobody listens: connecting is refused
+        target = tmp_path / "dead.sock"
+        dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        dead.bind(str(target))
+        dead.close()
     live.beat(Workspace.open(vault).vault, sock=str(target) if sock != "not a string" else None)
     if sock == "not a string":
         info = json.loads((vault / ".wikitui/live").read_text())
@@ -351,3 +356,19 @@ def test_a_socket_owned_by_another_user_is_not_asked(vault, tmp_path):
         (vault / ".wikitui/live").unlink(missing_ok=True)
     assert fake.connections == 0
     assert during == before
+
+
+def test_sockets_left_by_crashed_workspaces_are_removed_when_another_starts(vault):
+    proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    crashed = vault / f".wikitui/live-{int(proc.stdout)}.sock"
+    crashed.write_text("")
+    alive = vault / f".wikitui/live-{os.getppid()}.sock"  # another workspace that still runs
+    alive.write_text("")
+    ws = Workspace.open(vault)
+    server = serve_workspace(ws)
+    try:
+        assert not crashed.exists()
+        assert alive.exists()
+    finally:
+        server.close()
+        ws.close()
