@@ -68,6 +68,20 @@ def freeze() -> None:
     gc.freeze()
 
 
+def freeze_young() -> None:
+    """Collect the young generations, then move every object alive out of the collector's sight.
+
+    For what the app builds to keep for a while after the graph is frozen: a big page's
+    laid-out lines (three objects per line, 130,000 for a 4 MB text) would otherwise be
+    walked by every full collection, each a 50-190 ms pause while the page is read. The
+    young collection first (a millisecond) frees recent cyclic garbage rather than
+    freezing it; frozen objects are still freed by reference counting when the page is
+    closed (laid-out lines hold no cycles).
+    """
+    gc.collect(1)
+    gc.freeze()
+
+
 @contextmanager
 def no_full_collections() -> Iterator[None]:
     """No full garbage collection while an answer streams (young generations still collected).
