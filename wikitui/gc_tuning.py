@@ -3,7 +3,8 @@
 The garbage collector is process-wide: whether to pause it, or to move long-lived
 objects out of its sight, is the program's decision, not a library's. The core
 (``wikitui.core``) never touches it; the entry points wrap their bulk work in
-:func:`paused` and freeze what lives as long as they do.
+:func:`paused` and freeze what lives as long as they do (in the app, also a big
+page's laid-out lines: :func:`freeze_young`).
 """
 
 from __future__ import annotations
