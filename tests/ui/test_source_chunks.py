@@ -6,7 +6,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wikitui.ui.markdown.document import SOURCE_CHUNK_CHARS, SOURCE_CHUNK_LINES, PageDocument
+from wikitui.ui.markdown.document import (
+    HIGHLIGHTED_CHUNK_CHARS,
+    SOURCE_CHUNK_CHARS,
+    SOURCE_CHUNK_LINES,
+    PageDocument,
+)
 
 
 def test_a_source_of_long_lines_is_laid_out_a_few_thousand_characters_at_a_time():
@@ -22,6 +27,22 @@ def test_a_source_of_long_lines_is_laid_out_a_few_thousand_characters_at_a_time(
     assert doc.line_sources[-1] == 2000  # every line is still shown, in order
     assert doc.lines[-1].text.strip().startswith("glacier") or "1999" in "".join(
         ln.text for ln in doc.lines[-6:])
+
+
+def test_a_highlighted_source_takes_smaller_steps_than_plain_text():
+    """Pygments' markdown lexer (a converted web page) costs far more per character than plain text."""
+    line = "Survey report: the glacier's tongue *thinned* by 40 cm, [see](https://x.org) the table."
+    text = "\n".join(f"{n}. {line}" for n in range(600))
+    first_step = {}
+    for lexer in ("markdown", "text"):
+        doc = PageDocument(text, path="raw/article.html", source_lexer=lexer, valid_utf8=True)
+        doc.set_width(200)
+        doc.step()
+        first_step[lexer] = doc.line_sources[-1]
+        doc.ensure_all()
+        assert doc.line_sources[-1] == 600  # every line still shown, in order
+    assert (first_step["markdown"] - 1) * len(line) <= HIGHLIGHTED_CHUNK_CHARS
+    assert first_step["text"] > first_step["markdown"]  # plain text keeps its bigger steps
 
 
 def test_short_lines_still_come_four_hundred_at_a_time_and_one_huge_line_alone():

@@ -36,6 +36,9 @@ LAZY_LINKS_CHARS = 400_000
 SOURCE_CHUNK_LINES = 400
 #: Characters per chunk of a raw file shown as source, at most (one over-long line is a chunk of its own).
 SOURCE_CHUNK_CHARS = 6_000
+#: The same for a highlighted source (a PDF or web page converted to markdown): pygments'
+#: markdown lexer costs ~15 times plain text per character, and a chunk is laid out in one go.
+HIGHLIGHTED_CHUNK_CHARS = 1_500
 
 
 @dataclass(slots=True)
@@ -124,7 +127,8 @@ class PageDocument:
             self._masked = mask_text(text)  # a huge raw page: links found chunk by chunk
         elif is_md:
             self.links = extract_links(text)
-        self._chunks: Iterator[_Chunk] = _source_chunks(self._render_lines)
+        chars = SOURCE_CHUNK_CHARS if self.source_lexer == "text" else HIGHLIGHTED_CHUNK_CHARS
+        self._chunks: Iterator[_Chunk] = _source_chunks(self._render_lines, chars)
 
     def _open_page(self, info: PageInfo | None) -> PageInfo:
         """A page rendered as markdown: its links, headings and metadata; returns its own parse."""
@@ -329,17 +333,17 @@ class PageDocument:
         return None
 
 
-def _source_chunks(lines: list[str]) -> Iterator[_Chunk]:
+def _source_chunks(lines: list[str], max_chars: int = SOURCE_CHUNK_CHARS) -> Iterator[_Chunk]:
     """Chunks of a file shown as source: :data:`SOURCE_CHUNK_LINES` lines, fewer when they are long.
 
     A chunk is laid out in one go between key presses, so its cost is bounded by its
-    characters too (a converted PDF or web page has paragraph-long lines).
+    characters too, at most ``max_chars`` (a converted PDF or web page has paragraph-long lines).
     """
     n = len(lines)
     start = 0
     while start < max(n, 1):
         end, chars = start, 0
-        while end < n and end - start < SOURCE_CHUNK_LINES and (chars < SOURCE_CHUNK_CHARS or end == start):
+        while end < n and end - start < SOURCE_CHUNK_LINES and (chars < max_chars or end == start):
             chars += len(lines[end])
             end += 1
         yield _Chunk(start, max(end, start + 1) if n else 0)
