@@ -69,3 +69,25 @@ def test_hostile_decks_split_and_render(body):
     page.encode("utf-8")
     assert "\x00" not in page
     assert page.count("<section ") == len(deck.slides) >= 1
+
+
+def test_the_conversion_child_yields_the_cpu_to_the_workspace(tmp_path):
+    """A 50 MB file converting in its child competed with the app for the 2 cores: the child runs niced."""
+    import os
+    import subprocess
+    import sys
+
+    if not hasattr(os, "nice"):
+        pytest.skip("no process priorities on this platform")
+    src = tmp_path / "note.csv"
+    src.write_text("a,b\n1,2\n", encoding="utf-8")
+    code = (
+        "import os, sys\n"
+        "from wikitui.core.vault.formats import isolated_child\n"
+        "before = os.nice(0)\n"
+        f"isolated_child.main([{str(src)!r}, 'csv'])\n"
+        "sys.stderr.write(str(os.nice(0) - before))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert '"text"' in proc.stdout and int(proc.stderr.strip().splitlines()[-1]) > 0

@@ -6,12 +6,17 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
     """Convert ``argv[0]`` as kind ``argv[1]``; the conversion goes to stdout as one JSON object."""
+    try:  # background work, like the index's child: the workspace's keys and frames get the CPU first
+        os.nice(10)
+    except (AttributeError, OSError):
+        pass
     from wikitui.core.vault.formats.dispatch import convert_file
 
     conv = convert_file(Path(argv[0]), argv[1])
