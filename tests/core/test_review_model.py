@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from tests.fakeserver import Dynamic, text, tool_call, tool_calls
+from tests.core.test_headless import CAUCUS, ingest_script
+from tests.fakeserver import Dynamic, text
 from wikitui.core.agent.headless import run_ingest
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.review_pass import parse_verdicts
@@ -17,23 +18,7 @@ from wikitui.core.config import load_settings
 from wikitui.core.vault.layout import Vault
 from wikitui.core.workspace import Workspace
 
-CAUCUS = ("---\ntitle: Caucus-Race\ntype: concept\nsummary: A race in a circle that everybody wins.\n"
-          "sources: [raw/chapter-03.md]\n---\n\n# Caucus-Race\n\nOrganised by the [[Dodo]].\n")
 REVIEWER = "openai/second-opinion"
-
-
-def ingest_script():
-    return [
-        tool_call("read", path="raw/chapter-03.md"),
-        text("Plan: create [[Caucus-Race]]; link it from [[Dodo]]."),
-        tool_calls(
-            ("propose_page", {"path": "wiki/themes/caucus-race.md", "content": CAUCUS, "reason": "new concept"}),
-            ("propose_edit", {"path": "wiki/characters/dodo.md", "reason": "link the race",
-                              "edits": [{"old": "Its remedy is the Caucus-race.",
-                                         "new": "Its remedy is the [[Caucus-Race]]."}]}),
-        ),
-        text("Proposed the Caucus-Race page and a link from the Dodo."),
-    ]
 
 
 def hunks_in(body: dict) -> dict[str, str]:

@@ -3,32 +3,15 @@ fake model server (real litellm), a picture read by a vision model and by one th
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
 from tests.core import formats_samples as samples
+from tests.core.test_headless import fast_client, run
 from tests.fakeserver import text, tool_call
 from wikitui.core.agent.headless import run_ask, run_ingest
-from wikitui.core.agent.llm import LLMClient
-from wikitui.core.config import load_settings
-from wikitui.core.workspace import Workspace
 
 PAPER_PAGE = ("---\ntitle: Attention paper\ntype: source\nsummary: A paper on attention.\nsources: [raw/paper.pdf]\n"
               "---\n\n# Attention paper\n\nPositional encodings give order ([[raw/paper.pdf#page=2]]).\n")
-
-
-def fast_client():
-    async def no_wait(_):
-        return None
-
-    return LLMClient(load_settings(), base_delay=0, sleep=no_wait)
-
-
-def run(fn, vault_path, *args, **kwargs) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = fn(Workspace.open(vault_path), *args, out=out, err=err, **kwargs)
-    return code, out.getvalue(), err.getvalue()
 
 
 def tool_results(body: dict) -> list[str]:
