@@ -72,3 +72,15 @@ def test_chunks_cover_every_line_once_in_order_and_stay_bounded(lengths):
         assert size <= SOURCE_CHUNK_LINES
         if size > 1:  # only a single line may exceed the character bound
             assert sum(lengths[c.start:c.end - 1]) < SOURCE_CHUNK_CHARS
+
+
+def test_every_step_numbers_its_lines_as_wide_as_the_files_last_line():
+    """Laid out in steps, a 1,200-line source keeps one gutter width: the text does not shift at line 100."""
+    text = "\n".join(f"The glacier's tongue, line {n}." for n in range(1, 1201))
+    doc = PageDocument(text, path="raw/notes.md", source_lexer="markdown", valid_utf8=True)
+    doc.set_width(100)
+    doc.step()
+    assert doc.line_sources[-1] < 100  # the first step stops before the numbers need a third digit
+    doc.ensure_all()
+    gutters = {ln.text.index("│") for ln in doc.lines if "│" in ln.text}
+    assert gutters == {len("1200") + 1}  # "   1 │ ..." to "1200 │ ...": one column for the bar

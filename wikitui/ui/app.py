@@ -30,25 +30,15 @@ from wikitui.ui.messages import IndexProgress, VaultChanged
 from wikitui.ui.screens.main import MainScreen
 from wikitui.ui.state import VaultState
 from wikitui.ui.themes import VARIABLE_DEFAULTS, load_themes, pick_theme, save_theme, saved_theme
+from wikitui.ui.vault_watch import watch_vault
 from wikitui.ui.widgets.page_tree import PreparedPages, prepare_pages
 
 if TYPE_CHECKING:
     from wikitui.core.vault.graph import LinkGraph
     from wikitui.ui.widgets.chat_pane import ChatPane
 
-#: Milliseconds watchfiles gathers changes before reporting them.
-WATCH_DEBOUNCE_MS = 150
 #: Seconds before files are indexed again when another process held the index (``wikitui index`` in a terminal).
 INDEX_RETRY_S = 1.0
-
-
-def _ignored(root: Path, path: str) -> bool:
-    """Whether a changed file lies outside the vault's content (dot-folders: .wikitui/, .git/...)."""
-    try:
-        rel = Path(path).resolve().relative_to(root)
-    except (ValueError, OSError):
-        return True
-    return any(part.startswith(".") for part in rel.parts)
 
 
 def _open_in_browser(url: str) -> None:
@@ -291,25 +281,10 @@ class WikituiApp(App[None]):
     # ---------------------------------------------------------------- watching
     @work(thread=True, exclusive=True, group="watch", name="watch vault")
     def _watch(self) -> None:
+        vault = self.workspace.vault
         try:
-            from watchfiles import watch
-        except ImportError:  # pragma: no cover - watchfiles is a dependency
-            return
-        root = self.workspace.root
-        try:
-            for changes in watch(
-                root,
-                stop_event=self._stop,
-                watch_filter=lambda _change, path: not _ignored(root, path),
-                debounce=WATCH_DEBOUNCE_MS,
-                step=50,
-                rust_timeout=500,
-                yield_on_timeout=False,
-                raise_interrupt=False,
-            ):
-                if self._stop.is_set():
-                    return
-                self._files_changed(sorted({self.workspace.vault.rel(p) for _c, p in changes}))
+            for paths in watch_vault(self.workspace.root, self._stop):
+                self._files_changed(sorted({vault.rel(p) for p in paths}))
         except Exception as exc:  # e.g. the vault folder itself vanished
             if not self._stop.is_set():
                 self.call_from_thread(self.notify, f"stopped watching the vault: {exc}", severity="warning")

@@ -38,10 +38,8 @@ from wikitui.core.vault.files import decode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import SCHEMA_FILE, Vault
 
-__all__ = [
-    "ACTIONS", "Changeset", "ChangeStats", "ChangesetBuilder", "FileChange", "FileConflict", "Hunk",
-    "ProposalError", "make_file_change", "new_changeset_id", "sha256_bytes",
-]
+__all__ = ["ACTIONS", "Changeset", "ChangeStats", "ChangesetBuilder", "FileChange", "FileConflict", "Hunk",
+           "ProposalError", "make_file_change", "new_changeset_id", "sha256_bytes"]
 
 _BOM = "\ufeff"
 #: The operations a changeset may come from (log.md's operations, less ``undo``).

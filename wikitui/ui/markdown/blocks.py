@@ -154,16 +154,19 @@ class CodeBlock(Block):
         rows: One list of pieces per source line.
         gutter: Whether to number the lines (raw source view).
         first_number: Line number shown for the first row.
+        digits: Width of the line numbers (0: as the block's own last number needs). A raw file's
+            chunks all take the whole file's width, so the text does not shift between them.
     """
 
     rows: list[list[Seg]] = field(default_factory=list)
     gutter: bool = False
     first_number: int = 1
+    digits: int = 0
 
     def layout(self, width: int) -> list[Line]:
         """Each source row behind its lead (line number or one cell of padding), wrapped at the column's edge."""
         column = self.text_column(width)
-        digits = len(str(self.first_number + len(self.rows) - 1)) if self.gutter else 0
+        digits = (self.digits or len(str(self.first_number + len(self.rows) - 1))) if self.gutter else 0
         lead_w = digits + 3 if self.gutter else 1
         if column - lead_w - 1 < 1:
             lead_w = 0  # a column too narrow for the lead: the code keeps every cell

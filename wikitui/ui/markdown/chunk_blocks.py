@@ -41,7 +41,9 @@ def markdown_blocks(src: str, text: str, links: list[Link], matcher: LinkMatcher
     return builder.finish(start + 1)
 
 
-def source_blocks(src: str, text: str, links: list[Link], indices: range, start: int, lexer: str) -> list[Block]:
+def source_blocks(
+    src: str, text: str, links: list[Link], indices: range, start: int, lexer: str, digits: int = 0
+) -> list[Block]:
     """A chunk of a raw file as one highlighted code block with numbered lines.
 
     Args:
@@ -51,8 +53,9 @@ def source_blocks(src: str, text: str, links: list[Link], indices: range, start:
         indices: Indices of the links on the chunk's lines.
         start: 0-based file line of the chunk's first line.
         lexer: The pygments lexer name.
+        digits: Width of the line numbers: the whole file's (0: the chunk's own).
     """
-    block = CodeBlock(start + 1, rows=highlight(src + "\n", lexer), gutter=True)
+    block = CodeBlock(start + 1, rows=highlight(src + "\n", lexer), gutter=True, digits=digits)
     block.first_number = start + 1
     for index in indices:
         link = links[index]

@@ -247,7 +247,8 @@ class PageDocument:
         hi = bisect_left(self._link_lines, chunk.end + 1)
         src = "\n".join(self._render_lines[chunk.start : chunk.end])
         if self.source_lexer is not None:
-            return source_blocks(src, self.source, self.links, range(lo, hi), chunk.start, self.source_lexer)
+            digits = len(str(len(self._render_lines)))  # every chunk numbered as wide as the file's last line
+            return source_blocks(src, self.source, self.links, range(lo, hi), chunk.start, self.source_lexer, digits)
         cuts, links = self._cuts, self.links
         # Links past the cut of an over-long line are not shown.
         hidden = frozenset(k for k in range(lo, hi) if cuts and links[k].start >= cuts.get(links[k].line, 1 << 62))

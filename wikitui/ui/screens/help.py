@@ -59,7 +59,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
 
     from wikitui.ui.screens.dialogs import ConfirmScreen, CreatePageScreen
     from wikitui.ui.screens.outline import OutlineScreen
-    from wikitui.ui.screens.review import ConflictScreen, ReviewScreen, _ReasonInput
+    from wikitui.ui.screens.review import ConflictScreen, ReasonInput, ReviewScreen
     from wikitui.ui.screens.search import SearchScreen
     from wikitui.ui.widgets.chat_input import ChatInput
     from wikitui.ui.widgets.chat_log import ChatLog
@@ -89,7 +89,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("Outline (ctrl+o)", (OutlineScreen,)),
         Place("Command palette (ctrl+p)", (CommandPalette,), all_inherited=True),
         Place("Review (ctrl+r)", (ReviewScreen,)),
-        Place("Review: writing a reason (e)", (_ReasonInput,)),
+        Place("Review: writing a reason (e)", (ReasonInput,)),
         Place("Review: a conflict", (ConflictScreen,)),
         Place("A question (open a link in the browser?)", (ConfirmScreen,)),
         Place("Creating a missing page", (CreatePageScreen,)),

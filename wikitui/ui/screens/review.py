@@ -48,17 +48,9 @@ from wikitui.ui.widgets.changeset_files import DISK_LABELS, ChangesetFileList
 from wikitui.ui.widgets.chart_preview import ChartPreview
 from wikitui.ui.widgets.diff_view import Decision, DiffView
 from wikitui.ui.widgets.link_marks import find_link_marks
+from wikitui.ui.widgets.reason_input import ReasonInput
 
-__all__ = ["ConflictScreen", "ReviewResult", "ReviewScreen", "ReviewState"]
-
-
-class _ReasonInput(Input):
-    """The reason bar's input; its footer says what enter and esc do here."""
-
-    BINDINGS = [
-        Binding("enter", "submit", "save reason"),
-        Binding("escape", "screen.leave", "cancel"),  # the screen closes the bar, not the review
-    ]
+__all__ = ["ConflictScreen", "ReasonInput", "ReviewResult", "ReviewScreen", "ReviewState"]
 
 
 class ReviewScreen(Screen[ReviewResult]):
@@ -131,7 +123,7 @@ class ReviewScreen(Screen[ReviewResult]):
                 yield ChartPreview(id="review-chart")
         with Horizontal(id="review-reason-bar"):
             yield Label("✎ reason", id="review-reason-label")
-            yield _ReasonInput(
+            yield ReasonInput(
                 placeholder="tell the agent why — enter saves, esc cancels",
                 id="review-reason",
                 disabled=True,

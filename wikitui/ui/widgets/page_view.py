@@ -13,7 +13,6 @@ from __future__ import annotations
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
-from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -24,28 +23,9 @@ from wikitui.ui.markdown.document import PageDocument
 from wikitui.ui.markdown.link_cursor import LinkCursor, Resolver
 from wikitui.ui.markdown.paint import ROLES, LinePainter
 from wikitui.ui.widgets.background_layout import BackgroundLayout
+from wikitui.ui.widgets.link_message import LinkMessage
 from wikitui.ui.widgets.page_styles import PAGE_VIEW_CSS
 from wikitui.ui.widgets.slide_mode import SlideMode, slide_or_scroll
-
-
-class _LinkMessage(Message):
-    """A message about a link of a page view (the base of :class:`PageView`'s link messages).
-
-    Attributes:
-        link_index: Index of the link in :attr:`PageView.links` (None: no link).
-        link: The link (None: no link).
-    """
-
-    def __init__(self, page_view: PageView, link_index: int | None, link: Link | None) -> None:
-        super().__init__()
-        self.page_view = page_view
-        self.link_index = link_index
-        self.link = link
-
-    @property
-    def control(self) -> PageView:
-        """The page view the link is on."""
-        return self.page_view
 
 
 class PageView(ScrollView, can_focus=True):
@@ -92,7 +72,7 @@ class PageView(ScrollView, can_focus=True):
     selected_link: reactive[int | None] = reactive(None, init=False)
     """Index in :attr:`links` of the link under the cursor, or None."""
 
-    class LinkActivated(_LinkMessage):
+    class LinkActivated(LinkMessage):
         """The user followed a link (``enter`` on the selected link, or a click).
 
         Attributes:
@@ -100,7 +80,7 @@ class PageView(ScrollView, can_focus=True):
             link: The link.
         """
 
-    class LinkHighlighted(_LinkMessage):
+    class LinkHighlighted(LinkMessage):
         """The link cursor moved (``link_index`` and ``link`` are None when no link is selected)."""
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
