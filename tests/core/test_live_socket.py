@@ -240,7 +240,10 @@ def test_hostile_requests_get_error_replies_and_the_server_keeps_serving(vault):
         assert answer["ok"] is True and answer["hits"][0]["path"].endswith(".md")
         assert _ask(server.path, good, shut=False) == answer  # the newline ends the request
         idle.close()
-        assert server.refused == len(HOSTILE) + (not surrogate["ok"])
+        # Every hostile request was refused (each reply checked above); the idle client is refused too once
+        # it times out or closes, which depends on the machine's speed: counted as "at least".
+        assert server.refused >= len(HOSTILE) + (not surrogate["ok"])
+        assert server.answered == 2 + surrogate["ok"]  # the good request, twice, and the surrogate if it ran
     finally:
         server.close()
         ws.close()
