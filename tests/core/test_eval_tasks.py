@@ -49,7 +49,7 @@ async def test_a_good_trajectory_passes(fake_llm, base, tmp_path, name):
     assert result.passed, result.why
     assert result.why == passed_why(len(BY_NAME[name].checks))
     assert fake_llm.remaining == 0  # the whole trajectory was played: the checks saw all of it
-    assert result.tokens > 0 and result.seconds > 0
+    assert result.tokens > 0 and isinstance(result.seconds, float)  # recorded (its value is the clock's)
     assert outcome is not None and outcome.requests == len(fake_llm.requests)
 
 

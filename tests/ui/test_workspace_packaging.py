@@ -51,7 +51,12 @@ def test_the_wheel_holds_every_bundled_theme(wheel):
     assert modules <= set(names)
 
 
-def test_an_app_installed_from_the_wheel_finds_its_themes(wheel, tmp_path, sample_vault):
+def run_in_installed_wheel(wheel: Path, tmp_path: Path, script: str) -> tuple[Path, list[str]]:
+    """Install the wheel into a fresh venv and run ``script`` there; (the venv, the lines it printed).
+
+    The dependencies (textual...) come from the test environment, after the fresh venv's own
+    site-packages; that environment's editable wikitui is not visible (its .pth is not read).
+    """
     fresh = tmp_path / "venv"
     venv.create(fresh, with_pip=False)
     python = fresh / "bin" / "python"
@@ -60,9 +65,14 @@ def test_an_app_installed_from_the_wheel_finds_its_themes(wheel, tmp_path, sampl
         capture_output=True, text=True, timeout=240,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    # The dependencies (textual...) come from the test environment, after the fresh venv's own
-    # site-packages; that environment's editable wikitui is not visible (its .pth is not read).
     deps = next(Path(p) for p in sys.path if p.endswith("site-packages"))
+    env = {**os.environ, "PYTHONPATH": str(deps)}
+    out = subprocess.run([str(python), "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return fresh, out.stdout.splitlines()
+
+
+def test_an_app_installed_from_the_wheel_finds_its_themes(wheel, tmp_path, sample_vault):
     script = (
         "import wikitui, sys\n"
         "from wikitui.ui.app import make_app\n"
@@ -72,10 +82,7 @@ def test_an_app_installed_from_the_wheel_finds_its_themes(wheel, tmp_path, sampl
         "print(sorted(app.available_themes))\n"
         "print(app._theme_errors)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(deps)}
-    out = subprocess.run([str(python), "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
-    assert out.returncode == 0, out.stderr
-    where, theme, themes, errors = out.stdout.splitlines()
+    fresh, (where, theme, themes, errors) = run_in_installed_wheel(wheel, tmp_path, script)
     assert where.startswith(str(fresh)), where  # the installed copy, not the checkout
     assert theme == "wikitui-dark"
     for name in ("wikitui-dark", "wikitui-light", "gruvbox-ish", "nord-ish", "solarized-light"):
@@ -89,15 +96,6 @@ def test_the_wheel_ships_the_sample_vault_and_an_install_finds_it_for_eval(wheel
     shipped = {n.removeprefix("wikitui/sample/") for n in names if n.startswith("wikitui/sample/")}
     assert shipped == sample and "WIKI.md" in shipped and "raw/chapter-01.md" in shipped
     assert not any(n.endswith(".py") for n in shipped)  # a data folder: the vault stays a plain vault
-    fresh = tmp_path / "venv"
-    venv.create(fresh, with_pip=False)
-    python = fresh / "bin" / "python"
-    run = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q", str(wheel)],
-        capture_output=True, text=True, timeout=240,
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    deps = next(Path(p) for p in sys.path if p.endswith("site-packages"))
     script = (
         "import tempfile, pathlib\n"
         "from wikitui.core.eval.sample import sample_vault_dir\n"
@@ -106,10 +104,7 @@ def test_the_wheel_ships_the_sample_vault_and_an_install_finds_it_for_eval(wheel
         "base = prepare_base(pathlib.Path(tempfile.mkdtemp()) / 'base')\n"
         "print((base / 'wiki/objects/treacle-well.md').exists())\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(deps)}
-    out = subprocess.run([str(python), "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
-    assert out.returncode == 0, out.stderr
-    where, planted = out.stdout.splitlines()
+    fresh, (where, planted) = run_in_installed_wheel(wheel, tmp_path, script)
     assert where == str(fresh / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
                         / "wikitui" / "sample"), where
     assert planted == "True"
