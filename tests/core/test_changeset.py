@@ -202,6 +202,23 @@ def test_move_target_that_exists_is_refused(small):
         b.move("concepts/bert-model.md", "concepts/Transformer.md", "")
 
 
+def test_drafts_show_what_the_turn_would_write_without_building_it(small):
+    vault, graph = open_vault(small)
+    b = ChangesetBuilder(vault, graph)
+    b.edit("concepts/Transformer.md", [{"old": "2017", "new": "June 2017"}], "date")
+    b.new_page("concepts/Attention.md", page("Attention", "# Attention\n"), "new")
+    b.move("concepts/bert-model.md", "concepts/BERT.md", "rename")
+    b.delete("concepts/Self-Attention.md", "gone")
+    drafts = {d.path: d for d in b.drafts()}
+    assert "wiki/concepts/Self-Attention.md" not in drafts  # a deletion writes nothing
+    edit, new, moved = (drafts["wiki/concepts/Transformer.md"], drafts["wiki/concepts/Attention.md"],
+                        drafts["wiki/concepts/BERT.md"])
+    assert (edit.before, edit.created) == (TRANSFORMER, False) and "June 2017" in edit.after
+    assert (new.before, new.created) == ("", True)
+    assert moved.created and moved.before == read(small, "wiki/concepts/bert-model.md")
+    assert "[[BERT" in drafts["wiki/notes/reading.md"].after  # the pages whose links the move rewrote
+
+
 def test_new_page_then_delete_withdraws_it(small):
     vault, graph = open_vault(small)
     b = ChangesetBuilder(vault, graph)

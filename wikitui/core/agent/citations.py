@@ -192,9 +192,7 @@ def builder_unresolved(builder, graph: "LinkGraph") -> list[tuple[str, str]]:
 
 def _drafts(builder) -> list[tuple[str, str, str, bool]]:
     """(final path, text before, text after, created or moved) of each page a builder proposes to write."""
-    # Read where the builder keeps them: it offers no cheaper public view than building the changeset.
-    return [(e.current, e.base_text if e.exists else "", e.text, not e.exists or bool(e.dest))
-            for e in getattr(builder, "_order", []) if e.text]
+    return [tuple(d) for d in builder.drafts() if d.after]
 
 
 def _drafts_unresolved(drafts: list[tuple[str, str, str, bool]], graph: "LinkGraph") -> list[tuple[str, str]]:

@@ -12,7 +12,6 @@ written to disk until :func:`wikitui.core.changes.apply.apply_changeset`.
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from wikitui.core.vault.catalog import INDEX_MARKER
@@ -28,6 +27,7 @@ from wikitui.core.changes.model import (  # noqa: F401  (re-exported: the public
     sha256_bytes,
 )
 from wikitui.core.changes.diffs import Hunk
+from wikitui.core.changes.drafts import Draft, Entry as _Entry
 from wikitui.core.changes.policy import check_proposal, page_policy, proposal_allowed
 from wikitui.core.changes.proposal_text import check_text as _check_text, line_delta as _line_delta
 from wikitui.core.changes.relink import rewrite_links_for_move
@@ -44,25 +44,6 @@ __all__ = ["ACTIONS", "Changeset", "ChangeStats", "ChangesetBuilder", "FileChang
 _BOM = "\ufeff"
 #: The operations a changeset may come from (log.md's operations, less ``undo``).
 OPS = ("ingest", "query", "lint", "edit")
-
-
-@dataclass(slots=True)
-class _Entry:
-    """What the turn proposes for one file so far."""
-
-    orig: str  # the path on disk (or where a new page will be created)
-    exists: bool  # whether the file was on disk when first proposed
-    base_hash: str | None
-    base_text: str
-    text: str | None  # proposed text; None: delete
-    dest: str | None = None  # a move's destination
-    reasons: list[str] = field(default_factory=list)
-    edited: bool = False  # the agent changed its content (not only links a move rewrote)
-    binary: bool = False  # a chart's picture (changes.assets)
-
-    @property
-    def current(self) -> str:
-        return self.dest or self.orig
 
 
 class ChangesetBuilder:
@@ -341,6 +322,11 @@ class ChangesetBuilder:
         return f"recorded move of {src} to {dst}; {total + own_n} link(s) in {pages} page(s) will be rewritten{note}"
 
     # ------------------------------------------------------------------ result
+    def drafts(self) -> list[Draft]:
+        """Each file this turn proposes to write so far (not deletions), in the order first proposed."""
+        return [Draft(e.current, e.base_text if e.exists else "", e.text, not e.exists or bool(e.dest))
+                for e in self._order if e.text is not None]
+
     def proposed_text(self, path: str) -> str | None:
         """The text this turn proposes for ``path`` (None when it proposes nothing, or a deletion)."""
         try:
