@@ -141,6 +141,23 @@ async def test_two_near_duplicate_pages_merged_with_inbound_links_rewritten(fake
                 and p.path == "wiki/characters/duchess.md"]
 
 
+async def test_a_merge_rewrites_links_in_pages_the_same_turn_proposed(fake_llm, sample_vault):
+    kitty = "---\ntitle: Cheshire Kitty\ntype: entity\nsummary: s\n---\n\nIt grins.\n"
+    (sample_vault / "wiki/characters/cheshire-kitty.md").write_text(kitty, encoding="utf-8")
+    grin = "---\ntitle: The Grin\ntype: concept\nsummary: s\n---\n\nLeft by the [[Cheshire Kitty]].\n"
+    fake_llm.script(tool_call("propose_page", path="wiki/concepts/grin.md", content=grin, reason="new"),
+                    tool_call("propose_edit", path="wiki/characters/dodo.md",
+                              edits=[{"old": "Its remedy is the Caucus-race.", "new": "Its remedy is the Caucus-race (the [[cheshire-kitty]] watched)."}],
+                              reason="r"),
+                    tool_call("propose_merge", from_path="Cheshire Kitty", into_path="Cheshire Cat", reason="r"),
+                    text("Merged into [[Cheshire Cat]]."))
+    done = await Chat(sample_vault).session.ask("Write about the grin, then merge the cats")
+    files = {f.path: f for f in done.changeset.files}
+    assert "Left by the [[Cheshire Cat|Cheshire Kitty]]." in files["wiki/concepts/grin.md"].new_text
+    assert "Caucus-race (the [[Cheshire Cat|cheshire-kitty]] watched)." in files["wiki/characters/dodo.md"].new_text
+    assert files["wiki/characters/cheshire-kitty.md"].action == "delete"
+
+
 async def test_a_merge_of_a_page_into_itself_or_nowhere_records_nothing(fake_llm, sample_vault):
     fake_llm.script(tool_call("propose_merge", from_path="Dodo", into_path="wiki/characters/dodo.md", reason="r"),
                     tool_call("propose_merge", from_path="Nobody At All", into_path="Dodo", reason="r"),

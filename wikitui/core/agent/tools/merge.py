@@ -154,7 +154,9 @@ def propose_merge(box, from_path: str, into_path: str, reason: str) -> str:
     merged = _joined(box, src, dst, from_text, into_text)
     rewrites: dict[str, str] = {}
     total = own
-    for source in sorted({b.source for b in box.graph.backlinks(src)} - {src, dst, box.vault.log_path}):
+    sources = {b.source for b in box.graph.backlinks(src)}
+    sources |= {d.path for d in box.builder.drafts() if d.path.endswith(".md")}  # pages this turn wrote: new links
+    for source in sorted(sources - {src, dst, box.vault.log_path}):
         text, n = relink(box, _current_text(box, source), source, src, dst)
         if n:
             rewrites[source] = text
