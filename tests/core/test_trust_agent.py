@@ -110,6 +110,24 @@ async def test_a_proposal_adding_a_broken_link_is_returned_and_its_hunk_marked(f
     assert list(marks)[0] in {h.id for h in done.changeset.files[0].hunks}
 
 
+def test_a_link_to_a_page_the_same_changeset_deletes_is_unresolved(sample_vault):
+    from wikitui.core.changes.builder import ChangesetBuilder
+
+    vault = Vault.open(sample_vault)
+    graph = LinkGraph.load(vault)
+    b = ChangesetBuilder(vault, graph)
+    b.delete("wiki/characters/dinah.md", "merged elsewhere")
+    b.edit("wiki/characters/dodo.md", [{"old": "Its remedy is the Caucus-race.",
+                                        "new": "Its remedy is the Caucus-race ([[Dinah]] was not there)."}], "r")
+    b.move("wiki/characters/mouse.md", "wiki/characters/the-mouse.md", "rename")
+    b.new_page("wiki/concepts/tails.md", "---\ntitle: Tails\ntype: concept\nsummary: s\n---\n\n"
+               "The [[Mouse]]'s tale, told to [[Alice]].\n", "new")
+    assert builder_unresolved(b, graph) == [("wiki/characters/dodo.md", "Dinah")]  # the moved Mouse still resolves
+    changeset = b.build("edit", "t")
+    assert proposal_unresolved(changeset, graph) == [("wiki/characters/dodo.md", "Dinah")]
+    assert ["Dinah"] in hunk_unresolved(changeset, graph).values()
+
+
 async def test_two_near_duplicate_pages_merged_with_inbound_links_rewritten(fake_llm, sample_vault):
     kitty = ("---\ntitle: Cheshire Kitty\ntype: entity\nsummary: The grinning cat.\naliases: [The Grin]\n"
              "sources: [raw/chapter-08.md]\n---\n\n# Cheshire Kitty\n\nIt appears over the croquet-ground.\n\n"

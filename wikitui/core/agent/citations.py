@@ -47,9 +47,11 @@ class Cited:
 
 
 class _Names:
-    """Pages a changeset creates, by the names a link may use (stem, title, aliases)."""
+    """Pages a changeset creates, by the names a link may use (stem, title, aliases), and those it removes."""
 
-    def __init__(self, pages: dict[str, str]) -> None:
+    def __init__(self, pages: dict[str, str], gone: set[str] | frozenset = frozenset()) -> None:
+        #: Paths the changeset deletes or moves away from: a link that reaches one will break.
+        self.gone = set(gone)
         self.by_name: dict[str, str] = {}
         for path, text in pages.items():
             info = parse_page(path, text.lstrip("\ufeff"))
@@ -95,6 +97,8 @@ def _link_target(link: Link) -> str:
 
 def _resolve_link(graph: "LinkGraph", link: Link, from_path: str, names: _Names | None) -> str | None:
     path = graph.resolve(link, from_path)
+    if path is not None and names is not None and path in names.gone:
+        path = None  # the page goes with this changeset: only a page it creates can take the name
     if path is None and names is not None and link.kind == "wiki":
         path = names.resolve(link.target)
     if path is not None and not _page_ok(graph, path, link.anchor):
@@ -137,7 +141,8 @@ def check_citations(text: str, graph: "LinkGraph", *, from_path: str = "", build
         from_path: Where relative markdown links resolve from ("" : the vault's root).
         builder: The turn's changeset builder: pages it proposes to create count as existing.
     """
-    names = _Names({path: new for path, _b, new, created in _drafts(builder) if created}) if builder else None
+    names = _Names({path: new for path, _b, new, created in _drafts(builder) if created},
+                   builder.gone()) if builder else None
     seen: set[str] = set()
     out: list[Cited] = []
     for cited, _line in _citations(text, graph, from_path, names):
@@ -153,7 +158,8 @@ def unresolved(citations: list[Cited]) -> list[str]:
 
 
 def _created(changeset: "Changeset") -> _Names:
-    return _Names({f.final_path: f.new_text for f in changeset.files if f.action in ("create", "move")})
+    return _Names({f.final_path: f.new_text for f in changeset.files if f.action in ("create", "move")},
+                  {f.path for f in changeset.files if f.action in ("delete", "move")})
 
 
 def _new_unresolved(graph: "LinkGraph", path: str, base: str, new: str, names: _Names) -> list[tuple[str, int]]:
@@ -178,7 +184,7 @@ def proposal_unresolved(changeset: "Changeset | None", graph: "LinkGraph") -> li
         return []
     drafts = [(f.final_path, f.base_text, f.new_text, f.action in ("create", "move"))
               for f in changeset.files if f.action != "delete" and f.new_text]
-    return _drafts_unresolved(drafts, graph)
+    return _drafts_unresolved(drafts, graph, {f.path for f in changeset.files if f.action in ("delete", "move")})
 
 
 def builder_unresolved(builder, graph: "LinkGraph") -> list[tuple[str, str]]:
@@ -187,7 +193,7 @@ def builder_unresolved(builder, graph: "LinkGraph") -> list[tuple[str, str]]:
     Building one proposes each edited page's ``updated:`` date through a YAML round trip
     (milliseconds a page); the check needs only each page's text before and after.
     """
-    return _drafts_unresolved(_drafts(builder), graph)
+    return _drafts_unresolved(_drafts(builder), graph, builder.gone())
 
 
 def _drafts(builder) -> list[tuple[str, str, str, bool]]:
@@ -195,9 +201,10 @@ def _drafts(builder) -> list[tuple[str, str, str, bool]]:
     return [tuple(d) for d in builder.drafts() if d.after]
 
 
-def _drafts_unresolved(drafts: list[tuple[str, str, str, bool]], graph: "LinkGraph") -> list[tuple[str, str]]:
-    """(path, target) for drafts ``(final path, text before, text after, created or moved)``."""
-    names = _Names({path: new for path, _base, new, created in drafts if created})
+def _drafts_unresolved(drafts: list[tuple[str, str, str, bool]], graph: "LinkGraph",
+                       gone: set[str]) -> list[tuple[str, str]]:
+    """(path, target) for drafts ``(final path, text before, text after, created or moved)``; ``gone``: removed paths."""
+    names = _Names({path: new for path, _base, new, created in drafts if created}, gone)
     out = []
     for path, base, new, _created_here in drafts:
         out.extend((path, t) for t, _line in _new_unresolved(graph, path, base, new, names))

@@ -327,6 +327,10 @@ class ChangesetBuilder:
         return [Draft(e.current, e.base_text if e.exists else "", e.text, not e.exists or bool(e.dest))
                 for e in self._order if e.text is not None]
 
+    def gone(self) -> set[str]:
+        """The paths on disk this turn deletes or moves away from (a link reaching one breaks)."""
+        return {e.orig for e in self._order if e.exists and (e.text is None or e.dest)}
+
     def proposed_text(self, path: str) -> str | None:
         """The text this turn proposes for ``path`` (None when it proposes nothing, or a deletion)."""
         try:
