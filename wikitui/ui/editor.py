@@ -1,7 +1,8 @@
 """Editing a page in the user's own editor (``e`` on a page): ``$VISUAL``, else ``$EDITOR``.
 
 The app is suspended while the editor runs (Textual's ``App.suspend``), so a
-terminal editor gets the terminal; the page is read again when it exits.
+terminal editor gets the terminal; the page is read again when it exits
+(:func:`edit_shown_page`, the workspace's ``e``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
+
+if TYPE_CHECKING:
+    from wikitui.ui.screens.main import MainScreen
 
 
 class EditorError(Exception):
@@ -56,3 +60,29 @@ def run_editor(command: list[str], path: Path, cwd: Path) -> EditResult:
     except OSError as exc:
         raise EditorError(f"could not start the editor {command[0]!r}: {exc.strerror or exc}") from None
     return EditResult(done.returncode)
+
+
+def edit_shown_page(screen: MainScreen) -> None:
+    """Edit the page ``screen`` shows in the user's editor, the app suspended meanwhile; then show it again."""
+    from textual.app import SuspendNotSupported
+
+    path = screen.current_path
+    if path is None or screen.current_kind != "page":
+        what = "a read-only source" if screen.current_kind == "source" else "no page"
+        screen.notify(f"Nothing to edit here: this is {what}.", severity="warning")
+        return
+    root = screen.workspace.root
+    try:
+        command = editor_command()
+        with screen.app.suspend():
+            result = run_editor(command, root / path, root)
+    except EditorError as exc:
+        screen.notify(str(exc), severity="error")
+        return
+    except SuspendNotSupported:
+        screen.notify(f"This terminal cannot hand itself to an editor; edit {path} in another window.",
+                      severity="warning")
+        return
+    if result.status:
+        screen.notify(f"the editor exited with status {result.status}", severity="warning")
+    screen.page_edited(path)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
-from textual.app import ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import DescendantFocus, Resize
@@ -295,28 +295,9 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------ editing
     def action_edit_page(self) -> None:
         """Open the page in ``$VISUAL``/``$EDITOR`` (the app steps aside meanwhile), then show it again."""
-        from wikitui.ui.editor import EditorError, editor_command, run_editor
+        from wikitui.ui.editor import edit_shown_page
 
-        path = self.current_path
-        if path is None or self.current_kind != "page":
-            what = "a read-only source" if self.current_kind == "source" else "no page"
-            self.notify(f"Nothing to edit here: this is {what}.", severity="warning")
-            return
-        root = self.workspace.root
-        try:
-            command = editor_command()
-            with self.app.suspend():
-                result = run_editor(command, root / path, root)
-        except EditorError as exc:
-            self.notify(str(exc), severity="error")
-            return
-        except SuspendNotSupported:
-            self.notify(f"This terminal cannot hand itself to an editor; edit {path} in another window.",
-                        severity="warning")
-            return
-        if result.status:
-            self.notify(f"the editor exited with status {result.status}", severity="warning")
-        self.page_edited(path)
+        edit_shown_page(self)
 
     def page_edited(self, path: str) -> None:
         """A page was changed outside: bring the graph, the trees, the page and the index up to date."""
