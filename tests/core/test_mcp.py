@@ -159,6 +159,28 @@ def test_the_next_session_is_answered_before_the_sdk_loads_then_served_by_it(sam
     assert pending[0].title.startswith("Proposed over MCP by "), pending[0].title
 
 
+def test_resources_answered_before_the_sdk_loads_are_what_the_sdk_answers(sample_vault):
+    """The first session's SDK answers everything; the next answers from memory: the client sees the same."""
+    seen: list[dict] = []
+
+    async def script(session: ClientSession) -> None:
+        got: dict = {"ping": (await session.send_ping()).model_dump(mode="json")}
+        got["list"] = (await session.list_resources()).model_dump(mode="json")
+        got["templates"] = (await session.list_resource_templates()).model_dump(mode="json")
+        got["index"] = (await session.read_resource("wiki://index")).model_dump(mode="json")
+        with pytest.raises(MCPError) as failed:
+            await session.read_resource("wiki://page/../../outside.md")
+        got["error"] = (failed.value.error.code, failed.value.error.message)
+        got["search"] = text_of(await session.call_tool("search", {"query": "pocket watch", "scope": "wiki"}))
+        seen.append(got)
+
+    run_client(sample_vault, script)  # no remembered handshake: the SDK answers all of it
+    assert (sample_vault / ".wikitui/mcp-handshake.json").is_file()
+    run_client(sample_vault, script)  # answered before the SDK has loaded
+    assert seen[0] == seen[1]
+    assert seen[0]["error"][1].startswith("error") and "wiki://log" in json.dumps(seen[0]["list"])
+
+
 def test_hostile_arguments_give_error_texts_and_change_nothing(sample_vault):
     before = wiki_hash(sample_vault)
     deep = 0

@@ -65,8 +65,8 @@ def run(ws, handshake: Handshake, *lines: bytes, sdk_ready=lambda: False):
 def test_a_known_client_gets_its_handshake_tools_and_first_search_before_the_sdk_loads(ws, remembered):
     listing = line({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})
     search = call(3, "search", {"query": "pocket watch", "scope": "wiki"})
-    read_resource = line({"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "wiki://index"}})
-    early, answers, started = run(ws, remembered, initialize(), INITIALIZED, listing, search, read_resource)
+    prompts = line({"jsonrpc": "2.0", "id": 4, "method": "prompts/list", "params": {}})
+    early, answers, started = run(ws, remembered, initialize(), INITIALIZED, listing, search, prompts)
 
     assert [a["id"] for a in answers] == [1, 2, 3]
     assert answers[0] == {"jsonrpc": "2.0", "id": 1, "result": SDK_ANSWER}
@@ -82,7 +82,29 @@ def test_a_known_client_gets_its_handshake_tools_and_first_search_before_the_sdk
     assert started == [True]
     # The SDK gets the handshake replayed, and the message it must answer itself.
     assert early.replay == [initialize(), INITIALIZED]
-    assert early.pending == read_resource and early.answered_init and early.init_id == 1 and not early.eof
+    assert early.pending == prompts and early.answered_init and early.init_id == 1 and not early.eof
+
+
+def test_a_client_that_asks_for_resources_first_still_gets_its_first_tool_answer_before_the_sdk(ws, remembered,
+                                                                                              sample_vault):
+    def req(mid, method, **params):
+        return line({"jsonrpc": "2.0", "id": mid, "method": method, "params": params})
+
+    early, answers, started = run(
+        ws, remembered, initialize(), INITIALIZED, req(2, "ping"), req(3, "resources/list"),
+        req(4, "resources/templates/list"), req(5, "resources/read", uri="wiki://index"),
+        req(6, "resources/read", uri="wiki://page/../../etc/passwd"), req(7, "resources/read", uri="wiki://nothing"),
+        req(8, "resources/list", cursor="x"), call(9, "search", {"query": "rabbit"}))
+    by_id = {a["id"]: a for a in answers}
+    assert sorted(by_id) == [1, 2, 3, 4, 5, 6, 7]  # a cursor goes to the SDK: nothing here pages
+    assert by_id[2]["result"] == {}
+    assert [r["uri"] for r in by_id[3]["result"]["resources"]] == ["wiki://index", "wiki://log"]
+    assert by_id[4]["result"]["resourceTemplates"][0]["uriTemplate"] == "wiki://page/{path}"
+    index = (sample_vault / "wiki/index.md").read_text(encoding="utf-8")
+    assert by_id[5]["result"]["contents"] == [{"uri": "wiki://index", "mimeType": "text/markdown", "text": index}]
+    for mid in (6, 7):  # outside the vault, no such resource: an error, as the SDK gives it
+        assert by_id[mid]["error"]["code"] == -32602 and by_id[mid]["error"]["message"].startswith("error")
+    assert early.pending == req(8, "resources/list", cursor="x") and started == []
 
 
 def test_the_sdk_takes_over_at_the_next_message_once_it_has_loaded(ws, remembered):

@@ -24,8 +24,8 @@ import os
 import sys
 import threading
 
-from wikitui.core.mcp_early import Early, Handshake, SdkLoader, answer_early
-from wikitui.core.mcp_session import PAGE_TEMPLATE, McpSession
+from wikitui.core.mcp_early import Early, Handshake, SdkLoader, answer_early, resource_error
+from wikitui.core.mcp_session import McpSession
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -222,20 +222,19 @@ async def _serve(session: McpSession, stdin=None, stdout=None) -> None:
         ])
 
     async def list_resource_templates(ctx, params) -> types.ListResourceTemplatesResult:
-        return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
-            uri_template=PAGE_TEMPLATE, name="page", mime_type="text/markdown",
-            description="A page of the wiki (or a raw source) by its path, e.g. wiki://page/wiki/concepts/x.md; "
-                        "a title or alias works too.",
-        )])
+        return types.ListResourceTemplatesResult(resource_templates=[
+            types.ResourceTemplate(uri_template=t["uri_template"], name=t["name"], description=t["description"],
+                                   mime_type="text/markdown")
+            for t in session.resource_templates()
+        ])
 
     async def read_resource(ctx, params) -> types.ReadResourceResult:
         uri = str(params.uri)
         try:
             text = await to_thread.run_sync(session.read_resource, uri)
         except WikituiError as exc:
-            message = str(exc)
             # An MCP error (not a traceback in the log): the resource does not exist or may not be read.
-            raise MCPError(INVALID_PARAMS, message if message.startswith("error") else f"error: {message}") from None
+            raise MCPError(INVALID_PARAMS, resource_error(exc)) from None
         return types.ReadResourceResult(contents=[
             types.TextResourceContents(uri=uri, mime_type="text/markdown", text=text)
         ])

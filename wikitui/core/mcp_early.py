@@ -10,7 +10,9 @@ the first messages itself and answers the three a client starts with:
   and wikitui version). Without a remembered answer (the first run, a new SDK, a
   new protocol version) nothing is answered here: the SDK takes over at once;
 - ``tools/list`` and ``tools/call``, from the :class:`~wikitui.core.mcp_session.McpSession`
-  the SDK's handlers call too (the same tools, the same texts).
+  the SDK's handlers call too (the same tools, the same texts); and, as a client may
+  ask them before its first tool call, ``ping`` and the resources (``resources/list``,
+  ``resources/templates/list``, ``resources/read``), in the SDK's own JSON form.
 
 Any other message, or anything that does not parse, goes to the SDK, which then
 serves the rest of the session: the handshake is replayed to it (its answer to
@@ -111,6 +113,42 @@ def _request_id(message: dict) -> object:
     return mid if isinstance(mid, str) or (isinstance(mid, int) and not isinstance(mid, bool)) else None
 
 
+#: JSON-RPC's "invalid params": what the SDK answers a resource that cannot be read with.
+INVALID_PARAMS = -32602
+_MARKDOWN = "text/markdown"
+
+
+def resource_error(exc: Exception) -> str:
+    """The message of the error a resource that cannot be read gets (the same early and from the SDK)."""
+    message = str(exc)
+    return message if message.startswith("error") else f"error: {message}"
+
+
+def _resource_answer(session: McpSession, method: str, params: dict) -> dict | None:
+    """The JSON-RPC answer (``result`` or ``error``) to a resource request, or None: the SDK answers it."""
+    from wikitui.core.errors import WikituiError
+
+    if params.get("cursor") is not None:
+        return None  # nothing here pages; the SDK says so
+    if method == "resources/list":
+        return {"result": {"resources": [{"name": r["name"], "uri": r["uri"], "description": r["description"],
+                                          "mimeType": _MARKDOWN} for r in session.resources()]}}
+    if method == "resources/templates/list":
+        return {"result": {"resourceTemplates": [
+            {"name": t["name"], "uriTemplate": t["uri_template"], "description": t["description"],
+             "mimeType": _MARKDOWN} for t in session.resource_templates()]}}
+    uri = params.get("uri")
+    if method != "resources/read" or not isinstance(uri, str) or not uri:
+        return None
+    try:
+        text = session.read_resource(uri)
+    except WikituiError as exc:
+        return {"error": {"code": INVALID_PARAMS, "message": resource_error(exc)}}
+    except Exception:  # noqa: BLE001 - anything unforeseen: the SDK's handler meets it and answers
+        return None
+    return {"result": {"contents": [{"uri": uri, "mimeType": _MARKDOWN, "text": text}]}}
+
+
 def answer_early(session: McpSession, wire_in: BinaryIO, wire_out: BinaryIO, handshake: Handshake,
                  sdk_ready: Callable[[], bool], after_first_call: Callable[[], None] | None = None) -> Early:
     """Answer the session's first messages until one needs the SDK, or the SDK has loaded.
@@ -168,6 +206,11 @@ def answer_early(session: McpSession, wire_in: BinaryIO, wire_out: BinaryIO, han
             if after_first_call is not None:
                 after_first_call()
                 after_first_call = None
+        elif early.answered_init and method == "ping" and mid is not None:
+            _send(wire_out, {"jsonrpc": "2.0", "id": mid, "result": {}})
+        elif early.answered_init and isinstance(method, str) and method.startswith("resources/") and mid is not None \
+                and (answer := _resource_answer(session, method, params)) is not None:
+            _send(wire_out, {"jsonrpc": "2.0", "id": mid, **answer})
         else:
             early.pending = line
             return early

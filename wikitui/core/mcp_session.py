@@ -189,6 +189,13 @@ class McpSession:
             {"uri": LOG_URI, "name": "log.md", "description": "The wiki's history of changes."},
         ]
 
+    @staticmethod
+    def resource_templates() -> list[dict]:
+        """The resource templates: ``{"uri_template", "name", "description"}`` each."""
+        return [{"uri_template": PAGE_TEMPLATE, "name": "page",
+                 "description": "A page of the wiki (or a raw source) by its path, e.g. "
+                                "wiki://page/wiki/concepts/x.md; a title or alias works too."}]
+
     def read_resource(self, uri: str) -> str:
         """The text of a resource.
 
