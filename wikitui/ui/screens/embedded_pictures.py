@@ -5,13 +5,21 @@ and scaled down in a thread worker (:func:`~wikitui.ui.markdown.pictures.small_p
 when they are ready, and the page is still the one shown, the page is laid out again
 with each picture under its embed line. A picture that cannot be read keeps just its
 line (the alt text). A page with no embedded picture costs nothing.
+
+How they are drawn is the terminal's one drawing method
+(:func:`~wikitui.ui.picture_method.method_in_use`): under kitty's protocol the worker
+encodes each picture as PNG for the pane's width and the page draws it as placeholder
+cells (:mod:`~wikitui.ui.markdown.kitty_pictures`), its data sent through the app's
+driver; everywhere else as half blocks.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from wikitui.core.vault.formats.kinds import kind_of
+from wikitui.ui.markdown.pictures import MAX_COLUMNS, MAX_ROWS, small_picture
 
 if TYPE_CHECKING:
     from wikitui.ui.screens.page_display import PageDisplay
@@ -36,25 +44,44 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
     if not wanted:
         return
     root = display.workspace.root
+    app = display.screen.app
+    kitty = page_method(app) == "kitty"
+    box = (page.scrollable_content_region.width or MAX_COLUMNS, MAX_ROWS)  # encoded for the pane's width
 
     def work() -> None:
-        from wikitui.ui.markdown.pictures import small_picture
+        from wikitui.ui.markdown.kitty_pictures import encode_picture
+        from wikitui.ui.widgets.picture import cell_pixels
 
+        cell = cell_pixels() if kitty else (1, 2)
         decoded = {}
         for index, target in wanted.items():
             try:
-                decoded[index] = small_picture(root / target)
+                decoded[index] = encode_picture(root / target, box, cell) if kitty else small_picture(root / target)
             except Exception:  # noqa: BLE001 - unreadable, too large, not a picture: the alt line stays
                 continue
         if decoded:
-            display.screen.app.call_from_thread(_arrived, display, doc, decoded)
+            app.call_from_thread(_arrived, display, doc, decoded, cell if kitty else None)
 
     display.screen.run_worker(work, thread=True, group="page-pictures", exclusive=True, exit_on_error=False)
 
 
-def _arrived(display: PageDisplay, doc, decoded: dict) -> None:
+def page_method(app) -> str:
+    """How a page's pictures are drawn in ``app``'s terminal: ``kitty``, else half blocks."""
+    from wikitui.ui.picture_method import method_in_use
+    from wikitui.ui.widgets.picture import app_truecolor
+
+    return "kitty" if method_in_use(os.environ, truecolor=app_truecolor(app)) == "kitty" else "halfcell"
+
+
+def _arrived(display: PageDisplay, doc, decoded: dict, cell: tuple[int, int] | None) -> None:
     page = display.page
     if page.document is not doc:
-        return  # another page is shown now
+        return  # another page is shown now (nothing was sent to the terminal yet)
+    if cell is not None:
+        from wikitui.ui.markdown.kitty_pictures import KittyPicture
+        from wikitui.ui.widgets.picture import driver_writer
+
+        send = driver_writer(display.screen.app)
+        decoded = {index: KittyPicture(data, pixels, cell, send) for index, (data, pixels) in decoded.items()}
     doc.add_pictures(decoded)
     page.relayout()

@@ -1,10 +1,11 @@
 """Pictures in the terminal: an image source in the page pane, drawn with textual-image.
 
-textual-image draws with kitty's graphics protocol in kitty, else coloured half
-blocks (``▀``); ``WIKITUI_PICTURES=sixel`` (or ``kitty``, ``halfcell``, ``unicode``)
-forces one way, and ``auto`` lets textual-image ask the terminal (see
-:func:`prepare_terminal`, called by the launcher: why it does not ask by default).
-The tests force half blocks so snapshots are the same on every terminal.
+The drawing method is the one :mod:`wikitui.ui.picture_method` chooses from the
+environment (kitty's graphics protocol, sixel or coloured half blocks ``▀``), the same
+choice the page pane's embedded pictures use; ``WIKITUI_PICTURES`` forces one, and
+``auto`` lets textual-image ask the terminal (see :func:`prepare_terminal`, called
+by the launcher: why it does not ask by default). The tests force half blocks so
+snapshots are the same on every terminal.
 
 A picture is decoded and scaled down off the UI thread (:func:`load_picture`, in a
 worker): Pillow refuses decompression bombs, and nothing larger than
@@ -22,13 +23,13 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from wikitui.ui.picture_method import choose_method, method_in_use
+
 if TYPE_CHECKING:
     from PIL.Image import Image as PILImage
 
 #: Longest side, in pixels, of a picture handed to the widget (a terminal shows far fewer).
 MAX_SIDE = 1024
-#: The environment variable that forces a drawing method.
-METHOD_VAR = "WIKITUI_PICTURES"
 
 
 def prepare_terminal() -> None:
@@ -38,12 +39,12 @@ def prepare_terminal() -> None:
     writing escape sequences and reading the answers from stdin, which swallows the
     keys typed meanwhile (a fast typist's ``/rabbit`` right after launch). So by
     default it is loaded as if stdout were not a terminal (it asks nothing), the cell
-    size is read with an ioctl (no keys read), and :func:`picture_widget_class` picks
-    kitty's protocol in kitty and half blocks elsewhere. ``WIKITUI_PICTURES=auto`` lets
-    it ask (sixel where the terminal has it), at that price.
+    size is read with an ioctl (no keys read), and :func:`picture_widget_class` draws
+    with what :func:`~wikitui.ui.picture_method.choose_method` finds in the environment.
+    ``WIKITUI_PICTURES=auto`` lets it ask, at that price.
     """
     try:
-        if os.environ.get(METHOD_VAR, "") == "auto":
+        if choose_method(os.environ) == "auto":
             import textual_image.widget  # noqa: F401 - importing it queries the terminal once
         else:
             _import_quietly()
@@ -75,19 +76,54 @@ def _import_quietly():
     return widget
 
 
-def picture_widget_class():
-    """The textual-image widget class for this terminal (or the one ``WIKITUI_PICTURES`` names)."""
-    method = os.environ.get(METHOD_VAR, "")
-    if method == "auto":
+def picture_widget_class(truecolor: bool = True):
+    """The textual-image widget class for this terminal (or the one ``WIKITUI_PICTURES`` names).
+
+    Args:
+        truecolor: Whether the app writes 24-bit colours (kitty's placeholders need them).
+    """
+    if choose_method(os.environ) == "auto":
         from textual_image import widget
 
         return widget.Image
     widget = _import_quietly()
-    if not method:
-        kitty = os.environ.get("TERM") == "xterm-kitty" or "KITTY_WINDOW_ID" in os.environ
-        method = "kitty" if kitty else "halfcell"
+    method = method_in_use(os.environ, truecolor=truecolor)
     return {"halfcell": widget.HalfcellImage, "unicode": widget.UnicodeImage, "sixel": widget.SixelImage,
             "kitty": widget.TGPImage}.get(method, widget.HalfcellImage)
+
+
+def cell_pixels() -> tuple[int, int]:
+    """A terminal cell's (width, height) in pixels, never asking the terminal (10×20 when it cannot be known)."""
+    try:
+        if choose_method(os.environ) != "auto":
+            _import_quietly()  # the size from the kernel, cached before textual-image could ask
+        from textual_image._terminal import get_cell_size
+
+        cell = get_cell_size()
+        return (cell.width or 10), (cell.height or 20)
+    except Exception:  # noqa: BLE001 - a terminal that cannot say: the usual 1:2 cell
+        return 10, 20
+
+
+def app_truecolor(app) -> bool:
+    """Whether ``app`` writes 24-bit colours to its terminal."""
+    return getattr(app.console, "color_system", None) == "truecolor"
+
+
+def driver_writer(app):
+    """A function writing escape sequences through ``app``'s driver: ordered with its frames, never from a thread.
+
+    textual-image's own kitty renderable writes to ``sys.__stdout__`` from whichever
+    thread renders, which can land in the middle of a frame; the driver's writer keeps
+    one queue. Nothing is written once the driver is gone (the app is closing).
+    """
+
+    def send(sequence: str) -> None:
+        driver = getattr(app, "_driver", None)
+        if driver is not None:
+            driver.write(sequence)
+
+    return send
 
 
 def load_picture(path: Path | str, max_side: int = MAX_SIDE) -> PILImage:
@@ -132,7 +168,7 @@ class PictureView(Vertical, can_focus=True):
     def compose(self) -> ComposeResult:
         if self.picture is not None:
             try:
-                yield picture_widget_class()(self.picture, classes="picture")
+                yield picture_widget_class(app_truecolor(self.app))(self.picture, classes="picture")
             except Exception:  # noqa: BLE001 - textual-image missing or failing: the caption stands in
                 pass
         yield Static(self.caption, classes="picture-caption", markup=False)

@@ -1,0 +1,136 @@
+"""Embedded pictures drawn by the terminal itself: kitty's graphics protocol with Unicode placeholders.
+
+The page is painted line by line, and kitty's placeholders fit that exactly: the
+picture's data is sent to the terminal once (``a=t``) with a *virtual* placement
+(``a=p,U=1``) of so many columns and rows, and the page then writes ordinary text
+cells where the picture goes. Each cell is U+10EEEE followed by three combining
+diacritics (its row, its column, and the id's high byte), in a foreground colour
+that is the id's lower 24 bits; the terminal draws that part of the picture there.
+So the picture scrolls, is cut by the pane's edges and is repainted exactly like
+text. Terminals: kitty and Ghostty (see :mod:`wikitui.ui.picture_method`).
+
+The PNG is encoded in the worker that decodes the picture (:func:`encode_picture`);
+:class:`KittyPicture` sends it (through ``send``: the app's driver, so escape
+sequences stay ordered with frames) the first time a size is laid out, once per
+size, and deletes what it sent (``a=d,d=I``, freeing the data) on :meth:`release`,
+when the page goes away.
+"""
+
+from __future__ import annotations
+
+from itertools import count
+from random import randint
+from typing import Callable
+
+from wikitui.ui.markdown.line import Line
+from wikitui.ui.markdown.pictures import MAX_COLUMNS, MAX_ROWS, PIXEL_ROLE
+
+#: The placeholder character of kitty's protocol.
+PLACEHOLDER = "\U0010eeee"
+#: Base64 characters per escape sequence (the protocol's limit per chunk).
+CHUNK = 4096
+#: Image ids: below 2**24, so the whole id is the cell's colour and the high-byte diacritic is 0.
+_ids = count(randint(1, 2**23))
+
+
+def diacritics() -> list[int]:
+    """The protocol's table of row/column diacritics (number → code point), as textual-image has it."""
+    from textual_image.renderable.tgp import _NUMBER_TO_DIACRITIC
+
+    return _NUMBER_TO_DIACRITIC
+
+
+def encode_picture(path, box: tuple[int, int], cell: tuple[int, int]) -> tuple[str, tuple[int, int]]:
+    """The picture at ``path`` as base64 PNG, scaled to fit ``box`` cells of ``cell`` pixels (call in a worker).
+
+    Returns:
+        ``(base64 PNG, (width, height) in pixels)``.
+
+    Raises:
+        OSError, ValueError, PIL.Image.DecompressionBombError: not a picture Pillow can read safely.
+    """
+    import base64
+    import io
+
+    from PIL import Image
+
+    columns, rows = min(box[0], MAX_COLUMNS), min(box[1], MAX_ROWS)
+    limit = (max(1, columns) * cell[0], max(1, rows) * cell[1])
+    with Image.open(path) as img:
+        img.draft("RGB", limit)  # JPEG: decode at a reduced scale
+        img.thumbnail(limit)
+        if img.mode not in ("RGB", "RGBA"):
+            img = img.convert("RGBA")
+        out = io.BytesIO()
+        img.save(out, format="PNG")
+        return base64.standard_b64encode(out.getvalue()).decode("ascii"), img.size
+
+
+def transmission(image_id: int, data: str, columns: int, rows: int) -> str:
+    """The escape sequences that send ``data`` (base64 PNG) as image ``image_id`` and place it virtually."""
+    chunks = [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)] or [""]
+    out = []
+    for n, chunk in enumerate(chunks):
+        more = 1 if n < len(chunks) - 1 else 0
+        # Only the first chunk carries the keys; the others only m= (the protocol's rule).
+        keys = f"a=t,f=100,i={image_id},q=2,m={more}" if n == 0 else f"q=2,m={more}"
+        out.append(f"\x1b_G{keys};{chunk}\x1b\\")
+    out.append(f"\x1b_Ga=p,U=1,i={image_id},c={columns},r={rows},q=2\x1b\\")
+    return "".join(out)
+
+
+def deletion(image_id: int) -> str:
+    """The escape sequence that deletes image ``image_id``'s placements and frees its data."""
+    return f"\x1b_Ga=d,d=I,i={image_id},q=2\x1b\\"
+
+
+def placeholder_row(row: int, columns: int, image_id: int) -> str:
+    """Row ``row`` of a picture ``columns`` cells wide, as placeholder cells."""
+    table = diacritics()
+    high = chr(table[(image_id >> 24) & 255])
+    row_mark = chr(table[row])
+    return "".join(PLACEHOLDER + row_mark + chr(table[c]) + high for c in range(columns))
+
+
+class KittyPicture:
+    """One embedded picture drawn with kitty's placeholders.
+
+    Args:
+        data: The picture as base64 PNG (:func:`encode_picture`).
+        pixels: Its size in pixels.
+        cell: A terminal cell's size in pixels.
+        send: Writes escape sequences to the terminal (the app's driver).
+    """
+
+    def __init__(self, data: str, pixels: tuple[int, int], cell: tuple[int, int], send: Callable[[str], None]) -> None:
+        self.data = data
+        self.pixels = pixels
+        self.cell = (max(1, cell[0]), max(1, cell[1]))
+        self._send = send
+        #: Image id sent for each (columns, rows) laid out so far.
+        self.sent: dict[tuple[int, int], int] = {}
+
+    def cells(self, width: int) -> tuple[int, int]:
+        """(columns, rows) the picture takes in a page ``width`` cells wide: its shape, never enlarged."""
+        room_w = max(1, min(width, MAX_COLUMNS, len(diacritics())))
+        cols = self.pixels[0] / self.cell[0]
+        rows = self.pixels[1] / self.cell[1]
+        scale = min(1.0, room_w / max(cols, 1e-9), MAX_ROWS / max(rows, 1e-9))
+        return max(1, round(cols * scale)), max(1, round(rows * scale))
+
+    def lines(self, width: int, source_line: int) -> list[Line]:
+        """The picture as lines of placeholder cells (sending it first at a size not sent yet)."""
+        columns, rows = self.cells(width)
+        image_id = self.sent.get((columns, rows))
+        if image_id is None:
+            image_id = next(_ids) % (2**24 - 1) + 1
+            self._send(transmission(image_id, self.data, columns, rows))
+            self.sent[(columns, rows)] = image_id
+        role = f"{PIXEL_ROLE}#{image_id & 0xFFFFFF:06x}:"  # the id as the foreground colour, no background
+        return [Line([(placeholder_row(r, columns, image_id), role, None)], source_line) for r in range(rows)]
+
+    def release(self) -> None:
+        """Delete every copy sent to the terminal (the page is no longer shown)."""
+        for image_id in self.sent.values():
+            self._send(deletion(image_id))
+        self.sent.clear()
