@@ -23,7 +23,7 @@ def kitty(monkeypatch):
     """A kitty terminal with 24-bit colours (kitty sets both), cells of 10×20 pixels."""
     monkeypatch.setenv("WIKITUI_PICTURES", "kitty")
     monkeypatch.setenv("COLORTERM", "truecolor")
-    monkeypatch.setattr("wikitui.ui.widgets.picture.cell_pixels", lambda: (10, 20))
+    monkeypatch.setattr("wikitui.ui.screens.embedded_pictures.cell_pixels", lambda: (10, 20))
 
 
 def _record_driver(app) -> list[str]:
@@ -67,10 +67,12 @@ async def test_under_kitty_a_pages_picture_is_placeholder_cells_and_its_data_goe
         await pilot.pause()
         pictures = page.document.pictures
         assert len(pictures) == 2 and all(isinstance(p, KittyPicture) for p in pictures.values())
+        assert len({id(p) for p in pictures.values()}) == 1  # both embeds name raw/bands.png: one picture
 
         stream = "".join(written)
         placements = [tuple(map(int, m.groups())) for m in PLACE.finditer(stream)]
-        assert len(placements) == 2  # each picture sent once, with its virtual placement
+        assert len(placements) == 1  # sent once, with its virtual placement
+        assert len(TRANSMIT.findall(stream)) == 1
         table = diacritics()
         lines = page.document.lines
         texts = [line.text for line in lines]
@@ -88,6 +90,8 @@ async def test_under_kitty_a_pages_picture_is_placeholder_cells_and_its_data_goe
             for c, cell in enumerate(cells):
                 assert cell == PLACEHOLDER + chr(table[r]) + chr(table[c]) + chr(table[0])
         assert PLACEHOLDER not in texts[first_row + rows]  # the picture ends there
+        wiki = next(i for i, t in enumerate(texts) if "⧉ bands.png" in t)
+        assert lines[wiki + 1].segments[0][1] == role and texts[wiki + 1] == texts[first_row]  # the same cells
 
         # Painted with the image id as the foreground colour, and nothing else drawn over it.
         y = first_row - page.scroll_offset.y
@@ -104,7 +108,7 @@ async def test_under_kitty_a_pages_picture_is_placeholder_cells_and_its_data_goe
         # Laid out again at the same width: nothing sent again.
         page.relayout()
         await pilot.pause()
-        assert len(PLACE.findall("".join(written))) == 2
+        assert len(PLACE.findall("".join(written))) == 1
 
         # Leaving the page deletes what was sent (and frees the data).
         ids = [p[0] for p in placements]
@@ -115,7 +119,7 @@ async def test_under_kitty_a_pages_picture_is_placeholder_cells_and_its_data_goe
             assert f"\x1b_Ga=d,d=I,i={sent_id},q=2\x1b\\" in stream
 
 
-async def test_a_narrow_pane_sends_a_smaller_placement_of_the_same_picture(sample_vault, kitty):
+async def test_a_narrower_pane_sends_a_smaller_placement_and_closing_the_app_deletes_them(sample_vault, kitty):
     make_picture(sample_vault / "raw" / "bands.png", size=(1600, 400))
     (sample_vault / "wiki" / "wide.md").write_text("# Wide\n\n![[bands.png]]\n", encoding="utf-8")
     app = workspace(sample_vault, watch=False, index=False)
@@ -137,6 +141,9 @@ async def test_a_narrow_pane_sends_a_smaller_placement_of_the_same_picture(sampl
         assert narrower < width
         assert len(picture.sent) == 2 and max(c for c, _ in picture.sent) > narrower >= min(c for c, _ in picture.sent)
         assert len(PLACE.findall("".join(written))) == 2
+        ids = list(picture.sent.values())
+    stream = "".join(written)  # the app has closed: what it sent is deleted
+    assert all(f"\x1b_Ga=d,d=I,i={image_id},q=2\x1b\\" in stream for image_id in ids)
 
 
 async def test_without_24_bit_colours_a_kitty_terminal_gets_half_blocks_in_pages(sample_vault, monkeypatch):

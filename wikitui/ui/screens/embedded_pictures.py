@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING
 
 from wikitui.core.vault.formats.kinds import kind_of
 from wikitui.ui.markdown.pictures import MAX_COLUMNS, MAX_ROWS, small_picture
+from wikitui.ui.picture_method import method_in_use
+from wikitui.ui.widgets.picture import app_truecolor, cell_pixels, driver_writer
 
 if TYPE_CHECKING:
     from wikitui.ui.screens.page_display import PageDisplay
@@ -45,31 +47,30 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
         return
     root = display.workspace.root
     app = display.screen.app
-    kitty = page_method(app) == "kitty"
     box = (page.scrollable_content_region.width or MAX_COLUMNS, MAX_ROWS)  # encoded for the pane's width
+    # The cell size here, not in the worker: reading it may load textual-image with stdout swapped out.
+    cell = cell_pixels() if page_method(app) == "kitty" else None
 
     def work() -> None:
         from wikitui.ui.markdown.kitty_pictures import encode_picture
-        from wikitui.ui.widgets.picture import cell_pixels
 
-        cell = cell_pixels() if kitty else (1, 2)
-        decoded = {}
+        decoded, by_target = {}, {}
         for index, target in wanted.items():
-            try:
-                decoded[index] = encode_picture(root / target, box, cell) if kitty else small_picture(root / target)
-            except Exception:  # noqa: BLE001 - unreadable, too large, not a picture: the alt line stays
-                continue
+            if target not in by_target:  # a picture embedded twice is decoded (and sent) once
+                try:
+                    by_target[target] = encode_picture(root / target, box, cell) if cell else small_picture(root / target)
+                except Exception:  # noqa: BLE001 - unreadable, too large, not a picture: the alt line stays
+                    by_target[target] = None
+            if by_target[target] is not None:
+                decoded[index] = by_target[target]
         if decoded:
-            app.call_from_thread(_arrived, display, doc, decoded, cell if kitty else None)
+            app.call_from_thread(_arrived, display, doc, decoded, cell)
 
     display.screen.run_worker(work, thread=True, group="page-pictures", exclusive=True, exit_on_error=False)
 
 
 def page_method(app) -> str:
     """How a page's pictures are drawn in ``app``'s terminal: ``kitty``, else half blocks."""
-    from wikitui.ui.picture_method import method_in_use
-    from wikitui.ui.widgets.picture import app_truecolor
-
     return "kitty" if method_in_use(os.environ, truecolor=app_truecolor(app)) == "kitty" else "halfcell"
 
 
@@ -79,9 +80,10 @@ def _arrived(display: PageDisplay, doc, decoded: dict, cell: tuple[int, int] | N
         return  # another page is shown now (nothing was sent to the terminal yet)
     if cell is not None:
         from wikitui.ui.markdown.kitty_pictures import KittyPicture
-        from wikitui.ui.widgets.picture import driver_writer
 
         send = driver_writer(display.screen.app)
-        decoded = {index: KittyPicture(data, pixels, cell, send) for index, (data, pixels) in decoded.items()}
+        shared: dict[int, KittyPicture] = {}  # by the encoded data's identity: one picture, one id per size
+        decoded = {index: shared.setdefault(id(encoded), KittyPicture(*encoded, cell, send))
+                   for index, encoded in decoded.items()}
     doc.add_pictures(decoded)
     page.relayout()

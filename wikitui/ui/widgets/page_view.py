@@ -259,6 +259,10 @@ class PageView(ScrollView, can_focus=True):
         self._painter.clear()
         self.refresh()
 
+    def on_unmount(self) -> None:
+        """The app is closing: free what the terminal keeps of the page's pictures (kitty)."""
+        release_pictures(self._doc.pictures)
+
     def notify_style_update(self) -> None:
         """The theme or the focus changed: drop cached styles and painted lines."""
         super().notify_style_update()
