@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.ui.test_pictures import EMBEDS, make_picture
-from tests.ui.workspace_helpers import wait_for, wait_ready, workspace
+from tests.ui.workspace_helpers import screen_text, wait_for, wait_ready, workspace
 from wikitui.ui.markdown.kitty_pictures import PLACEHOLDER, KittyPicture, diacritics
 from wikitui.ui.widgets.page_view import PageView
 
@@ -165,3 +165,39 @@ async def test_without_24_bit_colours_a_kitty_terminal_gets_half_blocks_in_pages
         assert not any(isinstance(p, KittyPicture) for p in page.document.pictures.values())
         assert "▀" in "".join(line.text for line in page.document.lines)
         assert "\x1b_G" not in "".join(written)
+
+
+async def test_under_kitty_the_source_viewer_draws_a_picture_through_the_driver_and_deletes_it_on_leaving(
+    sample_vault, kitty, monkeypatch
+):
+    from wikitui.ui.widgets.kitty_picture import KittyPictureWidget
+    from wikitui.ui.widgets.picture import PictureView
+
+    monkeypatch.setattr("wikitui.ui.widgets.picture.cell_pixels", lambda: (10, 20))
+    make_picture(sample_vault / "raw" / "bands.png")
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        written = _record_driver(app)
+        app.main.open_path("raw/bands.png")
+        await wait_for(pilot, lambda: app.query(KittyPictureWidget), "the picture widget", timeout=20)
+        widget = app.query_one(KittyPictureWidget)
+        await wait_for(pilot, lambda: widget.picture is not None and widget.picture.sent, "the picture sent", 20)
+        await pilot.pause()
+        columns, rows = widget.size  # drawn at the size the viewer fitted it to (sent once per size)
+        image_id = widget.picture.sent[(columns, rows)]
+        assert (columns, rows) == (32, 10)  # 320×200 pixels in 10×20-pixel cells
+        stream = "".join(written)
+        assert f"\x1b_Ga=p,U=1,i={image_id},c={columns},r={rows},q=2\x1b\\" in stream
+        strip = widget.render_line(rows - 1)
+        [segment] = [s for s in strip if PLACEHOLDER in s.text]
+        table = diacritics()
+        assert segment.text == "".join(PLACEHOLDER + chr(table[rows - 1]) + chr(table[c]) + chr(table[0])
+                                       for c in range(columns))
+        assert segment.style.color.triplet == ((image_id >> 16) & 255, (image_id >> 8) & 255, image_id & 255)
+        assert "PNG image, 320×200 pixels" in screen_text(app)  # its caption below it
+        ids = list(widget.picture.sent.values())
+        await pilot.press("backspace")  # back to the page shown before
+        await wait_for(pilot, lambda: not app.query(PictureView), "the picture to go")
+        stream = "".join(written)
+        assert all(f"\x1b_Ga=d,d=I,i={sent},q=2\x1b\\" in stream for sent in ids)

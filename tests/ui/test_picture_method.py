@@ -63,6 +63,7 @@ def test_auto_without_the_launch_question_is_half_blocks(monkeypatch):
 
 def test_the_viewer_and_the_chart_preview_take_the_same_choice(monkeypatch):
     from wikitui.ui.widgets.chart_preview import picture_widget
+    from wikitui.ui.widgets.kitty_picture import KittyPictureWidget
     from wikitui.ui.widgets.picture import _import_quietly, picture_widget_class
 
     widget = _import_quietly()  # as the app loads it: textual-image asks the terminal nothing
@@ -73,7 +74,8 @@ def test_the_viewer_and_the_chart_preview_take_the_same_choice(monkeypatch):
     assert picture_widget_class() is widget.SixelImage
     assert picture_widget()[0] is widget.SixelImage
     monkeypatch.setenv("TERM", "xterm-ghostty")
-    assert picture_widget_class() is widget.TGPImage
+    assert picture_widget_class() is KittyPictureWidget  # placeholders written through the driver
+    assert picture_widget()[0] is KittyPictureWidget
     assert picture_widget_class(truecolor=False) is widget.HalfcellImage
     monkeypatch.setenv("TMUX", "/tmp/tmux-1000/default,1,0")
     assert picture_widget_class() is widget.HalfcellImage

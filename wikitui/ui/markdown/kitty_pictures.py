@@ -35,6 +35,9 @@ _ids = count(randint(1, 2**23))
 
 def diacritics() -> list[int]:
     """The protocol's table of row/column diacritics (number → code point), as textual-image has it."""
+    from wikitui.ui.widgets.picture import _import_quietly
+
+    _import_quietly()  # importing textual-image's renderables otherwise asks the terminal (and eats keys)
     from textual_image.renderable.tgp import _NUMBER_TO_DIACRITIC
 
     return _NUMBER_TO_DIACRITIC
@@ -49,9 +52,6 @@ def encode_picture(path, box: tuple[int, int], cell: tuple[int, int]) -> tuple[s
     Raises:
         OSError, ValueError, PIL.Image.DecompressionBombError: not a picture Pillow can read safely.
     """
-    import base64
-    import io
-
     from PIL import Image
 
     columns, rows = min(box[0], MAX_COLUMNS), min(box[1], MAX_ROWS)
@@ -59,11 +59,19 @@ def encode_picture(path, box: tuple[int, int], cell: tuple[int, int]) -> tuple[s
     with Image.open(path) as img:
         img.draft("RGB", limit)  # JPEG: decode at a reduced scale
         img.thumbnail(limit)
-        if img.mode not in ("RGB", "RGBA"):
-            img = img.convert("RGBA")
-        out = io.BytesIO()
-        img.save(out, format="PNG")
-        return base64.standard_b64encode(out.getvalue()).decode("ascii"), img.size
+        return png_base64(img), img.size
+
+
+def png_base64(img) -> str:
+    """A Pillow image as base64 PNG, the form kitty's protocol carries (slow for big pictures: call in a worker)."""
+    import base64
+    import io
+
+    if img.mode not in ("RGB", "RGBA"):
+        img = img.convert("RGBA")
+    out = io.BytesIO()
+    img.save(out, format="PNG")
+    return base64.standard_b64encode(out.getvalue()).decode("ascii")
 
 
 def transmission(image_id: int, data: str, columns: int, rows: int) -> str:
@@ -110,22 +118,29 @@ class KittyPicture:
         #: Image id sent for each (columns, rows) laid out so far.
         self.sent: dict[tuple[int, int], int] = {}
 
-    def cells(self, width: int) -> tuple[int, int]:
-        """(columns, rows) the picture takes in a page ``width`` cells wide: its shape, never enlarged."""
-        room_w = max(1, min(width, MAX_COLUMNS, len(diacritics())))
+    def cells(self, width: int, height: int = MAX_ROWS, widest: int = MAX_COLUMNS) -> tuple[int, int]:
+        """(columns, rows) the picture takes in ``width`` × ``height`` cells: its shape, never enlarged."""
+        most = len(diacritics())  # the protocol numbers rows and columns up to this
+        room_w = max(1, min(width, widest, most))
+        room_h = max(1, min(height, most))
         cols = self.pixels[0] / self.cell[0]
         rows = self.pixels[1] / self.cell[1]
-        scale = min(1.0, room_w / max(cols, 1e-9), MAX_ROWS / max(rows, 1e-9))
-        return max(1, round(cols * scale)), max(1, round(rows * scale))
+        scale = min(1.0, room_w / max(cols, 1e-9), room_h / max(rows, 1e-9))
+        return min(room_w, max(1, round(cols * scale))), min(room_h, max(1, round(rows * scale)))
 
-    def lines(self, width: int, source_line: int) -> list[Line]:
-        """The picture as lines of placeholder cells (sending it first at a size not sent yet)."""
-        columns, rows = self.cells(width)
+    def image_id(self, columns: int, rows: int) -> int:
+        """The id the picture has at ``columns`` × ``rows`` cells (sent to the terminal first, the first time)."""
         image_id = self.sent.get((columns, rows))
         if image_id is None:
             image_id = next(_ids) % (2**24 - 1) + 1
             self._send(transmission(image_id, self.data, columns, rows))
             self.sent[(columns, rows)] = image_id
+        return image_id
+
+    def lines(self, width: int, source_line: int) -> list[Line]:
+        """The picture as lines of placeholder cells (sending it first at a size not sent yet)."""
+        columns, rows = self.cells(width)
+        image_id = self.image_id(columns, rows)
         role = f"{PIXEL_ROLE}#{image_id & 0xFFFFFF:06x}:"  # the id as the foreground colour, no background
         return [Line([(placeholder_row(r, columns, image_id), role, None)], source_line) for r in range(rows)]
 

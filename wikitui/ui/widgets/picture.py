@@ -88,8 +88,12 @@ def picture_widget_class(truecolor: bool = True):
         return widget.Image
     widget = _import_quietly()
     method = method_in_use(os.environ, truecolor=truecolor)
-    return {"halfcell": widget.HalfcellImage, "unicode": widget.UnicodeImage, "sixel": widget.SixelImage,
-            "kitty": widget.TGPImage}.get(method, widget.HalfcellImage)
+    if method == "kitty":  # our own: its escape sequences go through the driver, never mid-frame
+        from wikitui.ui.widgets.kitty_picture import KittyPictureWidget
+
+        return KittyPictureWidget
+    return {"halfcell": widget.HalfcellImage, "unicode": widget.UnicodeImage,
+            "sixel": widget.SixelImage}.get(method, widget.HalfcellImage)
 
 
 def cell_pixels() -> tuple[int, int]:
