@@ -58,7 +58,8 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
         for index, target in wanted.items():
             if target not in by_target:  # a picture embedded twice is decoded (and sent) once
                 try:
-                    by_target[target] = encode_picture(root / target, box, cell) if cell else small_picture(root / target)
+                    file = root / target
+                    by_target[target] = encode_picture(file, box, cell) if cell else small_picture(file)
                 except Exception:  # noqa: BLE001 - unreadable, too large, not a picture: the alt line stays
                     by_target[target] = None
             if by_target[target] is not None:
