@@ -32,6 +32,10 @@ TABLE = [
     ({"TERM": "screen-256color", "KITTY_WINDOW_ID": "3"}, "halfcell"),
     ({"TERM": "xterm-kitty", "TMUX": "/tmp/tmux-1000/default,1,0"}, "halfcell"),
     ({"TERM": "screen.xterm-256color", "TERM_PROGRAM": "WezTerm"}, "halfcell"),
+    # Served to a browser from a kitty window: the browser's terminal draws no kitty pictures.
+    ({"TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1", "TERM_PROGRAM": "textual",
+      "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver"}, "halfcell"),
+    ({"TERM": "foot", "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver"}, "halfcell"),
     # WIKITUI_PICTURES wins over everything, in any case and spacing.
     ({"TERM": "xterm-256color", "WIKITUI_PICTURES": "kitty"}, "kitty"),
     ({"TERM": "xterm-kitty", "WIKITUI_PICTURES": "halfcell"}, "halfcell"),

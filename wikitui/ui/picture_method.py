@@ -20,6 +20,9 @@ only at environment variables the terminals set themselves:
   mlterm (``MLTERM``), Konsole 22.04 and later (``KONSOLE_VERSION`` ≥ 220400),
   Windows Terminal (``WT_SESSION``; 1.22 and later draw sixel, older ones show
   nothing), contour (``TERM=contour*``), and any ``TERM`` naming sixel.
+- Served to a browser (``wikitui serve``: textual-serve sets ``TEXTUAL_DRIVER`` to
+  its web driver and ``TERM_PROGRAM=textual``, but keeps the variables of the
+  terminal the server was started in): half blocks.
 - Everything else: coloured half blocks, which every colour terminal shows.
 
 The page pane and the source viewer both use :func:`choose_method`, so a terminal
@@ -57,6 +60,8 @@ def choose_method(environ: Mapping[str, str]) -> str:
     program = environ.get("TERM_PROGRAM", "").lower()
     if environ.get("TMUX") or term.startswith(("screen", "tmux")):
         return "halfcell"
+    if "web" in environ.get("TEXTUAL_DRIVER", "").lower() or program == "textual":
+        return "halfcell"  # served to a browser (``wikitui serve``): the variables are the server's terminal's
     if term == "xterm-kitty" or environ.get("KITTY_WINDOW_ID"):
         return "kitty"
     if program == "ghostty" or term == "xterm-ghostty":
