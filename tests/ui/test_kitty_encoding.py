@@ -27,9 +27,7 @@ APC = re.compile(r"\x1b_G([^;\x1b]*)(?:;([^\x1b]*))?\x1b\\")
 @given(size=st.integers(min_value=0, max_value=3 * CHUNK + 7), image_id=st.integers(min_value=1, max_value=2**24 - 1))
 def test_a_transmission_is_chunked_as_the_protocol_says_and_carries_the_data_whole(size, image_id):
     data = base64.standard_b64encode(bytes(range(256)) * (size // 256 + 1))[:size].decode()
-    messages = APC.findall(transmission(image_id, data, 7, 3))
-    *chunks, place = messages
-    assert place == (f"a=p,U=1,i={image_id},c=7,r=3,q=2", "")
+    chunks = APC.findall(transmission(image_id, data))
     assert chunks[0][0] == f"a=t,f=100,i={image_id},q=2,m={1 if len(chunks) > 1 else 0}"
     assert all(keys in ("q=2,m=1", "q=2,m=0") for keys, _ in chunks[1:])  # later chunks: only m (and q)
     assert [keys.endswith("m=0") for keys, _ in chunks] == [False] * (len(chunks) - 1) + [True]
@@ -64,17 +62,24 @@ def test_a_picture_keeps_its_shape_within_72_by_24_cells(pixels, width, expected
     assert picture.cells(width) == expected
 
 
-def test_each_size_is_sent_once_and_released_once():
+def test_the_data_goes_once_a_new_size_only_replaces_the_placement_and_release_frees_it():
     sent: list[str] = []
     picture = KittyPicture("QUJD", (320, 200), (10, 20), sent.append)
     first = picture.lines(120, 5)
     again = picture.lines(120, 5)
-    assert len(sent) == 1 and [line.text for line in first] == [line.text for line in again]
-    picture.lines(16, 5)
-    assert len(sent) == 2 and len(picture.sent) == 2
+    assert [line.text for line in first] == [line.text for line in again]
+    i = picture.image_id
+    assert sent == [f"\x1b_Ga=t,f=100,i={i},q=2,m=0;QUJD\x1b\\", f"\x1b_Ga=p,U=1,i={i},c=32,r=10,q=2\x1b\\"]
+    assert len(picture.lines(16, 5)) == 5
+    assert sent[2:] == [f"\x1b_Ga=d,d=i,i={i},q=2\x1b\\", f"\x1b_Ga=p,U=1,i={i},c=16,r=5,q=2\x1b\\"]
     picture.release()
     picture.release()
-    assert len(sent) == 4 and all(s.startswith("\x1b_Ga=d,d=I,") for s in sent[2:])
+    assert sent[4:] == [f"\x1b_Ga=d,d=I,i={i},q=2\x1b\\"]
+
+
+def test_the_cells_colour_is_the_id():
+    picture = KittyPicture("", (10, 10), (10, 20), lambda _s: None)
+    assert int(picture.colour()[1:], 16) == picture.image_id and 0 < picture.image_id < 2**24
 
 
 def test_a_decompression_bomb_is_refused_before_it_is_encoded(tmp_path):

@@ -9,11 +9,12 @@ that is the id's lower 24 bits; the terminal draws that part of the picture ther
 So the picture scrolls, is cut by the pane's edges and is repainted exactly like
 text. Terminals: kitty and Ghostty (see :mod:`wikitui.ui.picture_method`).
 
-The PNG is encoded in the worker that decodes the picture (:func:`encode_picture`);
-:class:`KittyPicture` sends it (through ``send``: the app's driver, so escape
-sequences stay ordered with frames) the first time a size is laid out, once per
-size, and deletes what it sent (``a=d,d=I``, freeing the data) on :meth:`release`,
-when the page goes away.
+The PNG is encoded in the worker that decodes the picture (:func:`encode_picture`,
+at the largest size a page draws, 72×24 cells); :class:`KittyPicture` sends it
+(through ``send``: the app's driver, so escape sequences stay ordered with frames)
+once, the first time it is laid out; a new width replaces only the placement (the
+terminal scales the picture), and :meth:`~KittyPicture.release` deletes the picture
+and frees its data (``a=d,d=I``) when the page goes away.
 """
 
 from __future__ import annotations
@@ -74,8 +75,8 @@ def png_base64(img) -> str:
     return base64.standard_b64encode(out.getvalue()).decode("ascii")
 
 
-def transmission(image_id: int, data: str, columns: int, rows: int) -> str:
-    """The escape sequences that send ``data`` (base64 PNG) as image ``image_id`` and place it virtually."""
+def transmission(image_id: int, data: str) -> str:
+    """The escape sequences that send ``data`` (base64 PNG) to the terminal as image ``image_id``."""
     chunks = [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)] or [""]
     out = []
     for n, chunk in enumerate(chunks):
@@ -83,8 +84,17 @@ def transmission(image_id: int, data: str, columns: int, rows: int) -> str:
         # Only the first chunk carries the keys; the others only m= (the protocol's rule).
         keys = f"a=t,f=100,i={image_id},q=2,m={more}" if n == 0 else f"q=2,m={more}"
         out.append(f"\x1b_G{keys};{chunk}\x1b\\")
-    out.append(f"\x1b_Ga=p,U=1,i={image_id},c={columns},r={rows},q=2\x1b\\")
     return "".join(out)
+
+
+def placement(image_id: int, columns: int, rows: int) -> str:
+    """The escape sequence that places image ``image_id`` virtually, in ``columns`` × ``rows`` placeholder cells."""
+    return f"\x1b_Ga=p,U=1,i={image_id},c={columns},r={rows},q=2\x1b\\"
+
+
+def unplacing(image_id: int) -> str:
+    """The escape sequence that deletes image ``image_id``'s placements and keeps its data (a size changes)."""
+    return f"\x1b_Ga=d,d=i,i={image_id},q=2\x1b\\"
 
 
 def deletion(image_id: int) -> str:
@@ -101,7 +111,7 @@ def placeholder_row(row: int, columns: int, image_id: int) -> str:
 
 
 class KittyPicture:
-    """One embedded picture drawn with kitty's placeholders.
+    """One picture drawn with kitty's placeholders: its data sent once, one virtual placement at a time.
 
     Args:
         data: The picture as base64 PNG (:func:`encode_picture`).
@@ -115,8 +125,12 @@ class KittyPicture:
         self.pixels = pixels
         self.cell = (max(1, cell[0]), max(1, cell[1]))
         self._send = send
-        #: Image id sent for each (columns, rows) laid out so far.
-        self.sent: dict[tuple[int, int], int] = {}
+        #: The picture's id in the terminal: also the colour of its placeholder cells.
+        self.image_id = next(_ids) % (2**24 - 1) + 1
+        #: Whether the data is in the terminal.
+        self.transmitted = False
+        #: (columns, rows) of the placement the terminal has, if any.
+        self.placed: tuple[int, int] | None = None
 
     def cells(self, width: int, height: int = MAX_ROWS, widest: int = MAX_COLUMNS) -> tuple[int, int]:
         """(columns, rows) the picture takes in ``width`` × ``height`` cells: its shape, never enlarged."""
@@ -128,24 +142,35 @@ class KittyPicture:
         scale = min(1.0, room_w / max(cols, 1e-9), room_h / max(rows, 1e-9))
         return min(room_w, max(1, round(cols * scale))), min(room_h, max(1, round(rows * scale)))
 
-    def image_id(self, columns: int, rows: int) -> int:
-        """The id the picture has at ``columns`` × ``rows`` cells (sent to the terminal first, the first time)."""
-        image_id = self.sent.get((columns, rows))
-        if image_id is None:
-            image_id = next(_ids) % (2**24 - 1) + 1
-            self._send(transmission(image_id, self.data, columns, rows))
-            self.sent[(columns, rows)] = image_id
-        return image_id
+    def place(self, columns: int, rows: int) -> int:
+        """Make the terminal draw the picture in ``columns`` × ``rows`` placeholder cells; returns its id.
+
+        The data is sent the first time only; a new size replaces the placement (the
+        terminal scales the picture it has), so resizing the window sends no picture again.
+        """
+        if not self.transmitted:
+            self._send(transmission(self.image_id, self.data))
+            self.transmitted = True
+        if self.placed != (columns, rows):
+            if self.placed is not None:
+                self._send(unplacing(self.image_id))
+            self._send(placement(self.image_id, columns, rows))
+            self.placed = (columns, rows)
+        return self.image_id
+
+    def colour(self) -> str:
+        """The placeholder cells' foreground colour: the id's lower 24 bits (the id is below 2**24)."""
+        return f"#{self.image_id & 0xFFFFFF:06x}"
 
     def lines(self, width: int, source_line: int) -> list[Line]:
-        """The picture as lines of placeholder cells (sending it first at a size not sent yet)."""
+        """The picture as lines of placeholder cells, in a page ``width`` cells wide."""
         columns, rows = self.cells(width)
-        image_id = self.image_id(columns, rows)
-        role = f"{PIXEL_ROLE}#{image_id & 0xFFFFFF:06x}:"  # the id as the foreground colour, no background
+        image_id = self.place(columns, rows)
+        role = f"{PIXEL_ROLE}{self.colour()}:"  # the id as the foreground colour, no background
         return [Line([(placeholder_row(r, columns, image_id), role, None)], source_line) for r in range(rows)]
 
     def release(self) -> None:
-        """Delete every copy sent to the terminal (the page is no longer shown)."""
-        for image_id in self.sent.values():
-            self._send(deletion(image_id))
-        self.sent.clear()
+        """Delete the picture from the terminal, data and placement (it is no longer shown)."""
+        if self.transmitted:
+            self._send(deletion(self.image_id))
+        self.transmitted, self.placed = False, None

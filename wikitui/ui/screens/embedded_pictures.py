@@ -8,7 +8,7 @@ line (the alt text). A page with no embedded picture costs nothing.
 
 How they are drawn is the terminal's one drawing method
 (:func:`~wikitui.ui.picture_method.method_in_use`): under kitty's protocol the worker
-encodes each picture as PNG for the pane's width and the page draws it as placeholder
+encodes each picture as PNG (at most 72×24 cells) and the page draws it as placeholder
 cells (:mod:`~wikitui.ui.markdown.kitty_pictures`), its data sent through the app's
 driver; everywhere else as half blocks.
 """
@@ -47,7 +47,7 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
         return
     root = display.workspace.root
     app = display.screen.app
-    box = (page.scrollable_content_region.width or MAX_COLUMNS, MAX_ROWS)  # encoded for the pane's width
+    box = (MAX_COLUMNS, MAX_ROWS)  # encoded at the largest size drawn: the terminal scales it for a narrower pane
     # The cell size here, not in the worker: reading it may load textual-image with stdout swapped out.
     cell = cell_pixels() if page_method(app) == "kitty" else None
 

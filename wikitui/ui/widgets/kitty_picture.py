@@ -4,8 +4,8 @@ textual-image's own kitty widget writes the picture's escape sequences to
 ``sys.__stdout__`` from whichever thread renders, where they can land in the middle
 of one of Textual's frames. This widget draws the same way the page pane's embedded
 pictures do (:class:`~wikitui.ui.markdown.kitty_pictures.KittyPicture`): the PNG is
-encoded in a worker, sent through the app's driver once per size (ordered with the
-frames), shown as placeholder cells in the picture's id colour, and deleted when the
+encoded in a worker, sent through the app's driver once (ordered with the frames;
+a new size only replaces its placement), shown as placeholder cells in the picture's id colour, and deleted when the
 widget goes away. It takes the place of textual-image's widget wherever the one
 drawing method (:mod:`wikitui.ui.picture_method`) is kitty: the source viewer and the
 review's chart preview.
@@ -67,8 +67,8 @@ class KittyPictureWidget(Widget):
         columns, rows = self.picture.cells(width, height, widest=width)
         if y >= rows:
             return Strip.blank(width)
-        image_id = self.picture.image_id(columns, rows)
-        style = Style(color=f"#{image_id & 0xFFFFFF:06x}")  # the colour names the picture
+        image_id = self.picture.place(columns, rows)
+        style = Style(color=self.picture.colour())  # the colour names the picture
         return Strip([Segment(placeholder_row(y, columns, image_id), style)], columns).adjust_cell_length(width)
 
     def on_unmount(self) -> None:
