@@ -84,3 +84,15 @@ def test_the_viewer_and_the_chart_preview_take_the_same_choice(monkeypatch):
     monkeypatch.setenv("TMUX", "/tmp/tmux-1000/default,1,0")
     assert picture_widget_class() is widget.HalfcellImage
     assert picture_widget() is None  # the chart's own half blocks
+
+
+@pytest.mark.parametrize(("found", "expected"), [("tgp", "kitty"), ("sixel", "sixel"), ("halfcell", "halfcell"),
+                                                 ("unicode", "unicode")])
+def test_auto_draws_with_what_textual_image_found_when_it_asked_at_launch(monkeypatch, found, expected):
+    import sys
+    import types
+
+    asked = types.ModuleType("textual_image.renderable")
+    asked.Image = type("Image", (), {"__module__": f"textual_image.renderable.{found}"})
+    monkeypatch.setitem(sys.modules, "textual_image.renderable", asked)
+    assert method_in_use({"WIKITUI_PICTURES": "auto"}, truecolor=True) == expected

@@ -82,16 +82,16 @@ def picture_widget_class(truecolor: bool = True):
     Args:
         truecolor: Whether the app writes 24-bit colours (kitty's placeholders need them).
     """
+    method = method_in_use(os.environ, truecolor=truecolor)  # under auto: what textual-image found at launch
+    if method == "kitty":  # our own: its escape sequences go through the driver, never mid-frame
+        from wikitui.ui.widgets.kitty_picture import KittyPictureWidget
+
+        return KittyPictureWidget
     if choose_method(os.environ) == "auto":
         from textual_image import widget
 
         return widget.Image
     widget = _import_quietly()
-    method = method_in_use(os.environ, truecolor=truecolor)
-    if method == "kitty":  # our own: its escape sequences go through the driver, never mid-frame
-        from wikitui.ui.widgets.kitty_picture import KittyPictureWidget
-
-        return KittyPictureWidget
     return {"halfcell": widget.HalfcellImage, "unicode": widget.UnicodeImage,
             "sixel": widget.SixelImage}.get(method, widget.HalfcellImage)
 
