@@ -178,7 +178,7 @@ async def test_under_kitty_the_source_viewer_draws_a_picture_through_the_driver_
     from wikitui.ui.widgets.kitty_picture import KittyPictureWidget
     from wikitui.ui.widgets.picture import PictureView
 
-    monkeypatch.setattr("wikitui.ui.widgets.picture.cell_pixels", lambda: (10, 20))
+    monkeypatch.setattr("wikitui.ui.widgets.kitty_picture.cell_pixels", lambda: (10, 20))
     make_picture(sample_vault / "raw" / "bands.png")
     app = workspace(sample_vault, watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:

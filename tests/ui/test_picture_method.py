@@ -68,9 +68,10 @@ def test_auto_without_the_launch_question_is_half_blocks(monkeypatch):
 def test_the_viewer_and_the_chart_preview_take_the_same_choice(monkeypatch):
     from wikitui.ui.widgets.chart_preview import picture_widget
     from wikitui.ui.widgets.kitty_picture import KittyPictureWidget
-    from wikitui.ui.widgets.picture import _import_quietly, picture_widget_class
+    from wikitui.ui.terminal_pictures import import_quietly
+    from wikitui.ui.widgets.picture import picture_widget_class
 
-    widget = _import_quietly()  # as the app loads it: textual-image asks the terminal nothing
+    widget = import_quietly()  # as the app loads it: textual-image asks the terminal nothing
 
     monkeypatch.delenv("WIKITUI_PICTURES", raising=False)
     monkeypatch.delenv("TMUX", raising=False)

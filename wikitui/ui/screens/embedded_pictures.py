@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from wikitui.core.vault.formats.kinds import kind_of
 from wikitui.ui.markdown.pictures import MAX_COLUMNS, MAX_ROWS, small_picture
 from wikitui.ui.picture_method import method_in_use
-from wikitui.ui.widgets.picture import app_truecolor, cell_pixels, driver_writer
+from wikitui.ui.terminal_pictures import app_truecolor, cell_pixels, driver_writer
 
 if TYPE_CHECKING:
     from wikitui.ui.screens.page_display import PageDisplay

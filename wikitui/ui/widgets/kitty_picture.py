@@ -21,6 +21,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from wikitui.ui.markdown.kitty_pictures import KittyPicture, placeholder_row, png_base64
+from wikitui.ui.terminal_pictures import cell_pixels, driver_writer
 
 if TYPE_CHECKING:
     from PIL.Image import Image as PILImage
@@ -43,8 +44,6 @@ class KittyPictureWidget(Widget):
 
     def on_mount(self) -> None:
         """Encode the picture as PNG off the UI thread; it shows when that is done."""
-        from wikitui.ui.widgets.picture import cell_pixels, driver_writer
-
         image, cell, send = self.image, cell_pixels(), driver_writer(self.app)
 
         def encode() -> None:
