@@ -5,3 +5,14 @@ in a conftest below the rootdir when the whole suite is collected.
 """
 
 from tests.fakeserver import fake_llm  # noqa: F401 - a fixture, registered by being imported here
+
+import pytest  # noqa: E402 - after the fixture import above, which must stay first
+
+
+@pytest.fixture(autouse=True)
+def pictures_as_half_blocks(monkeypatch):
+    """Pictures drawn as half blocks whatever terminal runs the tests (kitty's would change every snapshot).
+
+    A test of another drawing method sets ``WIKITUI_PICTURES`` itself.
+    """
+    monkeypatch.setenv("WIKITUI_PICTURES", "halfcell")

@@ -132,11 +132,11 @@ async def test_the_page_panes_picture_widget_draws_the_chart_where_it_is_install
             self.image = image
 
     stand_in = types.ModuleType("wikitui.ui.widgets.picture")
-    stand_in.picture_widget_class = lambda: Drawn
+    stand_in.picture_widget_class = lambda truecolor=True: Drawn
     stand_in.fitted_cells = lambda pixels, room: (min(room[0], pixels[0] // 10), min(room[1], pixels[1] // 20))
     monkeypatch.setitem(__import__("sys").modules, "wikitui.ui.widgets.picture", stand_in)
     monkeypatch.setattr(wikitui.ui.widgets, "picture", stand_in, raising=False)
-    monkeypatch.delenv("WIKITUI_PICTURES")
+    monkeypatch.setenv("WIKITUI_PICTURES", "sixel")  # a terminal that draws pictures itself
     app = ReviewApp(chart_changeset)
     async with app.run_test(size=(120, 40)) as pilot:
         preview = app.screen.query_one(ChartPreview)

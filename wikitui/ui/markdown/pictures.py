@@ -8,6 +8,14 @@ it: the alt text is what shows while the picture loads, or when it cannot be dra
 A pixel's colours travel in its role (``px:#rrggbb:#rrggbb``), which the painter
 turns into a style; the pictures themselves are small (decoded and scaled down in a
 worker to at most :data:`MAX_COLUMNS` × :data:`MAX_ROWS` cells).
+
+That is how pictures are drawn with ``halfcell`` and ``unicode`` (and with ``sixel``:
+a sixel image has to be written at a screen position on each frame, cropped by hand
+when the page is scrolled past half of it, and Textual rewrites cells over it when
+lines above change, so pages keep half blocks there; the source viewer draws sixel).
+Under kitty's protocol a picture is a
+:class:`~wikitui.ui.markdown.kitty_pictures.KittyPicture`, which draws its own lines
+(placeholder cells the terminal fills with the picture).
 """
 
 from __future__ import annotations
@@ -63,8 +71,18 @@ def with_pictures(lines: list[Line], pictures: dict, width: int) -> list[Line]:
         for _text, _roles, link in line.segments:
             if link is not None and link in pictures and link not in drawn:
                 drawn.add(link)
-                out.extend(picture_lines(pictures[link], width, line.source_line))
+                picture = pictures[link]
+                own = getattr(picture, "lines", None)  # a picture the terminal draws (kitty): its own lines
+                out.extend(own(width, line.source_line) if own else picture_lines(picture, width, line.source_line))
     return out
+
+
+def release_pictures(pictures: dict) -> None:
+    """Free what the terminal keeps of a page's pictures (the page is no longer shown)."""
+    for picture in pictures.values():
+        release = getattr(picture, "release", None)
+        if release is not None:
+            release()
 
 
 def pixel_style(role: str) -> Style:

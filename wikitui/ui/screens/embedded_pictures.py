@@ -5,13 +5,23 @@ and scaled down in a thread worker (:func:`~wikitui.ui.markdown.pictures.small_p
 when they are ready, and the page is still the one shown, the page is laid out again
 with each picture under its embed line. A picture that cannot be read keeps just its
 line (the alt text). A page with no embedded picture costs nothing.
+
+How they are drawn is the terminal's one drawing method
+(:func:`~wikitui.ui.picture_method.method_in_use`): under kitty's protocol the worker
+encodes each picture as PNG (at most 72×24 cells) and the page draws it as placeholder
+cells (:mod:`~wikitui.ui.markdown.kitty_pictures`), its data sent through the app's
+driver; everywhere else as half blocks.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from wikitui.core.vault.formats.kinds import kind_of
+from wikitui.ui.markdown.pictures import MAX_COLUMNS, MAX_ROWS, small_picture
+from wikitui.ui.picture_method import method_in_use
+from wikitui.ui.terminal_pictures import app_truecolor, cell_pixels, driver_writer
 
 if TYPE_CHECKING:
     from wikitui.ui.screens.page_display import PageDisplay
@@ -36,25 +46,45 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
     if not wanted:
         return
     root = display.workspace.root
+    app = display.screen.app
+    box = (MAX_COLUMNS, MAX_ROWS)  # encoded at the largest size drawn: the terminal scales it for a narrower pane
+    # The cell size here, not in the worker: reading it may load textual-image with stdout swapped out.
+    cell = cell_pixels() if page_method(app) == "kitty" else None
 
     def work() -> None:
-        from wikitui.ui.markdown.pictures import small_picture
+        from wikitui.ui.markdown.kitty_pictures import encode_picture
 
-        decoded = {}
+        decoded, by_target = {}, {}
         for index, target in wanted.items():
-            try:
-                decoded[index] = small_picture(root / target)
-            except Exception:  # noqa: BLE001 - unreadable, too large, not a picture: the alt line stays
-                continue
+            if target not in by_target:  # a picture embedded twice is decoded (and sent) once
+                try:
+                    file = root / target
+                    by_target[target] = encode_picture(file, box, cell) if cell else small_picture(file)
+                except Exception:  # noqa: BLE001 - unreadable, too large, not a picture: the alt line stays
+                    by_target[target] = None
+            if by_target[target] is not None:
+                decoded[index] = by_target[target]
         if decoded:
-            display.screen.app.call_from_thread(_arrived, display, doc, decoded)
+            app.call_from_thread(_arrived, display, doc, decoded, cell)
 
     display.screen.run_worker(work, thread=True, group="page-pictures", exclusive=True, exit_on_error=False)
 
 
-def _arrived(display: PageDisplay, doc, decoded: dict) -> None:
+def page_method(app) -> str:
+    """How a page's pictures are drawn in ``app``'s terminal: ``kitty``, else half blocks."""
+    return "kitty" if method_in_use(os.environ, truecolor=app_truecolor(app)) == "kitty" else "halfcell"
+
+
+def _arrived(display: PageDisplay, doc, decoded: dict, cell: tuple[int, int] | None) -> None:
     page = display.page
     if page.document is not doc:
-        return  # another page is shown now
+        return  # another page is shown now (nothing was sent to the terminal yet)
+    if cell is not None:
+        from wikitui.ui.markdown.kitty_pictures import KittyPicture
+
+        send = driver_writer(display.screen.app)
+        shared: dict[int, KittyPicture] = {}  # by the encoded data's identity: one picture, one id per size
+        decoded = {index: shared.setdefault(id(encoded), KittyPicture(*encoded, cell, send))
+                   for index, encoded in decoded.items()}
     doc.add_pictures(decoded)
     page.relayout()

@@ -4,7 +4,8 @@ Shown when the file under review is a chart's picture or its sidecar
 (``wiki/assets/x.png`` / ``x.chart.json``, DESIGN §9). Where the page pane's picture
 widget is installed (``wikitui.ui.widgets.picture``: textual-image, kitty's protocol
 or sixel where the terminal has them) the chart is drawn with it; else, and when
-``WIKITUI_PICTURES=halfcell`` asks for half blocks (the tests do, so pictures are the
+the terminal's drawing method is half blocks (:mod:`wikitui.ui.picture_method`: most
+terminals, and ``WIKITUI_PICTURES=halfcell``, which the tests set so pictures are the
 same on every terminal), with half-block characters: each cell shows two pixels
 (``▀`` with the upper pixel as its colour and the lower one as its background).
 ``rerender`` draws the chart again from the sidecar's spec in a worker (matplotlib is
@@ -22,21 +23,27 @@ from rich.style import Style
 from textual.strip import Strip
 from textual.widget import Widget
 
+from wikitui.ui.picture_method import method_in_use
+
 _UPPER = "▀"
 #: How much darker what is not white gets after scaling down (thin lines stay visible).
 _CONTRAST = 3
 
 
-def picture_widget():
-    """(the textual-image widget class, ``fitted_cells``) of the page pane's picture module; None for half blocks."""
-    if os.environ.get("WIKITUI_PICTURES") == "halfcell":
+def picture_widget(truecolor: bool = True):
+    """(the textual-image widget class, ``fitted_cells``) of the page pane's picture module; None for half blocks.
+
+    Half blocks of our own (thin lines kept visible) wherever the one choice of drawing
+    method (:mod:`wikitui.ui.picture_method`) is half blocks.
+    """
+    if method_in_use(os.environ, truecolor=truecolor) == "halfcell":
         return None
     try:
         from wikitui.ui.widgets import picture  # the page pane's pictures, when that module is installed
     except ImportError:
         return None
     try:
-        return picture.picture_widget_class(), picture.fitted_cells
+        return picture.picture_widget_class(truecolor), picture.fitted_cells
     except Exception:  # noqa: BLE001 - textual-image missing or failing: half blocks still show the chart
         return None
 
@@ -130,7 +137,7 @@ class ChartPreview(Widget):
         png, width, height = self._png, self.size.width, self.size.height
         if png is None or width <= 0 or height <= 0:
             return
-        rich = picture_widget()
+        rich = picture_widget(getattr(self.app.console, "color_system", None) == "truecolor")
 
         def scale() -> None:
             strips: list[Strip] = []

@@ -22,6 +22,7 @@ from wikitui.core.vault.page import PageInfo
 from wikitui.ui.markdown.document import PageDocument
 from wikitui.ui.markdown.link_cursor import LinkCursor, Resolver
 from wikitui.ui.markdown.paint import ROLES, LinePainter
+from wikitui.ui.markdown.pictures import release_pictures
 from wikitui.ui.widgets.background_layout import BackgroundLayout
 from wikitui.ui.widgets.link_message import LinkMessage
 from wikitui.ui.widgets.page_styles import PAGE_VIEW_CSS
@@ -183,6 +184,7 @@ class PageView(ScrollView, can_focus=True):
 
     def _set_document(self, doc: PageDocument, resolve: Resolver | None, pending: tuple[float, str | None]) -> None:
         old = self.selected_link
+        release_pictures(self._doc.pictures)  # what the terminal keeps of the old page's pictures (kitty)
         self._doc = doc
         self.link_cursor.reset(doc.links, resolve)
         self._painter.clear()
@@ -256,6 +258,10 @@ class PageView(ScrollView, can_focus=True):
             self.scroll_to_line(source_line)
         self._painter.clear()
         self.refresh()
+
+    def on_unmount(self) -> None:
+        """The app is closing: free what the terminal keeps of the page's pictures (kitty)."""
+        release_pictures(self._doc.pictures)
 
     def notify_style_update(self) -> None:
         """The theme or the focus changed: drop cached styles and painted lines."""

@@ -1,10 +1,11 @@
 """Pictures in the terminal: an image source in the page pane, drawn with textual-image.
 
-textual-image draws with kitty's graphics protocol in kitty, else coloured half
-blocks (``▀``); ``WIKITUI_PICTURES=sixel`` (or ``kitty``, ``halfcell``, ``unicode``)
-forces one way, and ``auto`` lets textual-image ask the terminal (see
-:func:`prepare_terminal`, called by the launcher: why it does not ask by default).
-The tests force half blocks so snapshots are the same on every terminal.
+The drawing method is the one :mod:`wikitui.ui.picture_method` chooses from the
+environment (kitty's graphics protocol, sixel or coloured half blocks ``▀``), the same
+choice the page pane's embedded pictures use; ``WIKITUI_PICTURES`` forces one, and
+``auto`` lets textual-image ask the terminal (see :func:`prepare_terminal`, called
+by the launcher: why it does not ask by default). The tests force half blocks so
+snapshots are the same on every terminal.
 
 A picture is decoded and scaled down off the UI thread (:func:`load_picture`, in a
 worker): Pillow refuses decompression bombs, and nothing larger than
@@ -22,13 +23,14 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from wikitui.ui.picture_method import choose_method, method_in_use
+from wikitui.ui.terminal_pictures import app_truecolor, import_quietly
+
 if TYPE_CHECKING:
     from PIL.Image import Image as PILImage
 
 #: Longest side, in pixels, of a picture handed to the widget (a terminal shows far fewer).
 MAX_SIDE = 1024
-#: The environment variable that forces a drawing method.
-METHOD_VAR = "WIKITUI_PICTURES"
 
 
 def prepare_terminal() -> None:
@@ -38,56 +40,37 @@ def prepare_terminal() -> None:
     writing escape sequences and reading the answers from stdin, which swallows the
     keys typed meanwhile (a fast typist's ``/rabbit`` right after launch). So by
     default it is loaded as if stdout were not a terminal (it asks nothing), the cell
-    size is read with an ioctl (no keys read), and :func:`picture_widget_class` picks
-    kitty's protocol in kitty and half blocks elsewhere. ``WIKITUI_PICTURES=auto`` lets
-    it ask (sixel where the terminal has it), at that price.
+    size is read with an ioctl (no keys read), and :func:`picture_widget_class` draws
+    with what :func:`~wikitui.ui.picture_method.choose_method` finds in the environment.
+    ``WIKITUI_PICTURES=auto`` lets it ask, at that price.
     """
     try:
-        if os.environ.get(METHOD_VAR, "") == "auto":
+        if choose_method(os.environ) == "auto":
             import textual_image.widget  # noqa: F401 - importing it queries the terminal once
         else:
-            _import_quietly()
+            import_quietly()
     except Exception:  # noqa: BLE001 - no pictures is better than no app
         pass
 
 
-def _import_quietly():
-    import io
-    import sys
+def picture_widget_class(truecolor: bool = True):
+    """The textual-image widget class for this terminal (or the one ``WIKITUI_PICTURES`` names).
 
-    if "textual_image.widget" in sys.modules:
-        return sys.modules["textual_image.widget"]
-    real = sys.__stdout__
-    sys.__stdout__ = io.StringIO()  # not a terminal: textual-image asks nothing (Textual draws on stderr)
-    try:
-        from textual_image import widget
-        from textual_image._terminal import CellSize, get_cell_size
-    finally:
-        sys.__stdout__ = real
-    try:  # the real cell size, from the kernel (no escape sequence, no keys read)
-        from textual_image._posix import get_tiocgwinsz
+    Args:
+        truecolor: Whether the app writes 24-bit colours (kitty's placeholders need them).
+    """
+    method = method_in_use(os.environ, truecolor=truecolor)  # under auto: what textual-image found at launch
+    if method == "kitty":  # our own: its escape sequences go through the driver, never mid-frame
+        from wikitui.ui.widgets.kitty_picture import KittyPictureWidget
 
-        rows, columns, width, height = get_tiocgwinsz()
-        if rows and columns and width and height:
-            get_cell_size._result = CellSize(width // columns, height // rows)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - not a terminal, or another platform: 10x20-pixel cells assumed
-        pass
-    return widget
-
-
-def picture_widget_class():
-    """The textual-image widget class for this terminal (or the one ``WIKITUI_PICTURES`` names)."""
-    method = os.environ.get(METHOD_VAR, "")
-    if method == "auto":
+        return KittyPictureWidget
+    if choose_method(os.environ) == "auto":
         from textual_image import widget
 
         return widget.Image
-    widget = _import_quietly()
-    if not method:
-        kitty = os.environ.get("TERM") == "xterm-kitty" or "KITTY_WINDOW_ID" in os.environ
-        method = "kitty" if kitty else "halfcell"
-    return {"halfcell": widget.HalfcellImage, "unicode": widget.UnicodeImage, "sixel": widget.SixelImage,
-            "kitty": widget.TGPImage}.get(method, widget.HalfcellImage)
+    widget = import_quietly()
+    return {"halfcell": widget.HalfcellImage, "unicode": widget.UnicodeImage,
+            "sixel": widget.SixelImage}.get(method, widget.HalfcellImage)
 
 
 def load_picture(path: Path | str, max_side: int = MAX_SIDE) -> PILImage:
@@ -132,7 +115,7 @@ class PictureView(Vertical, can_focus=True):
     def compose(self) -> ComposeResult:
         if self.picture is not None:
             try:
-                yield picture_widget_class()(self.picture, classes="picture")
+                yield picture_widget_class(app_truecolor(self.app))(self.picture, classes="picture")
             except Exception:  # noqa: BLE001 - textual-image missing or failing: the caption stands in
                 pass
         yield Static(self.caption, classes="picture-caption", markup=False)

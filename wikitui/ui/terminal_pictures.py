@@ -1,0 +1,75 @@
+"""What drawing pictures needs from the terminal, got without asking it (so no typed key is read).
+
+textual-image loaded quietly (:func:`import_quietly`), a cell's size in pixels
+(:func:`cell_pixels`), whether the app writes 24-bit colours (:func:`app_truecolor`),
+and a writer of escape sequences through the app's driver (:func:`driver_writer`).
+Shared by the page pane's embedded pictures and the picture widgets.
+"""
+
+from __future__ import annotations
+
+import os
+
+from wikitui.ui.picture_method import choose_method
+
+
+def import_quietly():
+    """textual-image's widget module, loaded as if stdout were not a terminal (it asks nothing).
+
+    The cell size is then read from the kernel (an ioctl: no escape sequence, no keys read).
+    """
+    import io
+    import sys
+
+    if "textual_image.widget" in sys.modules:
+        return sys.modules["textual_image.widget"]
+    real = sys.__stdout__
+    sys.__stdout__ = io.StringIO()  # not a terminal: textual-image asks nothing (Textual draws on stderr)
+    try:
+        from textual_image import widget
+        from textual_image._terminal import CellSize, get_cell_size
+    finally:
+        sys.__stdout__ = real
+    try:  # the real cell size, from the kernel (no escape sequence, no keys read)
+        from textual_image._posix import get_tiocgwinsz
+
+        rows, columns, width, height = get_tiocgwinsz()
+        if rows and columns and width and height:
+            get_cell_size._result = CellSize(width // columns, height // rows)  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - not a terminal, or another platform: 10x20-pixel cells assumed
+        pass
+    return widget
+
+
+def cell_pixels() -> tuple[int, int]:
+    """A terminal cell's (width, height) in pixels, never asking the terminal (10×20 when it cannot be known)."""
+    try:
+        if choose_method(os.environ) != "auto":
+            import_quietly()  # the size from the kernel, cached before textual-image could ask
+        from textual_image._terminal import get_cell_size
+
+        cell = get_cell_size()
+        return (cell.width or 10), (cell.height or 20)
+    except Exception:  # noqa: BLE001 - a terminal that cannot say: the usual 1:2 cell
+        return 10, 20
+
+
+def app_truecolor(app) -> bool:
+    """Whether ``app`` writes 24-bit colours to its terminal."""
+    return getattr(app.console, "color_system", None) == "truecolor"
+
+
+def driver_writer(app):
+    """A function writing escape sequences through ``app``'s driver: ordered with its frames, never from a thread.
+
+    textual-image's own kitty renderable writes to ``sys.__stdout__`` from whichever
+    thread renders, which can land in the middle of a frame; the driver's writer keeps
+    one queue. Nothing is written once the driver is gone (the app is closing).
+    """
+
+    def send(sequence: str) -> None:
+        driver = getattr(app, "_driver", None)
+        if driver is not None:
+            driver.write(sequence)
+
+    return send
