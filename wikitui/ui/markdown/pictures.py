@@ -104,12 +104,19 @@ def small_picture(path, columns: int = MAX_COLUMNS, rows: int = MAX_ROWS) -> PIL
     with Image.open(path) as img:
         img.draft("RGB", (columns * 4, rows * 8))  # JPEG: decode at a reduced scale
         img.thumbnail((columns, rows * 2))
-        if img.mode in ("RGBA", "LA", "P"):  # transparent parts drawn on white, as a page shows them
-            rgba = img.convert("RGBA")
-            back = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-            back.alpha_composite(rgba)
-            return back.convert("RGB")
-        return img.convert("RGB")
+        return on_white(img)
+
+
+def on_white(img: PILImage) -> PILImage:
+    """``img`` as RGB, its transparent parts drawn on white (as a page shows them)."""
+    from PIL import Image
+
+    if img.mode in ("RGBA", "LA", "P", "PA"):
+        rgba = img.convert("RGBA")
+        back = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        back.alpha_composite(rgba)
+        return back.convert("RGB")
+    return img.convert("RGB")
 
 
 def _hex(rgb) -> str:

@@ -10,7 +10,10 @@ How they are drawn is the terminal's one drawing method
 (:func:`~wikitui.ui.picture_method.method_in_use`): under kitty's protocol the worker
 encodes each picture as PNG (at most 72×24 cells) and the page draws it as placeholder
 cells (:mod:`~wikitui.ui.markdown.kitty_pictures`), its data sent through the app's
-driver; everywhere else as half blocks.
+driver; under sixel the worker also encodes each picture as sixel for the pane's
+width, and the page writes it where the picture's rows are when all of them are in
+view (:mod:`~wikitui.ui.markdown.sixel_pictures`; another width is encoded in a
+worker too, half blocks meanwhile); everywhere else as half blocks.
 """
 
 from __future__ import annotations
@@ -48,31 +51,71 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
     root = display.workspace.root
     app = display.screen.app
     box = (MAX_COLUMNS, MAX_ROWS)  # encoded at the largest size drawn: the terminal scales it for a narrower pane
+    method = page_method(app)
     # The cell size here, not in the worker: reading it may load textual-image with stdout swapped out.
-    cell = cell_pixels() if page_method(app) == "kitty" else None
+    cell = cell_pixels() if method != "halfcell" else None
+    if method == "sixel":
+        from wikitui.ui.markdown.sixel_pictures import SixelPicture, decode_picture, encode_sixel
+
+        request = sixel_encoder(display, doc, cell)
+        width = page.scrollable_content_region.width
+
+    def decode(file):
+        if method == "sixel":  # decoded, and encoded for the pane's width, once per picture
+            picture = SixelPicture(decode_picture(file, cell), cell, request)
+            size = picture.cells(width)
+            picture.add_sixel(size, encode_sixel(picture.image, cell, size))
+            return picture
+        if method == "kitty":
+            from wikitui.ui.markdown.kitty_pictures import encode_picture
+
+            return encode_picture(file, box, cell)
+        return small_picture(file)
 
     def work() -> None:
-        from wikitui.ui.markdown.kitty_pictures import encode_picture
-
         decoded, by_target = {}, {}
         for index, target in wanted.items():
             if target not in by_target:  # a picture embedded twice is decoded (and sent) once
                 try:
-                    file = root / target
-                    by_target[target] = encode_picture(file, box, cell) if cell else small_picture(file)
+                    by_target[target] = decode(root / target)
                 except Exception:  # noqa: BLE001 - unreadable, too large, not a picture: the alt line stays
                     by_target[target] = None
             if by_target[target] is not None:
                 decoded[index] = by_target[target]
         if decoded:
-            app.call_from_thread(_arrived, display, doc, decoded, cell)
+            app.call_from_thread(_arrived, display, doc, decoded, cell if method == "kitty" else None)
 
     display.screen.run_worker(work, thread=True, group="page-pictures", exclusive=True, exit_on_error=False)
 
 
 def page_method(app) -> str:
-    """How a page's pictures are drawn in ``app``'s terminal: ``kitty``, else half blocks."""
-    return "kitty" if method_in_use(os.environ, truecolor=app_truecolor(app)) == "kitty" else "halfcell"
+    """How a page's pictures are drawn in ``app``'s terminal: ``kitty``, ``sixel``, else ``halfcell``."""
+    method = method_in_use(os.environ, truecolor=app_truecolor(app))
+    return method if method in ("kitty", "sixel") else "halfcell"
+
+
+def sixel_encoder(display: PageDisplay, doc, cell: tuple[int, int]):
+    """A function that encodes a sixel picture of ``doc`` for another size in a worker, then repaints the page."""
+    from textual.worker import get_current_worker
+
+    from wikitui.ui.markdown.sixel_pictures import encode_sixel
+
+    def request(picture, size: tuple[int, int]) -> None:
+        def work() -> None:
+            data = encode_sixel(picture.image, cell, size)
+            if not get_current_worker().is_cancelled:
+                display.screen.app.call_from_thread(_encoded, display, doc, picture, size, data)
+
+        display.screen.run_worker(work, thread=True, group="page-sixel", exit_on_error=False)
+
+    return request
+
+
+def _encoded(display: PageDisplay, doc, picture, size: tuple[int, int], data: str | None) -> None:
+    if display.page.document is not doc:
+        return  # another page is shown now
+    picture.add_sixel(size, data)
+    display.page.refresh()
 
 
 def _arrived(display: PageDisplay, doc, decoded: dict, cell: tuple[int, int] | None) -> None:
