@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from tests.ui.test_kitty_pictures import _record_driver
 from tests.ui.test_pictures import EMBEDS, make_picture
 from tests.ui.workspace_helpers import wait_for, wait_ready, workspace
 from wikitui.ui.markdown import sixel_pictures
@@ -15,7 +16,8 @@ from wikitui.ui.widgets.page_view import PageView
 
 #: A sixel image: DCS, parameters, ``q``, the raster attributes ("1;1;width;height), the data, ST.
 SIXEL = re.compile(r'\x1bP[0-9;]*q"1;1;(\d+);(\d+)[^\x1b]*\x1b\\')
-MOVE = re.compile(r"\x1b\[(\d+);(\d+)H")
+#: An image written at a screen cell, the cursor saved and restored around it.
+IMAGE = re.compile(r"\x1b7\x1b\[(\d+);(\d+)H(\x1bP[^\x1b]*\x1b\\)\x1b8")
 
 
 @pytest.fixture
@@ -59,20 +61,19 @@ async def test_a_fully_visible_picture_is_blank_rows_and_its_last_row_writes_the
         assert sixel and all(t is not threading.main_thread() for t in sixel)  # encoded in a worker
         first, last = _rows(page)
         assert (last - first + 1) == 10  # 320×200 pixels in 10×20-pixel cells: 10 rows
+        written = _record_driver(app)
         page.scroll_to(y=first - 2, animate=False, immediate=True)
+        await pilot.pause()
         await pilot.pause()
         top = page.scroll_offset.y
         content = page.scrollable_content_region
-        for index in range(first, last):
+        for index in range(first, last + 1):  # blank cells where the image goes
             strip = page.render_line(index - top)
-            assert strip.text.strip() == "" and "\x1b" not in "".join(s.text for s in strip)
-        strip = page.render_line(last - top)
-        raw = "".join(s.text for s in strip)
-        [image] = SIXEL.findall(raw)
-        assert tuple(map(int, image)) == (320, 198)  # its 200 pixels cut to whole bands of 6
-        moves = [(int(x) - 1, int(y) - 1) for y, x in MOVE.findall(raw)]
-        assert moves[0] == (content.x, content.y + first - top)  # to the picture's top-left cell
-        assert moves[1] == (content.x + content.width, content.y + last - top)  # back where the strip ends
-        assert raw.index("\x1bP") > raw.index(MOVE.findall(raw)[0][0])
-        assert strip.cell_length == content.width
-        assert "".join(s.text for s in strip if not s.control).strip() == ""  # blank cells under the image
+            assert strip.text.strip() == "" and not any(s.control for s in strip)
+        stream = "".join(written)
+        images = {(int(x) - 1, int(y) - 1): data for y, x, data in IMAGE.findall(stream)}
+        assert (content.x, content.y + first - top) in images  # at the picture's top-left cell, after the frame
+        [size] = SIXEL.findall(images[content.x, content.y + first - top])
+        assert tuple(map(int, size)) == (320, 198)  # its 200 pixels cut to whole bands of 6
+        assert len(IMAGE.findall(stream)) == len(images) == 2  # each embed in view once (the second is lower)
+        assert stream.count("\x1bP") == 2

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from rich.control import Control
-from rich.segment import ControlType, Segment
 from rich.style import Style
 from textual.geometry import Region
 from textual.strip import Strip
@@ -118,8 +117,9 @@ class SixelPicture:
         self.sixels: dict[tuple[int, int], str | None] = {}
         self._asked: set[tuple[int, int]] = set()
         self._half: dict[tuple[int, int], list[Line]] = {}
-        self.last_row_due = False  # a row was painted blank and the last row (the image) was not yet
-        self._check_due = False
+        # An embed's place is its first line: a picture embedded twice is drawn twice.
+        self.pending: dict[int, tuple] = {}  # first line -> (scroll top, screen cell, size) of an image to write
+        self.due: set[int] = set()  # first lines whose rows were painted blank and whose last row was not yet
 
     def cells(self, width: int) -> tuple[int, int]:
         """(columns, rows) the picture takes in a page ``width`` cells wide: its shape, never enlarged."""
@@ -163,49 +163,69 @@ class SixelPicture:
 
 
 def paint_row(view: Widget, index: int, line: SixelRow, half: Strip, base: Style) -> Strip:
-    """The strip of picture row ``line`` at page line ``index`` in ``view`` (a scrolled line-API widget).
+    """The strip of picture row ``line`` at page line ``index`` in ``view`` (a scrolled line-API page).
 
     Args:
-        view: The page widget (its scroll offset and screen region place the picture).
+        view: The page widget (its scroll offset and screen region place the picture;
+            its ``document`` holds the lines).
         index: The line's index in the page.
         line: The row.
         half: The row painted as half blocks.
         base: The page's background style (the blank cells).
 
     Returns:
-        Blank cells (the last row also writing the image) when the whole picture is in
-        view and encoded at this size, else ``half``.
+        Blank cells when the whole picture is in view and encoded at this size (the
+        last row then has the image written after the frame), else ``half``.
     """
     picture = line.picture
     if picture is None:
         return half
     first = index - line.row
     top = view.scroll_offset.y
-    width = half.cell_length
     size = (sum(len(text) for text, _r, _l in line.segments), line.rows)
     place = _screen_place(view, first - top, size)
-    if place is None:
+    if place is None or not picture.sixel(size):
         return half
-    data = picture.sixel(size)
-    if not data:
-        return half
-    blank = Strip.blank(width, base)
     if line.row < line.rows - 1:
-        _last_row_due(view, picture, first + line.rows - 1)
-        return blank
-    picture.last_row_due = False
-    x, y = place
-    back_x, back_y = view.scrollable_content_region.x + width, y + line.rows - 1
-    return Strip([*blank, *controls(x, y, data, back_x, back_y)], width)
+        if first not in picture.due:
+            picture.due.add(first)
+            view.call_later(_paint_last_row, view, picture, first, line.rows)
+    else:
+        picture.due.discard(first)
+        if first not in picture.pending:
+            view.call_later(_write_image, view, picture, first)
+        picture.pending[first] = (top, place, size)
+    return Strip.blank(half.cell_length, base)
 
 
-def controls(x: int, y: int, data: str, back_x: int, back_y: int) -> list[Segment]:
-    """Zero-width segments that write ``data`` at screen cell (x, y), then put the cursor at (back_x, back_y)."""
-    return [
-        Segment(Control.move_to(x, y).segment.text, None, [(ControlType.CURSOR_MOVE_TO, x, y)]),
-        Segment(data, None, [(ControlType.CURSOR_FORWARD, 0)]),
-        Segment(Control.move_to(back_x, back_y).segment.text, None, [(ControlType.CURSOR_MOVE_TO, back_x, back_y)]),
-    ]
+def image_sequence(x: int, y: int, data: str) -> str:
+    """What writes sixel ``data`` with its top-left corner at screen cell (x, y), the cursor kept where it was."""
+    return "\x1b7" + Control.move_to(x, y).segment.text + data + "\x1b8"
+
+
+def _write_image(view: Widget, picture: SixelPicture, first: int) -> None:
+    """Write the picture's image through the driver, after the frame that painted its blank rows.
+
+    Textual writes a frame in one go once it has painted every line, so a sequence
+    put inside a line's strip would be cut by the pane's edges; this runs after the
+    frame went to the driver (ordered with frames). It writes nothing when the page
+    was scrolled or changed since (that frame paints it again, or its half blocks).
+    """
+    from wikitui.ui.terminal_pictures import driver_writer
+
+    key = picture.pending.pop(first, None)
+    if key is None:
+        return
+    top, place, size = key
+    lines = view.document.lines  # type: ignore[attr-defined]
+    row = lines[first] if first < len(lines) else None
+    if not isinstance(row, SixelRow) or row.picture is not picture or row.row != 0:
+        return
+    if view.scroll_offset.y != top or _screen_place(view, first - top, size) != place:
+        return
+    data = picture.sixels.get(size)
+    if data:
+        driver_writer(view.app)(image_sequence(*place, data))
 
 
 def _screen_place(view: Widget, view_y: int, size: tuple[int, int]) -> tuple[int, int] | None:
@@ -237,16 +257,12 @@ def _screen_place(view: Widget, view_y: int, size: tuple[int, int]) -> tuple[int
     return rect.x, rect.y
 
 
-def _last_row_due(view: Widget, picture: SixelPicture, last: int) -> None:
-    """After this frame, paint the picture's last row again if it was not painted (its image was covered)."""
-    picture.last_row_due = True
-    if picture._check_due:
-        return
-    picture._check_due = True
+def _paint_last_row(view: Widget, picture: SixelPicture, first: int, rows: int) -> None:
+    """After a frame that painted rows of a picture blank but not its last row, paint that row (its image) again.
 
-    def check() -> None:
-        picture._check_due = False
-        if picture.last_row_due:
-            view.refresh_lines(last)  # type: ignore[attr-defined]  # a ScrollView: page line indices
-
-    view.call_later(check)
+    This happens when only some rows are painted again (a toast over the page went
+    away): the cells were written over the image, which the last row writes again.
+    """
+    if first in picture.due:
+        picture.due.discard(first)
+        view.refresh_lines(first + rows - 1)  # type: ignore[attr-defined]  # a ScrollView: page line indices
