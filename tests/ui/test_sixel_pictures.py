@@ -6,6 +6,8 @@ import re
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.ui.test_kitty_pictures import _record_driver
 from tests.ui.test_pictures import EMBEDS, make_picture
@@ -77,3 +79,164 @@ async def test_a_fully_visible_picture_is_blank_rows_and_its_last_row_writes_the
         assert tuple(map(int, size)) == (320, 198)  # its 200 pixels cut to whole bands of 6
         assert len(IMAGE.findall(stream)) == len(images) == 2  # each embed in view once (the second is lower)
         assert stream.count("\x1bP") == 2
+
+
+def _app(vault, size=(320, 200)):
+    make_picture(vault / "raw" / "bands.png", size=size)
+    text = EMBEDS + "".join(f"\nA line of text below the pictures, {n}.\n" for n in range(40))
+    (vault / "wiki" / "photos.md").write_text(text, encoding="utf-8")
+    return workspace(vault, watch=False, index=False)
+
+
+async def _shown(pilot) -> PageView:
+    await wait_ready(pilot)
+    pilot.app.main.open_path("wiki/photos.md")
+    page = pilot.app.query_one(PageView)
+    await wait_for(pilot, lambda: page.document.pictures, "the pictures to be encoded", timeout=20)
+    await pilot.pause()
+    return page
+
+
+def _images(written: list[str]) -> list[tuple[int, int]]:
+    """The screen cells images were written at."""
+    return [(int(x) - 1, int(y) - 1) for y, x, _data in IMAGE.findall("".join(written))]
+
+
+async def test_a_picture_scrolled_half_out_is_half_blocks_and_scrolled_back_it_is_written_again(sample_vault, sixel):
+    app = _app(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        page = await _shown(pilot)
+        first, last = _rows(page)
+        written = _record_driver(app)
+        page.scroll_to(y=first + 4, animate=False, immediate=True)  # its first four rows above the view
+        await pilot.pause()
+        await pilot.pause()
+        top = page.scroll_offset.y
+        for index in range(first + 4, last + 1):
+            assert set(page.render_line(index - top).text.strip()) == {"▀"}
+        content = page.scrollable_content_region
+        assert (content.x, content.y + first - top) not in _images(written)  # no image for the cut picture
+        page.scroll_to(y=first, animate=False, immediate=True)  # all of it in view again
+        await pilot.pause()
+        await pilot.pause()
+        assert (content.x, content.y) in _images(written)
+        assert page.render_line(0).text.strip() == ""
+
+
+async def test_under_a_modal_the_picture_is_half_blocks_and_nothing_is_written_over_it(sample_vault, sixel):
+    app = _app(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        page = await _shown(pilot)
+        first, last = _rows(page)
+        page.scroll_to(y=first, animate=False, immediate=True)
+        await pilot.pause()
+        written = _record_driver(app)
+        await pilot.press("ctrl+p")  # the command palette, a modal over the page
+        await wait_for(pilot, lambda: app.screen is not page.screen, "the palette")
+        await pilot.pause()
+        assert set(page.render_line(0).text.strip()) == {"▀"}
+        assert _images(written) == []
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is page.screen, "the page's screen again")
+        await pilot.pause()
+        await pilot.pause()
+        content = page.scrollable_content_region
+        assert (content.x, content.y) in _images(written)  # drawn again once the modal is gone
+
+
+async def test_rows_painted_again_alone_make_the_last_row_write_the_image_again(sample_vault, sixel):
+    app = _app(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        page = await _shown(pilot)
+        first, _last = _rows(page)
+        page.scroll_to(y=first, animate=False, immediate=True)
+        await pilot.pause()
+        await pilot.pause()
+        written = _record_driver(app)
+        page.refresh_lines(first + 3, 2)  # e.g. a toast over these rows went away: their cells covered the image
+        await pilot.pause()
+        await pilot.pause()
+        content = page.scrollable_content_region
+        assert (content.x, content.y) in _images(written)
+
+
+async def test_a_new_width_is_encoded_in_a_worker_with_half_blocks_meanwhile(sample_vault, sixel, monkeypatch):
+    gate = threading.Event()
+    gate.set()
+    record = sixel_pictures.encode_sixel  # the fixture's: records the thread
+
+    def gated(*args):
+        gate.wait(20)
+        return record(*args)
+
+    monkeypatch.setattr(sixel_pictures, "encode_sixel", gated)
+    app = _app(sample_vault, size=(1600, 400))  # as wide as the pane
+    async with app.run_test(size=(120, 40)) as pilot:
+        page = await _shown(pilot)
+        picture = next(iter(page.document.pictures.values()))
+        before = picture.cells(page.scrollable_content_region.width)
+        encoded = len(sixel)
+        gate.clear()
+        await pilot.resize_terminal(86, 40)
+        await pilot.pause()
+        first, last = _rows(page)
+        size = picture.cells(page.scrollable_content_region.width)
+        assert size != before and size == (len(page.document.lines[first].text), last - first + 1)
+        written = _record_driver(app)
+        page.scroll_to(y=first, animate=False, immediate=True)
+        await pilot.pause()
+        assert set(page.render_line(0).text.strip()) == {"▀"}  # half blocks while it is encoded
+        gate.set()
+        await wait_for(pilot, lambda: len(sixel) > encoded, "the new width to be encoded", timeout=20)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.pause()
+        assert all(t is not threading.main_thread() for t in sixel)
+        content = page.scrollable_content_region
+        images = {(int(x) - 1, int(y) - 1): data for y, x, data in IMAGE.findall("".join(written))}
+        [(width, height)] = SIXEL.findall(images[content.x, content.y])
+        assert (int(width), int(height)) == sixel_pictures.sixel_pixels(picture.image.size, (10, 20), size)
+        assert page.render_line(0).text.strip() == ""
+
+
+async def test_a_page_left_before_its_pictures_are_encoded_gets_nothing_drawn(sample_vault, sixel, monkeypatch):
+    release = threading.Event()
+    real = sixel_pictures.encode_sixel
+
+    def slow(*args):
+        release.wait(20)
+        return real(*args)
+
+    monkeypatch.setattr(sixel_pictures, "encode_sixel", slow)
+    make_picture(sample_vault / "raw" / "bands.png")
+    (sample_vault / "wiki" / "photos.md").write_text(EMBEDS, encoding="utf-8")
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        written = _record_driver(app)
+        app.main.open_path("wiki/photos.md")
+        await pilot.pause()
+        app.main.open_path("wiki/index.md")
+        await pilot.pause()
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        page = app.query_one(PageView)
+        assert page.document.path == "wiki/index.md" and page.document.pictures == {}
+        assert "\x1bP" not in "".join(written)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pixels=st.tuples(st.integers(1, 5000), st.integers(1, 5000)),
+    cell=st.tuples(st.integers(1, 40), st.integers(1, 60)),
+    size=st.tuples(st.integers(1, 72), st.integers(1, 24)),
+)
+def test_a_sixel_image_is_whole_bands_and_never_spills_out_of_its_cells(pixels, cell, size):
+    drawn = sixel_pictures.sixel_pixels(pixels, cell, size)
+    if drawn is None:  # under one band tall: left to half blocks
+        assert size[1] * cell[1] < 6 or pixels[1] * min(size[0] * cell[0] / pixels[0], size[1] * cell[1] / pixels[1]) < 6.5
+        return
+    width, height = drawn
+    assert height % 6 == 0 and 6 <= height <= size[1] * cell[1]  # never below its last row
+    assert 1 <= width <= size[0] * cell[0]

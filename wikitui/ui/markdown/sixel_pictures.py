@@ -6,12 +6,14 @@ page (:class:`SixelRow` lines, which are its half blocks), and how a row is pain
 depends on where the picture is on the screen (:func:`paint_row`):
 
 - All of its rows in view, the page's screen active and nothing over it: its rows
-  are blank cells, and the strip of its *last* row ends with control segments that
-  move the cursor to the picture's top-left screen cell, write the sixel image, and
-  move back to where the strip ends. Textual writes every line of a frame top to
-  bottom, so the image comes after the blank rows it covers. When only some rows
-  are written again (something over the page went away), the last row is asked to
-  be painted again so the image is redrawn.
+  are blank cells, and once the frame that painted its last row has gone to the
+  terminal, the image is written through the app's driver at the picture's top-left
+  screen cell (cursor saved and restored around it). Not inside the strip: Textual's
+  line filters and its cutting of lines at the pane's edges drop zero-width control
+  segments at a strip's end. The write is skipped if the page scrolled or changed
+  in between (the newer frame writes its own). When only some rows are painted again
+  (a toast over the page went away), their cells covered part of the image, so the
+  last row is painted again, which writes the image again.
 - Partly scrolled out, under a modal or another layer, or not yet encoded at this
   size: the half blocks, as on every terminal (a sixel cannot be cut by the pane).
 
@@ -266,3 +268,21 @@ def _paint_last_row(view: Widget, picture: SixelPicture, first: int, rows: int) 
     if first in picture.due:
         picture.due.discard(first)
         view.refresh_lines(first + rows - 1)  # type: ignore[attr-defined]  # a ScrollView: page line indices
+
+
+def repaint_on_return(view: Widget) -> None:
+    """Paint ``view`` again whenever its screen comes back (a modal closed) or the app resumes ($EDITOR closed).
+
+    Textual then repaints the screen from the lines it keeps, which writes the blank
+    rows over the images without writing them again; painting the page again does.
+    """
+    if getattr(view, "_sixel_repaints", False):
+        return
+    view._sixel_repaints = True  # type: ignore[attr-defined]
+
+    def repaint(_changed: object = None) -> None:
+        if view.is_attached:
+            view.refresh()
+
+    view.app.screen_change_signal.subscribe(view, repaint)
+    view.app.app_resume_signal.subscribe(view, repaint)

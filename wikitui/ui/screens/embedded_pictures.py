@@ -129,5 +129,9 @@ def _arrived(display: PageDisplay, doc, decoded: dict, cell: tuple[int, int] | N
         shared: dict[int, KittyPicture] = {}  # by the encoded data's identity: one picture, one id per size
         decoded = {index: shared.setdefault(id(encoded), KittyPicture(*encoded, cell, send))
                    for index, encoded in decoded.items()}
+    if any(hasattr(picture, "sixels") for picture in decoded.values()):
+        from wikitui.ui.markdown.sixel_pictures import repaint_on_return
+
+        repaint_on_return(page)
     doc.add_pictures(decoded)
     page.relayout()
