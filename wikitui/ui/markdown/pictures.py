@@ -9,13 +9,13 @@ A pixel's colours travel in its role (``px:#rrggbb:#rrggbb``), which the painter
 turns into a style; the pictures themselves are small (decoded and scaled down in a
 worker to at most :data:`MAX_COLUMNS` × :data:`MAX_ROWS` cells).
 
-That is how pictures are drawn with ``halfcell`` and ``unicode`` (and with ``sixel``:
-a sixel image has to be written at a screen position on each frame, cropped by hand
-when the page is scrolled past half of it, and Textual rewrites cells over it when
-lines above change, so pages keep half blocks there; the source viewer draws sixel).
-Under kitty's protocol a picture is a
-:class:`~wikitui.ui.markdown.kitty_pictures.KittyPicture`, which draws its own lines
-(placeholder cells the terminal fills with the picture).
+That is how pictures are drawn with ``halfcell`` and ``unicode``. Under kitty's
+protocol a picture is a :class:`~wikitui.ui.markdown.kitty_pictures.KittyPicture`,
+which draws its own lines (placeholder cells the terminal fills with the picture).
+Under ``sixel`` it is a :class:`~wikitui.ui.markdown.sixel_pictures.SixelPicture`:
+its rows are these half blocks while it is partly scrolled out of the pane, covered
+(a modal, a toast) or not yet encoded at the pane's width, and blank cells with the
+sixel image written over them once all of it is on screen.
 """
 
 from __future__ import annotations
