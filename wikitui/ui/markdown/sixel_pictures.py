@@ -121,7 +121,6 @@ class SixelPicture:
         self._half: dict[tuple[int, int], list[Line]] = {}
         # An embed's place is its first line: a picture embedded twice is drawn twice.
         self.pending: dict[int, tuple] = {}  # first line -> (scroll top, screen cell, size) of an image to write
-        self.due: set[int] = set()  # first lines whose rows were painted blank and whose last row was not yet
 
     def cells(self, width: int) -> tuple[int, int]:
         """(columns, rows) the picture takes in a page ``width`` cells wide: its shape, never enlarged."""
@@ -164,7 +163,7 @@ class SixelPicture:
         self._asked.clear()
 
 
-def paint_row(view: Widget, index: int, line: SixelRow, half: Strip, base: Style) -> Strip:
+def paint_row(view: Widget, index: int, line: Line, half: Strip, base: Style) -> Strip:
     """The strip of picture row ``line`` at page line ``index`` in ``view`` (a scrolled line-API page).
 
     Args:
@@ -176,10 +175,11 @@ def paint_row(view: Widget, index: int, line: SixelRow, half: Strip, base: Style
         base: The page's background style (the blank cells).
 
     Returns:
-        Blank cells when the whole picture is in view and encoded at this size (the
-        last row then has the image written after the frame), else ``half``.
+        Blank cells when the whole picture is in view and encoded at this size (its
+        image is written after the frame: :func:`write_after_frame`), else ``half``;
+        ``half`` for a line that is not a picture row.
     """
-    picture = line.picture
+    picture = line.picture if isinstance(line, SixelRow) else None
     if picture is None:
         return half
     first = index - line.row
@@ -188,16 +188,48 @@ def paint_row(view: Widget, index: int, line: SixelRow, half: Strip, base: Style
     place = _screen_place(view, first - top, size)
     if place is None or not picture.sixel(size):
         return half
-    if line.row < line.rows - 1:
-        if first not in picture.due:
-            picture.due.add(first)
-            view.call_later(_paint_last_row, view, picture, first, line.rows)
-    else:
-        picture.due.discard(first)
-        if first not in picture.pending:
-            view.call_later(_write_image, view, picture, first)
-        picture.pending[first] = (top, place, size)
     return Strip.blank(half.cell_length, base)
+
+
+def write_after_frame(view: Widget, crop: Region, strips: list[Strip]) -> list[Strip]:
+    """``strips``, the lines of ``view`` in ``crop`` going to the terminal; the pictures they cover written after.
+
+    Called with every frame's lines of the page (kept lines too: Textual repaints a
+    screen from them after a modal closes, say), so whenever cells of a picture drawn
+    as sixel are written, its image is written again over them once the frame is out.
+
+    Args:
+        view: The page widget (its ``document`` holds the lines).
+        crop: The part of the widget painted, in its own cells (borders and padding included).
+        strips: Its lines.
+    """
+    lines = view.document.lines  # type: ignore[attr-defined]
+    gutter = view.styles.gutter
+    top = view.scroll_offset.y
+    done: set[int] = set()
+    for y in range(max(0, crop.y - gutter.top), crop.bottom - gutter.top):
+        line = lines[top + y] if top + y < len(lines) else None
+        if not isinstance(line, SixelRow) or line.picture is None or top + y - line.row in done:
+            continue
+        first = top + y - line.row
+        done.add(first)
+        size = (sum(len(text) for text, _r, _l in line.segments), line.rows)
+        if not crop.overlaps(Region(gutter.left, gutter.top + first - top, *size)):
+            continue
+        place = _screen_place(view, first - top, size)
+        if place is not None and line.picture.sixels.get(size):
+            if first not in line.picture.pending:
+                view.call_later(_write_image, view, line.picture, first)
+            line.picture.pending[first] = (top, place, size)
+    return strips
+
+
+class SixelImages:
+    """Mixin for a line-API page widget: after each frame, its pictures drawn as sixel are written over their cells."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in ``crop`` (see :func:`write_after_frame`)."""
+        return write_after_frame(self, crop, super().render_lines(crop))  # type: ignore[misc, arg-type]
 
 
 def image_sequence(x: int, y: int, data: str) -> str:
@@ -257,17 +289,6 @@ def _screen_place(view: Widget, view_y: int, size: tuple[int, int]) -> tuple[int
     except (NoScreen, NoWidget, NoMatches):
         return None
     return rect.x, rect.y
-
-
-def _paint_last_row(view: Widget, picture: SixelPicture, first: int, rows: int) -> None:
-    """After a frame that painted rows of a picture blank but not its last row, paint that row (its image) again.
-
-    This happens when only some rows are painted again (a toast over the page went
-    away): the cells were written over the image, which the last row writes again.
-    """
-    if first in picture.due:
-        picture.due.discard(first)
-        view.refresh_lines(first + rows - 1)  # type: ignore[attr-defined]  # a ScrollView: page line indices
 
 
 def repaint_on_return(view: Widget) -> None:

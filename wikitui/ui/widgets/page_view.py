@@ -23,14 +23,14 @@ from wikitui.ui.markdown.document import PageDocument
 from wikitui.ui.markdown.link_cursor import LinkCursor, Resolver
 from wikitui.ui.markdown.paint import ROLES, LinePainter
 from wikitui.ui.markdown.pictures import release_pictures
-from wikitui.ui.markdown.sixel_pictures import SixelRow, paint_row
+from wikitui.ui.markdown.sixel_pictures import SixelImages, paint_row
 from wikitui.ui.widgets.background_layout import BackgroundLayout
 from wikitui.ui.widgets.link_message import LinkMessage
 from wikitui.ui.widgets.page_styles import PAGE_VIEW_CSS
 from wikitui.ui.widgets.slide_mode import SlideMode, slide_or_scroll
 
 
-class PageView(ScrollView, can_focus=True):
+class PageView(SixelImages, ScrollView, can_focus=True):
     """A rendered markdown page (or a highlighted raw file) with a link cursor.
 
     The tab stops are exactly the page's outgoing links in reading order
@@ -277,9 +277,7 @@ class PageView(ScrollView, can_focus=True):
         if index >= len(lines):  # still to be laid out
             return Strip.blank(self._width, self.rich_style)
         strip = self._painter.paint(index, lines[index], self._width, self.rich_style, self.link_cursor.state)
-        if isinstance(lines[index], SixelRow):  # a picture drawn as sixel when all of it is in view
-            return paint_row(self, index, lines[index], strip, self.rich_style)
-        return strip
+        return paint_row(self, index, lines[index], strip, self.rich_style)  # a picture's row under sixel
 
     def _refresh_link(self, index: int | None) -> None:
         doc = self._doc
