@@ -1,6 +1,12 @@
-"""The child side of :mod:`wikitui.core.vault.formats.isolated`: convert one file, print the result as JSON.
+"""The child side of :mod:`wikitui.core.vault.formats.isolated`: convert files, write each result as a frame.
 
-``python -m wikitui.core.vault.formats.isolated_child PATH KIND``
+``python -m wikitui.core.vault.formats.isolated_child`` reads one request per line on
+stdin (``{"path": ..., "kind": ...}``) until stdin closes; ``... isolated_child PATH
+KIND`` converts that one file. Each result is a *frame* on stdout: one short JSON
+line (the :class:`~wikitui.core.vault.formats.conversion.Conversion`'s fields and the
+text's length in bytes), then the text as UTF-8. The parent reads the text in
+chunks and never JSON-decodes it: a JSON decode of megabytes is one long C call
+that would hold the parent's interpreter lock (and freeze the workspace's frames).
 """
 
 from __future__ import annotations
@@ -11,17 +17,45 @@ import sys
 from pathlib import Path
 
 
+def frame(conversion) -> bytes:
+    """The frame of one conversion: its JSON header line, then its text."""
+    body = conversion.text.encode("utf-8", "replace")
+    head = conversion.as_dict() | {"length": len(body)}
+    return json.dumps(head, ensure_ascii=True).encode("ascii") + b"\n" + body
+
+
+def _convert(path: Path, kind: str):
+    from wikitui.core.vault.formats.conversion import failed
+    from wikitui.core.vault.formats.dispatch import convert_file
+
+    try:
+        return convert_file(path, kind)
+    except MemoryError:
+        why = "ran out of memory"
+    except Exception as exc:  # noqa: BLE001 - a converter's bug: one line, and the next file still converts
+        why = type(exc).__name__
+    return failed(kind, f"{path.name} could not be converted (the converter stopped: {why})", cacheable=False)
+
+
 def main(argv: list[str]) -> int:
-    """Convert ``argv[0]`` as kind ``argv[1]``; the conversion goes to stdout as one JSON object."""
+    """Convert ``argv[0]`` as kind ``argv[1]``, or (no arguments) each file requested on stdin."""
     try:  # background work, like the index's child: the workspace's keys and frames get the CPU first
         os.nice(10)
     except (AttributeError, OSError):
         pass
-    from wikitui.core.vault.formats.dispatch import convert_file
-
-    conv = convert_file(Path(argv[0]), argv[1])
-    data = conv.as_dict() | {"text": conv.text}
-    sys.stdout.write(json.dumps(data, ensure_ascii=True))
+    out = sys.stdout.buffer
+    if argv:
+        out.write(frame(_convert(Path(argv[0]), argv[1])))
+        out.flush()
+        return 0
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            path, kind = Path(request["path"]), str(request["kind"])
+        except (ValueError, KeyError, TypeError):
+            return 2  # not our parent speaking
+        out.write(frame(_convert(path, kind)))
+        out.flush()
     return 0
 
 
