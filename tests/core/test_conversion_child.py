@@ -19,7 +19,6 @@ from wikitui import cli
 from wikitui.core.faults import HANG_CONVERTING_ENV
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.vault.formats import dispatch, isolated
-from wikitui.core.vault.formats.isolated import Converter
 from wikitui.core.vault.layout import Vault
 
 #: Seconds the tests give one conversion: a hanging one costs this much.
@@ -82,7 +81,7 @@ def test_one_child_converts_a_run_of_files_and_a_fresh_one_follows_a_stopped_fil
 
     monkeypatch.setattr(isolated.subprocess, "Popen", counting)
     raw = sources / "raw"
-    with Converter() as converter:
+    with isolated.Converter() as converter:
         first = converter.convert(raw / "good.pdf")
         second = converter.convert(raw / "table.csv")
         assert first.ok and "Zanzibar" in first.text and "Xylophone Ridge" in second.text
@@ -114,8 +113,8 @@ def test_the_parent_reads_the_text_in_chunks_and_never_json_decodes_it(tmp_path,
         reads.append((size, len(data)))
         return data
 
-    monkeypatch.setattr(isolated.json, "loads", loads)
-    monkeypatch.setattr(isolated.os, "read", read)
+    monkeypatch.setattr(json, "loads", loads)
+    monkeypatch.setattr(os, "read", read)
     conversion = isolated.convert_isolated(src)
     monkeypatch.undo()
     assert conversion == dispatch.convert_file(src)
