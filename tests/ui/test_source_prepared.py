@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.core import formats_samples as samples
 from tests.ui.workspace_helpers import screen_text, wait_for, wait_ready, workspace
-from wikitui.ui.markdown import document
+from wikitui.ui.markdown import chunks, document
 from wikitui.ui.screens import source_display
 
 #: Pages long enough that page 3 starts far below the first screen.
@@ -94,3 +98,38 @@ def test_prepare_gives_a_failed_conversion_its_line_and_no_document():
                                    line=None, scroll_y=0, size=(80, 20))
     assert shown.doc is None and shown.subtitle == "not readable"
     assert shown.conversion.error == "locked.pdf is encrypted"
+
+
+# ------------------------------------------------------------ cleaning and splitting in short steps
+def reference_lines(text: str) -> list[str]:
+    """What the lines are: the whole text cleaned and split in one go (one long C call for a big text)."""
+    from wikitui.ui.markdown.chunks import clean_text
+
+    return clean_text(text).split("\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab \r\n\x00\x07\x1b\x85é\ud800"), max_size=300),
+       st.integers(min_value=1, max_value=40))
+def test_slices_give_the_lines_of_the_whole_text(text, slice_chars):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(chunks, "SLICE_CHARS", slice_chars)
+        lines, long_lines = chunks.render_lines(text)
+    assert lines == reference_lines(text) and long_lines == []
+
+
+def test_four_megabytes_are_cleaned_in_short_steps(monkeypatch):
+    text = "Zürich glacier station\r\nthinning\x07 fast, with a long note on the survey\n" * 60_000  # ~4 MB
+    steps: list[int] = []
+    real = chunks.clean_text
+
+    def counting(piece: str) -> str:
+        steps.append(len(piece))
+        return real(piece)
+
+    monkeypatch.setattr(chunks, "clean_text", counting)
+    lines, _ = chunks.render_lines(text)
+    monkeypatch.undo()
+    assert lines == reference_lines(text)
+    assert len(steps) >= len(text) // chunks.SLICE_CHARS  # many steps...
+    assert max(steps) <= chunks.SLICE_CHARS + 100  # ...each a slice (up to the next newline)
