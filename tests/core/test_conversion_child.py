@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
+import time
 
 import pytest
 
@@ -123,3 +125,38 @@ def test_the_parent_reads_the_text_in_chunks_and_never_json_decodes_it(tmp_path,
     assert max(decoded) < 1_000  # only the frame's short header line
     assert max(size for size, _ in reads) <= isolated.READ_CHUNK
     assert sum(got for _, got in reads) > text_bytes and len(reads) >= text_bytes // isolated.READ_CHUNK
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+def test_a_conversion_child_does_not_outlive_its_killed_parent(sources):
+    """The app kills the index's child when it quits: a file hanging the converter must not run on alone."""
+    script = (
+        "import sys, threading, time\n"
+        "from wikitui.core.vault.formats.isolated import Converter\n"
+        "converter = Converter(timeout=3600)\n"
+        f"threading.Thread(target=converter.convert, args=[{str(sources / 'raw' / 'stuck.pdf')!r}]).start()\n"
+        "while converter._proc is None:\n"
+        "    time.sleep(0.01)\n"
+        "print(converter._proc.pid, flush=True)\n"
+        "time.sleep(3600)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(parent.stdout.readline())
+        assert alive(child)  # converting the hanging file
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 30
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(child)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie waiting for its reaper does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

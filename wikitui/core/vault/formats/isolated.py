@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from wikitui.core.vault.formats.conversion import Conversion, failed
+from wikitui.core.vault.formats.isolated_child import PARENT_ENV
 from wikitui.core.vault.formats.kinds import kind_of
 
 #: Seconds a conversion may take in the child.
@@ -46,7 +47,9 @@ class Converter:
     """A conversion child kept for a run of files, each with a time limit (one thread at a time).
 
     Use it as a context manager, or call :meth:`close`; the child starts at the first
-    :meth:`convert`, so a run with nothing to convert starts none.
+    :meth:`convert`, so a run with nothing to convert starts none. Use it from the
+    thread that made it: on Linux the child is killed when the thread that started it
+    ends (so a killed build leaves no conversion running on).
 
     Args:
         timeout: Seconds one file's conversion may take, the child's start included
@@ -114,7 +117,8 @@ class Converter:
         self._stderr = tempfile.TemporaryFile()  # a file, not a pipe: a chatty parser never blocks on it
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "wikitui.core.vault.formats.isolated_child"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+            env=os.environ | {PARENT_ENV: str(os.getpid())})
         return self._proc
 
     def _stop(self, kind: str, line: str) -> Conversion:

@@ -17,6 +17,10 @@ import sys
 from pathlib import Path
 
 
+#: The environment variable in which the parent gives its process id.
+PARENT_ENV = "WIKITUI_CONVERTER_PARENT"
+
+
 def frame(conversion) -> bytes:
     """The frame of one conversion: its JSON header line, then its text."""
     body = conversion.text.encode("utf-8", "replace")
@@ -37,12 +41,35 @@ def _convert(path: Path, kind: str):
     return failed(kind, f"{path.name} could not be converted (the converter stopped: {why})", cacheable=False)
 
 
+def _die_with_parent() -> None:
+    """Be killed when the parent dies (Linux): a build killed mid-way leaves no conversion running on.
+
+    The index's child converts through this child; when the app stops the index's
+    child (it quits), a file hanging its parser here would otherwise go on forever.
+    The kernel's signal reaches a parser looping inside C code too, where a thread
+    polling for the parent could not run.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    try:
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError, ctypes.ArgumentError):
+        return
+    if os.environ.get(PARENT_ENV) not in (None, str(os.getppid())):
+        os._exit(1)  # the parent died before the signal was asked for
+
+
 def main(argv: list[str]) -> int:
     """Convert ``argv[0]`` as kind ``argv[1]``, or (no arguments) each file requested on stdin."""
     try:  # background work, like the index's child: the workspace's keys and frames get the CPU first
         os.nice(10)
     except (AttributeError, OSError):
         pass
+    _die_with_parent()
     out = sys.stdout.buffer
     if argv:
         out.write(frame(_convert(Path(argv[0]), argv[1])))
