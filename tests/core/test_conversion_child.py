@@ -160,3 +160,25 @@ def alive(pid: int) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_a_parser_that_prints_cannot_corrupt_the_answer(tmp_path):
+    """Frames go to the child's real stdout; what a library prints there goes to stderr instead."""
+    src = tmp_path / "note.csv"
+    src.write_text("a,b\n1,2\n", encoding="utf-8")
+    code = (
+        "import os\n"
+        "from wikitui.core.vault.formats import dispatch, isolated_child\n"
+        "real = dispatch.convert_file\n"
+        "def chatty(path, kind):\n"
+        "    print('progress: 50%', flush=True)\n"
+        "    os.write(1, b'a C library writing to fd 1\\n')\n"
+        "    return real(path, kind)\n"
+        "dispatch.convert_file = chatty\n"
+        f"isolated_child.main([{str(src)!r}, 'csv'])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    head, _, text = proc.stdout.partition(b"\n")
+    assert json.loads(head)["length"] == len(text) and text == b"a,b\n1,2\n"
+    assert b"progress: 50%" in proc.stderr and b"a C library writing to fd 1" in proc.stderr

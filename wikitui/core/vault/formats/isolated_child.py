@@ -55,7 +55,6 @@ def _die_with_parent() -> None:
     import signal
 
     try:
-
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
     except (OSError, AttributeError, ctypes.ArgumentError):
         return
@@ -70,7 +69,10 @@ def main(argv: list[str]) -> int:
     except (AttributeError, OSError):
         pass
     _die_with_parent()
-    out = sys.stdout.buffer
+    # Frames go to the real stdout; anything a parser prints (Python or C) goes to stderr instead.
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     if argv:
         out.write(frame(_convert(Path(argv[0]), argv[1])))
         out.flush()
