@@ -28,13 +28,14 @@ import time
 from pathlib import Path
 
 from wikitui.core.vault.formats.conversion import Conversion, failed
-from wikitui.core.vault.formats.isolated_child import PARENT_ENV
 from wikitui.core.vault.formats.kinds import kind_of
 
 #: Seconds a conversion may take in the child.
 TIMEOUT = 120.0
 #: Bytes read from the child at a time (each read and its decoding is a short step).
 READ_CHUNK = 64 * 1024
+#: The environment variable in which the child is given its parent's process id.
+PARENT_ENV = "WIKITUI_CONVERTER_PARENT"
 #: A header line longer than this is not a frame of ours.
 _MAX_HEADER = 1024 * 1024
 

@@ -17,10 +17,6 @@ import sys
 from pathlib import Path
 
 
-#: The environment variable in which the parent gives its process id.
-PARENT_ENV = "WIKITUI_CONVERTER_PARENT"
-
-
 def frame(conversion) -> bytes:
     """The frame of one conversion: its JSON header line, then its text."""
     body = conversion.text.encode("utf-8", "replace")
@@ -53,6 +49,8 @@ def _die_with_parent() -> None:
         return
     import ctypes
     import signal
+
+    from wikitui.core.vault.formats.isolated import PARENT_ENV
 
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
