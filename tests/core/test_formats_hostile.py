@@ -90,4 +90,4 @@ def test_the_conversion_child_yields_the_cpu_to_the_workspace(tmp_path):
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert '"text"' in proc.stdout and int(proc.stderr.strip().splitlines()[-1]) > 0
+    assert proc.stdout.endswith('"length": 8}\na,b\n1,2\n') and int(proc.stderr.strip().splitlines()[-1]) > 0

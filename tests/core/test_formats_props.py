@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -67,3 +69,33 @@ def test_parse_citation_finds_any_page_anchor(path, page):
     path = path.replace("#", "").replace("|", "").replace("]", "").strip().lstrip("![").strip()
     assert parse_citation(f"{path}#page={page}") == (path, page)
     assert parse_citation(f"[[{path}#page={page}|label]]") == (path.strip(), page)
+
+
+@SETTINGS
+@given(st.text(alphabet=st.sampled_from("ab \r\n\x00\x07\x1b\x7fé\ud800\udc00"), max_size=300),
+       st.integers(min_value=1, max_value=40))
+def test_cleaning_in_slices_gives_what_cleaning_in_one_go_gives(text, slice_chars):
+    from wikitui.core.vault.formats import conversion
+
+    whole = conversion._clean(text)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(conversion, "SLICE_CHARS", slice_chars)
+        assert conversion.clean_text(text) == whole
+
+
+def test_four_megabytes_of_text_are_cleaned_in_short_steps(monkeypatch):
+    """The viewer's worker reads a large text file in-process: one C call over 4 MB held the UI's lock ~30 ms."""
+    from wikitui.core.vault.formats import conversion
+
+    text = "Zürich station\r\nthinning\x07 fast \x00 with a long note on the survey\n" * 60_000  # ~4 MB
+    steps: list[int] = []
+    real = conversion._clean
+
+    def counting(piece: str) -> str:
+        steps.append(len(piece))
+        return real(piece)
+
+    monkeypatch.setattr(conversion, "_clean", counting)
+    cleaned = conversion.clean_text(text)
+    assert cleaned == ("Zürich station\nthinning fast  with a long note on the survey\n" * 60_000)
+    assert len(steps) >= len(text) // conversion.SLICE_CHARS and max(steps) <= conversion.SLICE_CHARS + 100

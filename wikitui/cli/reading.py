@@ -120,6 +120,8 @@ def cmd_index(args: argparse.Namespace) -> int:
     if stats.busy:
         err("another wikitui is writing the search index; try again when it has finished")
         return 1
+    for note in stats.notes:  # a source whose conversion was stopped: indexed by its name only
+        print(f"wikitui: note: {note}", file=sys.stderr)
     print(_describe_stats(stats, rebuilt=args.rebuild))
     return 0
 

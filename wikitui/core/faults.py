@@ -7,15 +7,23 @@ apply at every point in turn, deterministically, instead of guessing with sleeps
 ``WIKITUI_FAULT_KILL_AT=0`` only counts the steps (:func:`steps_taken`).
 
 Without the variable each step costs one dictionary lookup.
+
+With ``WIKITUI_FAULT_HANG_CONVERTING=NAME``, converting a source file named ``NAME``
+hangs (:func:`converting`): a parser caught in a loop by a hostile file, for the
+tests of the conversions' time limits.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import time
 
 #: The environment variable that arms the hook.
 KILL_AT_ENV = "WIKITUI_FAULT_KILL_AT"
+
+#: The environment variable that makes converting one file (by its name) hang.
+HANG_CONVERTING_ENV = "WIKITUI_FAULT_HANG_CONVERTING"
 
 _taken = 0
 
@@ -43,4 +51,13 @@ def steps_taken() -> int:
 def reset() -> None:
     """Start counting from zero again (a forked child does, so its count is its own)."""
     global _taken
-    _taken = 0
+    #: The environment variable that makes converting one file (by its name) hang.
+HANG_CONVERTING_ENV = "WIKITUI_FAULT_HANG_CONVERTING"
+
+_taken = 0
+
+
+def converting(name: str) -> None:
+    """Mark the start of converting a file named ``name``; hangs for an hour when the hook names it."""
+    if os.environ.get(HANG_CONVERTING_ENV) == name:
+        time.sleep(3600)

@@ -14,6 +14,10 @@ from pathlib import Path
 
 from wikitui.core.record import Record
 
+TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
+if TYPE_CHECKING:
+    from wikitui.core.vault.formats.isolated import Converter
+
 
 class _Folder(Record):
     """What :func:`source_text` needs of a vault: its (resolved) root."""
@@ -31,10 +35,11 @@ def _cache(root: Path):
     return TextCache(root / STATE_DIR / FOLDER)
 
 
-def converted_text(root: Path | str, rel: str, *, isolate: bool = False) -> tuple[str, str | None]:
+def converted_text(root: Path | str, rel: str, *, isolate: bool | Converter = False) -> tuple[str, str | None]:
     """(text, title) of a raw source for the index: its converted text, or its one-line reason.
 
-    ``isolate``: convert a cache miss in a child process with a time limit.
+    ``isolate``: convert a cache miss in a child process with a time limit (True: a
+    one-off child; a ``Converter``: its child, kept for a run of files).
     """
     from wikitui.core.vault.formats import source_text
 

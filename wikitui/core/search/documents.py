@@ -24,6 +24,7 @@ from wikitui.core.vault.formats.kinds import needs_conversion
 
 TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.vault.formats.isolated import Converter
     from wikitui.core.vault.page import PageInfo
 
 #: Only this much of a file is indexed (and searched for snippets).
@@ -171,11 +172,12 @@ def page_document(root: Path, rel: str, mtime_ns: int, size: int, info: PageInfo
     }
 
 
-def raw_document(root: Path, rel: str, mtime_ns: int, size: int, *, isolate: bool = False) -> dict:
+def raw_document(root: Path, rel: str, mtime_ns: int, size: int, *, isolate: bool | Converter = False) -> dict:
     """The document of one raw source (title: its first heading, else its file name).
 
     ``isolate``: a source that needs converting and is not in the cache is converted in
-    a child process with a time limit (for indexing inside the app's process).
+    a child process with a time limit: a one-off child (True) or this ``Converter``'s
+    (:mod:`~wikitui.core.vault.formats.isolated`).
     """
     name = PurePosixPath(rel).name
     try:

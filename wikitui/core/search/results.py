@@ -50,9 +50,12 @@ class UpdateStats(Record):
         rebuilt: The index was (re)created from scratch (missing, corrupt, old schema).
         unchanged: Files whose time changed but whose bytes did not (a checkout, a sync
             tool, ``touch``): their new time is recorded, nothing is re-indexed.
+        notes: One line per source whose conversion was stopped (past its time limit,
+            or its converter crashed): indexed by its name and that line only.
     """
 
-    __slots__ = ("added", "updated", "removed", "total", "seconds", "cancelled", "busy", "rebuilt", "unchanged")
+    __slots__ = ("added", "updated", "removed", "total", "seconds", "cancelled", "busy", "rebuilt", "unchanged",
+                 "notes")
 
     def __init__(  # noqa: PLR0913 - one argument per field
         self,
@@ -65,6 +68,7 @@ class UpdateStats(Record):
         busy: bool = False,
         rebuilt: bool = False,
         unchanged: int = 0,
+        notes: list[str] | None = None,
     ) -> None:
         self.added = added
         self.updated = updated
@@ -75,6 +79,7 @@ class UpdateStats(Record):
         self.busy = busy
         self.rebuilt = rebuilt
         self.unchanged = unchanged
+        self.notes = list(notes or ())
 
     @property
     def changed(self) -> int:

@@ -4,9 +4,11 @@ The converted text comes from :func:`~wikitui.core.vault.formats.source_text`: c
 after the first time, but that first conversion of a big PDF takes seconds, and even
 a cache hit hashes the file. So it runs in a thread worker (the conversion itself in
 a child process with a time limit: a hostile file cannot hang the app), the pane says
-"Converting…" meanwhile, and keys keep working. When the text arrives, and the pane
-still shows that source, it is shown as read-only markdown; a citation's page
-(``raw/x.pdf#page=3``, the link anchor ``page=3``) scrolls to its ``[page 3]`` line.
+"Converting…" meanwhile, and keys keep working. The worker also prepares the text
+for showing (:func:`prepare`: cleaned, cut into lines, its first screen or cited
+page laid out), so the UI thread only swaps the prepared document in, when the pane
+still shows that source. A citation's page (``raw/x.pdf#page=3``, the link anchor
+``page=3``) scrolls to its ``[page 3]`` line.
 A picture is shown as a picture (:mod:`~wikitui.ui.widgets.picture`). A file that
 cannot be converted gets its one line.
 """
@@ -16,11 +18,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from wikitui.core.record import Record
 from wikitui.core.vault.formats import kind_of
 from wikitui.core.vault.formats.citations import locate
 
 if TYPE_CHECKING:
     from wikitui.core.vault.formats import Conversion
+    from wikitui.ui.markdown.document import PageDocument
     from wikitui.ui.screens.page_display import PageDisplay
 
 _PAGE_ANCHOR = re.compile(r"^(?:page|slide)=?(\d{1,9})$", re.IGNORECASE)
@@ -44,7 +48,7 @@ def cited_page(anchor: str) -> int | None:
 
 
 def show_converted(display: PageDisplay, path: str, *, anchor: str, line: int | None, scroll_y: float) -> None:
-    """Show ``path`` through its converter: a "Converting…" message now, the text from a worker."""
+    """Show ``path`` through its converter: a "Converting…" message now, the prepared text from a worker."""
     screen, page = display.screen, display.page
     kind = kind_of(path) or "text"
     page.border_title = f"{path} · read-only source"
@@ -55,6 +59,8 @@ def show_converted(display: PageDisplay, path: str, *, anchor: str, line: int | 
         page.show_message("Converting…", f"{path} is being converted to text (the first time takes a moment; "
                                          "it is cached afterwards).")
     vault = display.workspace.vault
+    region = page.scrollable_content_region  # read here: the worker must not touch the widget
+    size = (region.width, region.height)
 
     def work() -> None:
         from wikitui.core.vault.formats import source_text
@@ -64,38 +70,86 @@ def show_converted(display: PageDisplay, path: str, *, anchor: str, line: int | 
             picture = _decode(vault.root / path)
             screen.app.call_from_thread(show_picture, display, path, picture, conversion.text.strip())
             return
-        screen.app.call_from_thread(_arrived, display, path, conversion, anchor, line, scroll_y)
+        shown = prepare(path, conversion, anchor=anchor, line=line, scroll_y=scroll_y, size=size)
+        screen.app.call_from_thread(_arrived, display, path, shown, scroll_y)
 
     screen.run_worker(work, thread=True, group="source-text", exclusive=True, exit_on_error=False)
 
 
-def _arrived(display: PageDisplay, path: str, conversion: Conversion, anchor: str, line: int | None,
-             scroll_y: float) -> None:
-    if display.current_path != path or display.current_kind != "source":
-        return  # the user moved on meanwhile
-    page, notify = display.page, display.screen.notify
+class Prepared(Record):
+    """Converted text made ready to show by the worker: the UI thread only swaps it in.
+
+    Attributes:
+        conversion: What the converter gave.
+        doc: The text as a page document, its lines cleaned and split, and its first
+            screen (or the cited page's) parsed and laid out; None when there is no text.
+        subtitle: The pane's border subtitle.
+        line: The file line to scroll to (a citation's page, a search hit), else None.
+        problem: A citation that could not be followed, in one line, else None.
+    """
+
+    __slots__ = ("conversion", "doc", "subtitle", "line", "problem")
+
+    def __init__(self, conversion: Conversion, doc: PageDocument | None = None, subtitle: str = "",
+                 line: int | None = None, problem: str | None = None) -> None:
+        self.conversion = conversion
+        self.doc = doc
+        self.subtitle = subtitle
+        self.line = line
+        self.problem = problem
+
+
+def prepare(path: str, conversion: Conversion, *, anchor: str, line: int | None, scroll_y: float,
+            size: tuple[int, int]) -> Prepared:
+    """Everything about showing ``conversion`` that does not need the widget (run in the worker).
+
+    Cleaning the text and cutting it into lines costs ~50 ms for 4 MB, and laying out
+    a cited page may parse many chunks: on the UI thread that would be a frozen frame.
+    ``size`` is the pane's (width, height) when the conversion started; a pane resized
+    meanwhile is laid out again by the widget.
+    """
+    from wikitui.ui.markdown.document import PageDocument
+
     if not conversion.ok:
-        page.border_subtitle = "not readable"
-        page.show_message("Cannot show this source", conversion.error or f"{path} has no text")
-        notify(conversion.error or f"{path} has no text", severity="warning")
-        return
+        return Prepared(conversion, subtitle="not readable")
     unit = "slides" if conversion.kind == "pptx" else "pages"
     if conversion.kind == "text":  # a large text file: its first megabytes (the note says how many)
-        page.border_subtitle = "large file" + (" · cut" if conversion.notes else "")
+        subtitle = "large file" + (" · cut" if conversion.notes else "")
         lexer = lexer_for(path)
     else:
-        page.border_subtitle = f"converted from {conversion.kind.upper()}" + (
+        subtitle = f"converted from {conversion.kind.upper()}" + (
             f" · {conversion.pages:,} {unit}" if conversion.pages else "")
         lexer = "markdown"
-    page.show(conversion.text, path=path, scroll_y=scroll_y, read_only_source=lexer, valid_utf8=True)
+    doc = PageDocument(conversion.text, path=path, source_lexer=lexer, valid_utf8=True)
+    problem = None
     number = cited_page(anchor)
     if number is not None:
         cite = locate(path, number, conversion)
-        if cite.problem:
-            notify(cite.problem, severity="warning")
-        line = cite.line
-    if line:
-        page.scroll_to_line(line)
+        problem, line = cite.problem, cite.line
+    width, height = size
+    if width > 0:
+        doc.set_width(width)
+        doc.ensure_lines(int(scroll_y) + height + 1)
+        if line:
+            doc.line_for_source(line)  # lays out down to it, and a screen past it
+            doc.ensure_lines(len(doc.lines) + height + 1)
+    return Prepared(conversion, doc, subtitle, line, problem)
+
+
+def _arrived(display: PageDisplay, path: str, shown: Prepared, scroll_y: float) -> None:
+    if display.current_path != path or display.current_kind != "source":
+        return  # the user moved on meanwhile
+    page, notify, conversion = display.page, display.screen.notify, shown.conversion
+    page.border_subtitle = shown.subtitle
+    if shown.doc is None:
+        page.show_message("Cannot show this source", conversion.error or f"{path} has no text")
+        notify(conversion.error or f"{path} has no text", severity="warning")
+        return
+    page.show_document(shown.doc, scroll_y=scroll_y)
+    if shown.problem:
+        notify(shown.problem, severity="warning")
+    if shown.line:
+        page.scroll_to_line(shown.line)
 
 
 def _decode(path):

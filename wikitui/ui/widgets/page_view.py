@@ -139,6 +139,10 @@ class PageView(SixelImages, ScrollView, can_focus=True):
         doc = PageDocument(text, path=path, info=info, source_lexer=read_only_source, valid_utf8=valid_utf8)
         self._set_document(doc, resolve, (scroll_y, anchor))
 
+    def show_document(self, doc: PageDocument, *, scroll_y: float = 0) -> None:
+        """Show a document prepared off the UI thread (a converted source, see ``source_display.prepare``)."""
+        self._set_document(doc, None, (scroll_y, None))
+
     def show_message(self, title: str, body: str) -> None:
         """Show an empty or error state instead of a page ("Page deleted", "Binary file")."""
         self._set_document(PageDocument.message(title, body), None, (0, None))

@@ -79,7 +79,7 @@ def update_paths(store, vault: Vault, files: list, absent: list[str], infos: dic
         return _finish(stats, store, started)
     # These come from the watcher while the app runs: a new PDF's conversion runs in a child process
     # (pure-Python parsers would hold the app's interpreter lock), with a time limit.
-    done = index_files(store, vault, writer, todo, gone, infos, stats, None, None, isolate=True)
+    done = index_files(store, vault, writer, todo, gone, infos, stats, None, None)
     store.commit(writer, removed=gone, indexed=done)
     return _finish(stats, store, started)
 
@@ -109,12 +109,23 @@ def skip_unchanged(store, vault: Vault, todo: list, stats: UpdateStats) -> list:
     return kept
 
 
-def index_files(store, vault: Vault, writer, todo, gone, infos, stats, progress, cancel, *, replace=True,
-                isolate=False) -> list:
+def index_files(store, vault: Vault, writer, todo, gone, infos, stats, progress, cancel, *, replace=True) -> list:
     """Add, replace (when ``replace``) and delete documents; returns the files indexed.
 
-    ``isolate``: convert PDFs, web pages and documents in a child process (see :func:`raw_document`).
+    PDFs, web pages and documents not in the text cache are converted in one child
+    process kept for the run, each with a time limit (:class:`Converter`): a file that
+    hangs its parser costs that limit, is indexed by its name and reason, and is noted
+    in ``stats.notes``; the build goes on.
     """
+    from wikitui.core.vault.formats.isolated import Converter
+
+    with Converter() as converter:
+        done = _index_files(store, vault, writer, todo, gone, infos, stats, progress, cancel, replace, converter)
+    stats.notes = list(converter.stopped)
+    return done
+
+
+def _index_files(store, vault, writer, todo, gone, infos, stats, progress, cancel, replace, converter) -> list:
     from wikitui.core.search.documents import page_document, raw_document
 
     root = vault.root
@@ -131,7 +142,7 @@ def index_files(store, vault: Vault, writer, todo, gone, infos, stats, progress,
         if kind == "page":
             doc = page_document(root, fs.path, fs.mtime_ns, fs.size, infos.get(fs.path))
         else:
-            doc = raw_document(root, fs.path, fs.mtime_ns, fs.size, isolate=isolate)
+            doc = raw_document(root, fs.path, fs.mtime_ns, fs.size, isolate=converter)
         if replace and fs.path in manifest:
             writer.update_document(**doc)
             stats.updated += 1

@@ -8,12 +8,17 @@ It only reads the source: raw/ is never written (the cache lives in ``.wikitui/`
 from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
+from wikitui.core import faults
 from wikitui.core.errors import UnsafePath
 from wikitui.core.vault.files import is_binary
 from wikitui.core.vault.formats.cache import TextCache, file_digest
 from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, MAX_TEXT_BYTES, Conversion, failed, finish, human_size
 from wikitui.core.vault.formats.kinds import CACHED_KINDS, kind_of
+
+if TYPE_CHECKING:
+    from wikitui.core.vault.formats.isolated import Converter
 
 def convert_file(path: Path | str, kind: str | None = None) -> Conversion:
     """Convert one file, without the cache. Never raises for a bad file.
@@ -31,6 +36,7 @@ def convert_file(path: Path | str, kind: str | None = None) -> Conversion:
     if size > MAX_FILE_BYTES:
         return failed(kind, f"{path.name} is too large to convert ({human_size(size)}; "
                             f"the limit is {human_size(MAX_FILE_BYTES)})")
+    faults.converting(path.name)
     if kind == "pdf":
         from wikitui.core.vault.formats.pdf import convert_pdf
 
@@ -89,7 +95,7 @@ def confined(vault, rel: str) -> Path:
     return target
 
 
-def source_text(vault, rel: str, *, cache: TextCache | None = None, isolate: bool = False) -> Conversion:
+def source_text(vault, rel: str, *, cache: TextCache | None = None, isolate: bool | Converter = False) -> Conversion:
     """The text of a vault file (a raw source, an attachment, a page): converted once, then cached.
 
     Args:
@@ -97,7 +103,9 @@ def source_text(vault, rel: str, *, cache: TextCache | None = None, isolate: boo
         rel: The file's vault-relative path, e.g. ``raw/paper.pdf``.
         cache: The cache to use (default: the vault's ``.wikitui/text/``).
         isolate: Convert a cache miss in a child process with a time limit
-            (:mod:`isolated`): for sources nobody has vetted, at a process start's cost.
+            (:mod:`isolated`): for sources nobody has vetted, at a process start's cost;
+            or in this :class:`~wikitui.core.vault.formats.isolated.Converter`'s child,
+            kept for a run of files (an index build).
 
     Raises:
         UnsafePath: ``rel`` is not a file inside the vault.
@@ -116,10 +124,12 @@ def source_text(vault, rel: str, *, cache: TextCache | None = None, isolate: boo
     hit = cache.get(digest, kind)
     if hit is not None:
         return hit
-    if isolate:
+    if isolate is True:
         from wikitui.core.vault.formats.isolated import convert_isolated
 
         conversion = convert_isolated(path, kind)
+    elif isolate:  # a Converter kept for a run of files
+        conversion = isolate.convert(path, kind)
     else:
         conversion = convert_file(path, kind)
     cache.put(digest, conversion)
