@@ -26,11 +26,12 @@ from wikitui.ui.markdown.pictures import release_pictures
 from wikitui.ui.markdown.sixel_pictures import SixelImages, paint_row
 from wikitui.ui.widgets.background_layout import BackgroundLayout
 from wikitui.ui.widgets.link_message import LinkMessage
+from wikitui.ui.widgets.page_scrolling import PageScrolling
 from wikitui.ui.widgets.page_styles import PAGE_VIEW_CSS
 from wikitui.ui.widgets.slide_mode import SlideMode, slide_or_scroll
 
 
-class PageView(SixelImages, ScrollView, can_focus=True):
+class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
     """A rendered markdown page (or a highlighted raw file) with a link cursor.
 
     The tab stops are exactly the page's outgoing links in reading order
@@ -368,34 +369,3 @@ class PageView(SixelImages, ScrollView, can_focus=True):
     def action_slide(self, delta: int) -> None:
         """The previous or next slide of a deck (:attr:`slides`); on any other page, scroll sideways."""
         slide_or_scroll(self, delta)
-
-    def action_scroll_end(self) -> None:
-        """Go to the bottom; on a page still being laid out, stay there as it grows."""
-        self._background.stick_to_end = not self._doc.complete
-        self.scroll_end(animate=False, immediate=True)
-        self._background.start(self._doc)
-
-    def action_scroll_home(self) -> None:
-        """Go to the top of the page."""
-        self._background.stick_to_end = False
-        self.scroll_home(animate=False, immediate=True)
-
-    def action_scroll_up(self) -> None:
-        """Scroll up one line."""
-        self._background.stick_to_end = False
-        self.scroll_relative(y=-1, animate=False, immediate=True)
-
-    def action_scroll_down(self) -> None:
-        """Scroll down one line."""
-        self.scroll_relative(y=1, animate=False, immediate=True)
-
-    def action_page_up(self) -> None:
-        """Scroll up one page."""
-        self._background.stick_to_end = False
-        self.scroll_relative(y=-max(1, self._height - 1), animate=False, immediate=True)
-
-    def action_page_down(self) -> None:
-        """Scroll down one page."""
-        self._doc.ensure_lines(self.scroll_offset.y + 2 * self._height + 1)
-        self.sync_size()
-        self.scroll_relative(y=max(1, self._height - 1), animate=False, immediate=True)
