@@ -22,3 +22,19 @@ def test_the_indexing_child_merges_segments_left_by_incremental_updates(sample_v
     fresh = SearchIndex(vault)
     assert fresh.segment_count() == 1
     assert [h.path for h in fresh.search("zzyzx")] == ["wiki/characters/dodo.md"]
+
+
+def test_the_indexing_child_tells_which_source_it_could_not_convert(sample_vault, monkeypatch):
+    from tests.core import formats_samples as samples
+    from wikitui.core.faults import CRASH_CONVERTING_ENV
+
+    samples.make_pdf(sample_vault / "raw" / "broken.pdf", ("Quokka words never indexed",))
+    samples.make_pdf(sample_vault / "raw" / "fine.pdf", ("Zanzibar glaciers retreat",))
+    monkeypatch.setenv(CRASH_CONVERTING_ENV, "broken.pdf")  # the child inherits it: its converter dies
+    notes: list[str] = []
+    finished, error = run_indexing(sample_vault, lambda done, total: None, lambda: False, notes.append)
+    assert finished and not error
+    assert notes == ["broken.pdf could not be converted (the converter stopped: exit status 3)"]
+    index = SearchIndex(Vault.open(sample_vault))
+    assert [h.path for h in index.search("zanzibar")] == ["raw/fine.pdf"]
+    assert [h.path for h in index.search("quokka")] == []

@@ -53,7 +53,7 @@ def test_changes_seen_while_the_index_builds_are_indexed_when_it_is_ready(sample
     ws.load_graph()
     seen: list = []
 
-    def a_build_meanwhile(root, progress, stop):
+    def a_build_meanwhile(root, progress, stop, note=None):
         # While the child indexes, the watcher reports a new page: it cannot go in yet.
         (root / "wiki" / "owls.md").write_text(OWLS, encoding="utf-8")
         seen.append((ws.index_state, ws.files_changed(["wiki/owls.md"]).index))
@@ -68,7 +68,7 @@ def test_changes_seen_while_the_index_builds_are_indexed_when_it_is_ready(sample
 def test_a_failed_build_says_why_and_changes_wait_no_longer(sample_vault, monkeypatch):
     ws = Workspace.open(sample_vault)
     ws.load_graph()
-    monkeypatch.setattr(child_process, "run_indexing", lambda root, progress, stop: (False, "the disk is full"))
+    monkeypatch.setattr(child_process, "run_indexing", lambda root, progress, stop, note=None: (False, "the disk is full"))
     assert not ws.build_index(lambda done, total: None, lambda: False)
     assert ws.index_state is IndexState.FAILED and ws.index_error == "search index: the disk is full"
     assert ws.search_index is None

@@ -21,11 +21,11 @@ async def test_search_opened_during_the_first_build_shows_progress_then_results(
     gate = threading.Event()
     real = child_process.run_indexing
 
-    def held_build(root, progress, stop):
+    def held_build(root, progress, stop, note=None):
         # The child process reports some progress, then takes its time (a large vault).
         progress(3, 10)
         gate.wait(30)
-        return real(root, progress, stop)
+        return real(root, progress, stop, note)
 
     monkeypatch.setattr(child_process, "run_indexing", held_build)
     app = workspace(sample_vault, watch=False)
@@ -46,10 +46,25 @@ async def test_search_opened_during_the_first_build_shows_progress_then_results(
 
 
 async def test_a_failed_build_says_why_in_the_search_screen(sample_vault, monkeypatch):
-    monkeypatch.setattr(child_process, "run_indexing", lambda root, progress, stop: (False, "the disk is full"))
+    monkeypatch.setattr(child_process, "run_indexing", lambda root, progress, stop, note=None: (False, "the disk is full"))
     app = workspace(sample_vault, watch=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: app.workspace.index_state.value == "failed", "the build to fail", 20)
         await pilot.press("slash", *"rabbit")
         await wait_for(pilot, lambda: "the disk is full" in _status(app), "the reason")
         assert _status(app).startswith("Search is not available")
+
+
+async def test_a_source_the_first_build_could_not_convert_is_named_in_a_notice(sample_vault, monkeypatch):
+    from tests.core import formats_samples as samples
+    from wikitui.core.faults import CRASH_CONVERTING_ENV
+
+    samples.make_pdf(sample_vault / "raw" / "broken.pdf", ("Quokka words never indexed",))
+    monkeypatch.setenv(CRASH_CONVERTING_ENV, "broken.pdf")  # the index's child inherits it
+    app = workspace(sample_vault, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.workspace.index_state.value == "ready", "the build", 60)
+        await wait_for(pilot, lambda: app._notifications, "the notice", 5)
+        [notice] = [n for n in app._notifications if n.title == "Search index"]
+        assert notice.message == "broken.pdf could not be converted (the converter stopped: exit status 3)"
+        assert notice.severity == "warning"

@@ -10,7 +10,8 @@ Without the variable each step costs one dictionary lookup.
 
 With ``WIKITUI_FAULT_HANG_CONVERTING=NAME``, converting a source file named ``NAME``
 hangs (:func:`converting`): a parser caught in a loop by a hostile file, for the
-tests of the conversions' time limits.
+tests of the conversions' time limits; with ``WIKITUI_FAULT_CRASH_CONVERTING=NAME``
+the converting process dies instead.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ KILL_AT_ENV = "WIKITUI_FAULT_KILL_AT"
 
 #: The environment variable that makes converting one file (by its name) hang.
 HANG_CONVERTING_ENV = "WIKITUI_FAULT_HANG_CONVERTING"
+#: The environment variable that makes the process converting one file (by its name) die.
+CRASH_CONVERTING_ENV = "WIKITUI_FAULT_CRASH_CONVERTING"
 
 _taken = 0
 
@@ -51,13 +54,12 @@ def steps_taken() -> int:
 def reset() -> None:
     """Start counting from zero again (a forked child does, so its count is its own)."""
     global _taken
-    #: The environment variable that makes converting one file (by its name) hang.
-HANG_CONVERTING_ENV = "WIKITUI_FAULT_HANG_CONVERTING"
-
-_taken = 0
+    _taken = 0
 
 
 def converting(name: str) -> None:
-    """Mark the start of converting a file named ``name``; hangs for an hour when the hook names it."""
+    """Mark the start of converting a file named ``name``; hangs for an hour, or dies, when a hook names it."""
     if os.environ.get(HANG_CONVERTING_ENV) == name:
         time.sleep(3600)
+    if os.environ.get(CRASH_CONVERTING_ENV) == name:
+        os._exit(3)  # a converter that takes its process down (a segfault in a C parser)

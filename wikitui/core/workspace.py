@@ -211,11 +211,13 @@ class Workspace:
         self._ready()
         return stats
 
-    def build_index(self, progress: Callable[[int, int], None], stop: Callable[[], bool]) -> bool:
+    def build_index(self, progress: Callable[[int, int], None], stop: Callable[[], bool],
+                    note: Callable[[str], None] | None = None) -> bool:
         """Catch the index up in a low-priority child process (the TUI's way), then make it current.
 
         Indexing in a thread would stall the UI (Whoosh holds the GIL for long
-        stretches); see :mod:`wikitui.core.search.child_process`.
+        stretches); see :mod:`wikitui.core.search.child_process`. ``note`` hears one
+        line per source whose conversion was stopped (indexed by its name only).
 
         Returns:
             Whether the index is now current. False when ``stop()`` ended it first,
@@ -225,7 +227,7 @@ class Workspace:
 
         self.index_state = IndexState.BUILDING
         try:
-            finished, error = run_indexing(self.vault.root, progress, stop)
+            finished, error = run_indexing(self.vault.root, progress, stop, note)
             if error:
                 raise RuntimeError(error)
             self.index  # opened here, in this worker: the UI thread never pays for it

@@ -258,8 +258,13 @@ class WikituiApp(App[None]):
         """Catch the index up (in a child process), then index what changed meanwhile."""
         main = self.main
         main.post_message(IndexProgress(0, 0))
+        stopped: list[str] = []  # sources whose conversion was stopped: indexed by their name only
         ready = self.workspace.build_index(lambda done, total: main.post_message(IndexProgress(done, total)),
-                                           self._stop.is_set)
+                                           self._stop.is_set, stopped.append)
+        if stopped and not self._stop.is_set():
+            more = f"\n…and {len(stopped) - 3} more" if len(stopped) > 3 else ""
+            self.call_from_thread(self.notify, "\n".join(stopped[:3]) + more, title="Search index",
+                                  severity="warning", timeout=12)
         if self.workspace.index_state is IndexState.FAILED:
             main.post_message(IndexProgress(0, 0, finished=True, error=self.workspace.index_error))
         elif ready and not self._stop.is_set():

@@ -76,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # reported to the UI, which shows it as a notice
         _emit({"error": f"{type(exc).__name__}: {exc}"})
         return 1
+    for note in getattr(stats, "notes", ()):  # a source whose conversion was stopped: the person hears of it
+        _emit({"note": str(note)})
     _emit({"finished": True, "cancelled": bool(getattr(stats, "cancelled", False))})
     return 0
 
@@ -125,9 +127,14 @@ class IndexProcess:
 
 
 def run_indexing(
-    vault_root: Path, on_progress: Callable[[int, int], None], should_stop: Callable[[], bool]
+    vault_root: Path, on_progress: Callable[[int, int], None], should_stop: Callable[[], bool],
+    on_note: Callable[[str], None] | None = None,
 ) -> tuple[bool, str]:
-    """Run the child to completion, forwarding progress; returns (finished, error message)."""
+    """Run the child to completion, forwarding progress (and each note: a source whose conversion was stopped).
+
+    Returns:
+        (finished, error message).
+    """
     child = IndexProcess(vault_root)
     stopper = threading.Thread(target=_stop_when, args=(child, should_stop), daemon=True)
     stopper.start()
@@ -136,6 +143,9 @@ def run_indexing(
     for msg in child.messages():
         if "error" in msg:
             error = str(msg["error"])
+        elif "note" in msg:
+            if on_note is not None:
+                on_note(str(msg["note"]))
         elif msg.get("finished"):
             finished = not msg.get("cancelled")
         elif "done" in msg:
