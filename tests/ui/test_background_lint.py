@@ -49,7 +49,9 @@ async def test_a_background_lint_turn_leaves_a_pending_changeset_without_applyin
         (pending,) = PendingStore(Vault.open(sample_vault)).list()
         assert pending.op == "lint" and [f.path for f in pending.files] == ["wiki/characters/dodo.md"]
         assert content(sample_vault) == before  # never applied
-        assert any(f"pending as {pending.id}" in n and "Nothing was applied" in n for n in notices(app))
+        # A notice is a message the app handles after this frame: wait for it, do not race it.
+        await wait_for(pilot, lambda: any(f"pending as {pending.id}" in n and "Nothing was applied" in n
+                                          for n in notices(app)), "the notice")
         assert "lint" in fake_llm.prompt_texts()[0].lower()
         assert not (sample_vault / ".wikitui/sessions").exists()  # the chat's sessions stay the person's
 

@@ -59,7 +59,8 @@ async def test_a_web_page_is_clipped_from_the_palette_and_opened(sample_vault, n
         await wait_for(pilot, clipped.exists, "the clipped page in raw/", timeout=20)
         await wait_for(pilot, lambda: app.main.current_path == "raw/glacier-retreat-speeds-up-in-the-alps.md",
                        "the new source to open")
-        assert any("Clipped “Glacier retreat speeds up in the Alps”" in n for n in notices(app))
+        # A notice is a message the app handles after this frame: wait for it, do not race it.
+        await wait_for(pilot, lambda: any("Clipped “Glacier retreat speeds up in the Alps”" in n for n in notices(app)), "the notice")
         text = clipped.read_text()
         assert f"source_url: {news_site}/glaciers" in text and "Swiss glaciers lost four percent" in text
         assert "MENU-SPORT-MARKER" not in text

@@ -54,7 +54,8 @@ async def test_the_picture_shows_under_its_spec_and_is_one_decision(chart_change
         assert diff.change.path == "wiki/assets/height.chart.json" and preview.display
         await pilot.press("g")
         await wait_for(pilot, lambda: any("drawn again" in n for n in notices(app)), "the chart drawn again", 20)
-        assert any("the same picture" in n for n in notices(app))
+        # A notice is a message the app handles after this frame: wait for it, do not race it.
+        await wait_for(pilot, lambda: any("the same picture" in n for n in notices(app)), "the notice")
         await pilot.press("a", "enter")
     result = app.results[0]
     assert set(result.accepted) == {"f0h0", "f1h0"}

@@ -65,7 +65,8 @@ async def test_an_encrypted_pdf_says_so_in_one_line(sample_vault):
         app.main.open_path("raw/locked.pdf")
         await wait_for(pilot, lambda: "Cannot show this source" in screen_text(app), "the one line", timeout=30)
         assert "locked.pdf is encrypted" in screen_text(app)
-        assert any("encrypted" in n for n in notices(app))
+        # A notice is a message the app handles after this frame: wait for it, do not race it.
+        await wait_for(pilot, lambda: any("encrypted" in n for n in notices(app)), "the notice")
 
 
 async def test_keys_are_answered_while_a_pdf_converts(sample_vault):

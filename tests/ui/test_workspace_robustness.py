@@ -119,4 +119,4 @@ async def test_an_apply_interrupted_by_a_crash_is_rolled_back_when_the_app_start
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         assert {n: (sample_vault / "wiki" / n).read_bytes() for n in names} == before
-        assert any("rolled back" in str(m) for m in notices(app))
+        await wait_for(pilot, lambda: any("rolled back" in str(m) for m in notices(app)), "the recovery notice")
