@@ -114,16 +114,29 @@ def _env(home) -> dict[str, str]:
     }
 
 
-def test_in_kitty_a_page_draws_its_picture_with_placeholders_and_keys_typed_at_launch_survive(
-    sample_vault, isolated_home
-):
-    make_picture(sample_vault / "raw" / "bands.png")
-    (sample_vault / "wiki" / "field-snaps.md").write_text(PAGE, encoding="utf-8")
-    term = PtyTerminal(_command(sample_vault), _env(isolated_home))
+def search_typed_at_launch(vault, env: dict[str, str]) -> tuple[PtyTerminal, int]:
+    """wikitui on ``vault`` (given a page embedding a picture) with ``/zebrasnap`` typed the instant it starts.
+
+    Returns:
+        The terminal (the caller closes it) and where its output stood once the search found the page.
+    """
+    make_picture(vault / "raw" / "bands.png")
+    (vault / "wiki" / "field-snaps.md").write_text(PAGE, encoding="utf-8")
+    term = PtyTerminal(_command(vault), env)
     try:
         term.type(b"/zebrasnap")  # the instant it starts: nothing may read these keys but the app
         term.wait_for(b"zebrasnap")  # every letter reached the search input...
-        mark = term.wait_for(b"enter opens")  # ...and found the page (a lost letter finds nothing)
+        return term, term.wait_for(b"enter opens")  # ...and found the page (a lost letter finds nothing)
+    except BaseException:
+        term.close()
+        raise
+
+
+def test_in_kitty_a_page_draws_its_picture_with_placeholders_and_keys_typed_at_launch_survive(
+    sample_vault, isolated_home
+):
+    term, mark = search_typed_at_launch(sample_vault, _env(isolated_home))
+    try:
         term.type(b"\r")
         end = term.wait_for(PLACEHOLDER, mark)
         shown = term.since(mark)

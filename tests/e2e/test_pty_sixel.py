@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.test_pty_pictures import PAGE, PtyTerminal, _command, _env
-from tests.ui.test_pictures import make_picture
+from tests.e2e.test_pty_pictures import _env, search_typed_at_launch
 
 #: An image written at a screen cell (cursor saved, moved; the sixel; cursor restored).
 IMAGE = re.compile(rb'\x1b7\x1b\[(\d+);(\d+)H\x1bP[0-9;]*q"1;1;(\d+);(\d+)[^\x1b]*\x1b\\\x1b8')
@@ -24,13 +23,8 @@ def _sixel_env(home) -> dict[str, str]:
 
 
 def test_under_sixel_an_opened_page_writes_its_picture_and_keys_typed_at_launch_survive(sample_vault, isolated_home):
-    make_picture(sample_vault / "raw" / "bands.png")
-    (sample_vault / "wiki" / "field-snaps.md").write_text(PAGE, encoding="utf-8")
-    term = PtyTerminal(_command(sample_vault), _sixel_env(isolated_home))
+    term, mark = search_typed_at_launch(sample_vault, _sixel_env(isolated_home))
     try:
-        term.type(b"/zebrasnap")  # the instant it starts: nothing may read these keys but the app
-        term.wait_for(b"zebrasnap")  # every letter reached the search input...
-        mark = term.wait_for(b"enter opens")  # ...and found the page (a lost letter finds nothing)
         assert b"\x1bP" not in term.since(0)  # no picture before the page is opened
         term.type(b"\r")
         term.wait_for(b"\x1b\\\x1b8", mark)  # an image written, the cursor put back

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.ui.test_pictures import EMBEDS, make_picture
+from tests.ui.test_pictures import embeds, make_picture, open_photos
 from tests.ui.workspace_helpers import screen_text, wait_for, wait_ready, workspace
 from wikitui.ui.markdown.kitty_pictures import PLACEHOLDER, KittyPicture, diacritics
 from wikitui.ui.widgets.page_view import PageView
@@ -55,16 +55,11 @@ async def test_under_kitty_a_pages_picture_is_placeholder_cells_and_its_data_goe
 ):
     from PIL import Image
 
-    make_picture(sample_vault / "raw" / "bands.png")
-    (sample_vault / "wiki" / "photos.md").write_text(EMBEDS, encoding="utf-8")
-    app = workspace(sample_vault, watch=False, index=False)
+    app = workspace(embeds(sample_vault), watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         written = _record_driver(app)
-        app.main.open_path("wiki/photos.md")
-        page = app.query_one(PageView)
-        await wait_for(pilot, lambda: page.document.pictures, "the pictures to be encoded", timeout=20)
-        await pilot.pause()
+        page = await open_photos(pilot, app)
         pictures = page.document.pictures
         assert len(pictures) == 2 and all(isinstance(p, KittyPicture) for p in pictures.values())
         assert len({id(p) for p in pictures.values()}) == 1  # both embeds name raw/bands.png: one picture
@@ -157,16 +152,11 @@ async def test_without_24_bit_colours_a_kitty_terminal_gets_half_blocks_in_pages
     import textual.constants
 
     monkeypatch.setattr(textual.constants, "COLOR_SYSTEM", "256")
-    make_picture(sample_vault / "raw" / "bands.png")
-    (sample_vault / "wiki" / "photos.md").write_text(EMBEDS, encoding="utf-8")
-    app = workspace(sample_vault, watch=False, index=False)
+    app = workspace(embeds(sample_vault), watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         written = _record_driver(app)
-        app.main.open_path("wiki/photos.md")
-        page = app.query_one(PageView)
-        await wait_for(pilot, lambda: page.document.pictures, "the pictures", timeout=20)
-        await pilot.pause()
+        page = await open_photos(pilot, app)
         assert not any(isinstance(p, KittyPicture) for p in page.document.pictures.values())
         assert "▀" in "".join(line.text for line in page.document.lines)
         assert "\x1b_G" not in "".join(written)

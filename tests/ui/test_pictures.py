@@ -91,14 +91,24 @@ A missing one keeps its line: ![[nowhere.png]]
 """
 
 
-def _embeds(vault):
+def embeds(vault):
+    """``vault`` with raw/bands.png and wiki/photos.md, the page embedding it twice."""
     make_picture(vault / "raw" / "bands.png")
     (vault / "wiki" / "photos.md").write_text(EMBEDS, encoding="utf-8")
     return vault
 
 
+async def open_photos(pilot, app) -> PageView:
+    """Open wiki/photos.md and wait until its pictures are decoded (and encoded) and drawn; its page view."""
+    app.main.open_path("wiki/photos.md")
+    page = app.query_one(PageView)
+    await wait_for(pilot, lambda: page.document.pictures, "the pictures to be decoded", timeout=20)
+    await pilot.pause()
+    return page
+
+
 async def test_a_page_shows_its_embedded_pictures_under_their_alt_lines(sample_vault):
-    app = workspace(_embeds(sample_vault), watch=False, index=False)
+    app = workspace(embeds(sample_vault), watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         app.main.open_path("wiki/photos.md")
@@ -120,7 +130,7 @@ async def test_a_page_shows_its_embedded_pictures_under_their_alt_lines(sample_v
 
 
 def test_snapshot_of_a_page_with_an_embedded_picture(snap_compare, sample_vault):
-    _embeds(sample_vault)
+    embeds(sample_vault)
 
     async def before(pilot):
         await wait_ready(pilot)

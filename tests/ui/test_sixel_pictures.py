@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.ui.test_kitty_pictures import _record_driver
-from tests.ui.test_pictures import EMBEDS, make_picture
+from tests.ui.test_pictures import EMBEDS, embeds, make_picture, open_photos
 from tests.ui.workspace_helpers import wait_for, wait_ready, workspace
 from wikitui.ui.markdown import sixel_pictures
 from wikitui.ui.markdown.sixel_pictures import SixelPicture, SixelRow
@@ -48,15 +48,10 @@ def _rows(page: PageView) -> tuple[int, int]:
 async def test_a_fully_visible_picture_is_blank_rows_and_its_last_row_writes_the_sixel_at_its_place(
     sample_vault, sixel
 ):
-    make_picture(sample_vault / "raw" / "bands.png")
-    (sample_vault / "wiki" / "photos.md").write_text(EMBEDS, encoding="utf-8")
-    app = workspace(sample_vault, watch=False, index=False)
+    app = workspace(embeds(sample_vault), watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
-        app.main.open_path("wiki/photos.md")
-        page = app.query_one(PageView)
-        await wait_for(pilot, lambda: page.document.pictures, "the pictures to be encoded", timeout=20)
-        await pilot.pause()
+        page = await open_photos(pilot, app)
         pictures = page.document.pictures
         assert all(isinstance(p, SixelPicture) for p in pictures.values())
         assert len({id(p) for p in pictures.values()}) == 1  # both embeds name raw/bands.png: one picture
@@ -213,9 +208,7 @@ async def test_a_page_left_before_its_pictures_are_encoded_gets_nothing_drawn(sa
         return real(*args)
 
     monkeypatch.setattr(sixel_pictures, "encode_sixel", slow)
-    make_picture(sample_vault / "raw" / "bands.png")
-    (sample_vault / "wiki" / "photos.md").write_text(EMBEDS, encoding="utf-8")
-    app = workspace(sample_vault, watch=False, index=False)
+    app = workspace(embeds(sample_vault), watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         written = _record_driver(app)
