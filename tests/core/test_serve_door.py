@@ -105,6 +105,7 @@ async def test_a_page_needs_the_token_its_own_host_and_its_own_origin(served):
     assert await status(served, "/?token=not-the-token") == 403
     assert await status(served, Cookie=f"wikitui-serve-{served.port}=not-the-token") == 403
     assert await status(served, f"/?token={served.token}"[:-1]) == 403
+    assert await status(served, "/?token=%ED%A0%80%C3%A9") == 403  # not even UTF-8
     assert await status(served, Cookie=f"wikitui-serve-{served.port + 1}={served.token}") == 403  # another port's
     assert await status(served, **good, Host=f"evil.example.com:{served.port}") == 403
     assert await status(served, f"/?token={served.token}", Host=f"evil.example.com:{served.port}") == 403

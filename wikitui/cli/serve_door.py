@@ -127,7 +127,8 @@ class Door:
         return _host_and_port(parts.netloc) == _host_and_port(authority)
 
     def _matches(self, candidate: str | None) -> bool:
-        return candidate is not None and hmac.compare_digest(candidate.encode(), self.token.encode())
+        # Bytes: compare_digest takes only ASCII str, and a query may carry anything.
+        return candidate is not None and hmac.compare_digest(candidate.encode("utf-8", "replace"), self.token.encode())
 
     def _exchange(self, request: web.Request) -> web.Response:
         """The answer to a first visit with the token: its cookie, and the same address without the token."""
