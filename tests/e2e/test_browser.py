@@ -24,6 +24,11 @@ from pathlib import Path
 
 import pytest
 
+try:
+    from selenium.webdriver.common.by import By
+except ImportError:  # the browser fixture skips the tests
+    By = None
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 
@@ -133,13 +138,11 @@ def requested(driver) -> list[str]:
 
 
 def test_the_workspace_runs_in_a_browser_and_takes_keys(served, browser):
-    from selenium.webdriver.common.by import By
-
     base = served.split("?", 1)[0]
     requested(browser)  # the browser's own start (its new-tab page), before the page
     browser.get(served)
     # The token URL leaves a cookie the page's script cannot read, and the address without the token.
-    assert browser.current_url == base
+    wait_until(lambda: browser.current_url == base, "the address without the token")
     (cookie,) = browser.get_cookies()
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["value"] in served
     assert "token" not in browser.execute_script("return document.cookie")
@@ -161,10 +164,18 @@ def test_the_workspace_runs_in_a_browser_and_takes_keys(served, browser):
     assert browser.execute_script("return window.__wikituiViolations") == []
 
 
-def test_without_the_token_the_browser_gets_nothing(served, browser):
+def test_without_the_token_nothing_opens_and_a_link_on_another_site_to_its_url_does(served, browser):
     base = served.split("?", 1)[0]
     browser.get(base)
-    assert "403" in browser.find_element("tag name", "body").text
+    assert "403" in browser.find_element(By.TAG_NAME, "body").text
     browser.get(served[:-1])  # a wrong token
-    assert "403" in browser.find_element("tag name", "body").text
+    assert "403" in browser.find_element(By.TAG_NAME, "body").text
     assert browser.get_cookies() == [] and received(browser) == ""
+
+    # The token URL clicked on another site's page (here a data: page, which has no origin): the browser sends no
+    # Strict cookie along that navigation's redirects, but the page's own refresh to the address without the
+    # token is this site's, so the cookie goes with it and with the socket.
+    browser.get(f"data:text/html,<a id='open' href='{served}'>the workspace</a>")
+    browser.find_element(By.ID, "open").click()
+    wait_until(lambda: browser.current_url == base, "the address without the token")
+    wait_until(lambda: "characters" in received(browser) and "Alice" in received(browser), "the wiki tree")

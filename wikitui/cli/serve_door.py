@@ -5,7 +5,10 @@ request must come from the person who started the server, through this server's
 own address. As Jupyter does, each server has a random token, printed in the URL
 it shows; the first visit with it trades it for an HttpOnly, SameSite=Strict
 cookie and is redirected to the same address without it (so the token does not
-stay in the address bar). Then each request, HTTP or WebSocket, is refused (403)
+stay in the address bar). That redirect is the page's own (a meta refresh), not a
+302: when the URL is clicked on another site's page, a browser withholds a Strict
+cookie for the whole redirect chain of that navigation, so after a 302 the first
+page would be refused. Then each request, HTTP or WebSocket, is refused (403)
 unless:
 
 - its ``Host`` is a loopback name (127.0.0.1, localhost, [::1]) or the ``--host``
@@ -23,6 +26,7 @@ This module is plain aiohttp; ``serve_textual`` fits it to textual-serve's app.
 from __future__ import annotations
 
 import hmac
+import html
 import ipaddress
 import secrets
 from dataclasses import dataclass
@@ -39,6 +43,9 @@ WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})
 #: Where the page's script nonce is kept on its request (see :func:`page_nonce`).
 _NONCE = "wikitui.serve.nonce"
 
+#: Marks the request whose answer trades the token for the cookie.
+_EXCHANGE = "wikitui.serve.exchange"
+
 #: The page's policy: scripts only from here or inline with this response's nonce; styles from here or inline
 #: (xterm.js and textual.js insert their own); fonts, images and sockets only from here; never in a frame.
 PAGE_POLICY = ("default-src 'none'; script-src 'self' 'nonce-{nonce}'; style-src 'self' 'unsafe-inline'; "
@@ -48,6 +55,13 @@ PAGE_POLICY = ("default-src 'none'; script-src 'self' 'nonce-{nonce}'; style-src
 #: Everything else (scripts, fonts, downloads, refusals) is no page: a file the app offers for download that
 #: happens to be HTML cannot run a script in this origin.
 OTHER_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox"
+
+#: The token's exchange: no sandbox, since a sandboxed page has no origin and its refresh would be cross-site.
+EXCHANGE_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+
+#: The exchange's page: on to the address without the token, from this origin (so the cookie goes with it).
+EXCHANGE_PAGE = ('<!DOCTYPE html>\n<meta charset="utf-8">\n<meta http-equiv="refresh" content="0; url={url}">\n'
+                 '<title>wikitui</title>\n<a href="{url}">Open the workspace</a>\n')
 
 REFUSED = ("403: this wikitui serve opens only with the address it printed (http://127.0.0.1:PORT/?token=...), "
            "in a browser on this machine.\n")
@@ -131,10 +145,13 @@ class Door:
         return candidate is not None and hmac.compare_digest(candidate.encode("utf-8", "replace"), self.token.encode())
 
     def _exchange(self, request: web.Request) -> web.Response:
-        """The answer to a first visit with the token: its cookie, and the same address without the token."""
+        """The answer to a first visit with the token: its cookie, and on to the same address without the token."""
         query = request.rel_url.query.copy()
         del query["token"]
-        response = web.Response(status=302, headers={"Location": str(request.rel_url.with_query(query))})
+        request[_EXCHANGE] = True
+        # One leading slash: "//host" or "/\\host" would leave this server.
+        url = html.escape("/" + str(request.rel_url.with_query(query)).lstrip("/\\"), quote=True)
+        response = web.Response(text=EXCHANGE_PAGE.format(url=url), content_type="text/html")
         response.set_cookie(self.cookie_name, self.token, httponly=True, samesite="Strict", path="/")
         return response
 
@@ -163,8 +180,8 @@ class Door:
             headers["Content-Security-Policy"] = PAGE_POLICY.format(nonce=request[_NONCE],
                                                                     host=request.headers["Host"])
         else:
-            headers["Content-Security-Policy"] = OTHER_POLICY
-        if response.status in (302, 403):
+            headers["Content-Security-Policy"] = EXCHANGE_POLICY if _EXCHANGE in request else OTHER_POLICY
+        if _EXCHANGE in request or response.status == 403:
             headers["Cache-Control"] = "no-store"
 
     def lock(self, app: web.Application) -> None:

@@ -63,6 +63,11 @@ class LockedServer(Server):
         self.door = door
 
     async def _make_app(self) -> web.Application:
+        """textual-serve's app with the door in front of it.
+
+        Raises:
+            UnsupportedTextualServe: the app's routes are not the four the page and the door are fitted to.
+        """
         app = await super()._make_app()
         names = {route.name for route in app.router.routes() if route.name}
         if names != ROUTES:
