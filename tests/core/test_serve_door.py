@@ -160,6 +160,9 @@ async def test_every_answer_forbids_frames_and_the_page_loads_only_from_its_serv
             async with http.get(served.base + path, headers=headers, allow_redirects=False) as reply:
                 assert reply.headers["X-Frame-Options"] == "DENY"
                 assert "frame-ancestors 'none'" in reply.headers["Content-Security-Policy"]
+                # What is not the page (a refusal, a file) is no page: a served HTML file runs no script here.
+                assert ("sandbox" in reply.headers["Content-Security-Policy"]) is (reply.status == 403 or
+                                                                                   path != "/")
         async with http.get(served.base, headers={"Cookie": served.cookie}) as reply:
             page = await reply.text()
             policy = dict(d.strip().split(" ", 1) for d in reply.headers["Content-Security-Policy"].split(";"))

@@ -63,8 +63,7 @@ EXCHANGE_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; 
 EXCHANGE_PAGE = ('<!DOCTYPE html>\n<meta charset="utf-8">\n<meta http-equiv="refresh" content="0; url={url}">\n'
                  '<title>wikitui</title>\n<a href="{url}">Open the workspace</a>\n')
 
-REFUSED = ("403: this wikitui serve opens only with the address it printed (http://127.0.0.1:PORT/?token=...), "
-           "in a browser on this machine.\n")
+REFUSED = "403: this wikitui serve opens only with the URL it printed (http://HOST:PORT/?token=...).\n"
 
 
 def new_token() -> str:
