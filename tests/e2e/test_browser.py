@@ -2,13 +2,19 @@
 
 The terminal in the page paints on a canvas, so the test reads what the app sends
 it: a script installed before the page loads records every WebSocket frame the
-page receives (the terminal output xterm.js draws). The test waits for the wiki
-tree to arrive, presses ``?`` in the page, and waits for the help screen.
+page receives (the terminal output xterm.js draws). The browser opens the URL the
+server prints (with its token), lands on the address without it, holding the
+cookie; the test waits for the wiki tree to arrive, presses ``?`` in the page, and
+waits for the help screen. Chromium's own network log shows the page asked no
+other host for anything, and the page broke none of its content policy.
+(The door's refusals, request by request: tests/core/test_serve_door.py.)
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -17,6 +23,11 @@ import time
 from pathlib import Path
 
 import pytest
+
+try:
+    from selenium.webdriver.common.by import By
+except ImportError:  # the browser fixture skips the tests
+    By = None
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -29,6 +40,10 @@ pytestmark = pytest.mark.skipif(
 #: Records the text of every frame the page's WebSockets receive, in window.__wikituiFrames.
 RECORDER = r"""
 window.__wikituiFrames = [];
+window.__wikituiViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__wikituiViolations.push(`${e.violatedDirective} ${e.blockedURI}`);
+});
 const NativeWebSocket = window.WebSocket;
 const decoder = new TextDecoder("utf-8");
 window.WebSocket = function (...args) {
@@ -64,7 +79,7 @@ def wait_until(check, what: str, timeout: float = 120.0):
 
 @pytest.fixture
 def served(sample_vault, tmp_path):
-    """``wikitui serve`` on a free port, on a copy of the sample vault; yields the page's address."""
+    """``wikitui serve`` on a free port, on a copy of the sample vault; yields the URL it prints (with its token)."""
     port = free_port()
     log = open(tmp_path / "serve.log", "w")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
@@ -72,14 +87,14 @@ def served(sample_vault, tmp_path):
                              "--vault", str(sample_vault)], stdout=log, stderr=subprocess.STDOUT, env=env,
                             start_new_session=True)
 
-    def listening() -> bool:
+    def listening() -> str | None:
         assert proc.poll() is None, (tmp_path / "serve.log").read_text()
+        url = re.search(rf"http://127\.0\.0\.1:{port}/\?token=[A-Za-z0-9_-]+", (tmp_path / "serve.log").read_text())
         with socket.socket() as s:
-            return s.connect_ex(("127.0.0.1", port)) == 0
+            return url.group(0) if url and s.connect_ex(("127.0.0.1", port)) == 0 else None
 
     try:
-        wait_until(listening, "wikitui serve to listen")
-        yield f"http://127.0.0.1:{port}"
+        yield wait_until(listening, "wikitui serve to print its URL and listen")
     finally:
         os.killpg(proc.pid, 15)  # the server and the app it started for the page
         try:
@@ -99,6 +114,7 @@ def browser(tmp_path):
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--window-size=1400,1000", f"--user-data-dir={tmp_path / 'chromium-profile'}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})  # every request the page makes
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
     try:
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
@@ -111,10 +127,25 @@ def received(driver) -> str:
     return "".join(driver.execute_script("return window.__wikituiFrames || []"))
 
 
-def test_the_workspace_runs_in_a_browser_and_takes_keys(served, browser):
-    from selenium.webdriver.common.by import By
+def requested(driver) -> list[str]:
+    """The URL of every request and WebSocket the browser made since the last call (Chromium's network log)."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] in ("Network.requestWillBeSent", "Network.webSocketCreated"):
+            urls.append(message["params"].get("request", message["params"]).get("url"))
+    return urls
 
+
+def test_the_workspace_runs_in_a_browser_and_takes_keys(served, browser):
+    base = served.split("?", 1)[0]
+    requested(browser)  # the browser's own start (its new-tab page), before the page
     browser.get(served)
+    # The token URL leaves a cookie the page's script cannot read, and the address without the token.
+    wait_until(lambda: browser.current_url == base, "the address without the token")
+    (cookie,) = browser.get_cookies()
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["value"] in served
+    assert "token" not in browser.execute_script("return document.cookie")
     # The page tree (the sample wiki's folders and pages) reaches the browser's terminal.
     wait_until(lambda: "characters" in received(browser) and "Alice" in received(browser), "the wiki tree")
     assert "Everywhere" not in received(browser)
@@ -124,3 +155,30 @@ def test_the_workspace_runs_in_a_browser_and_takes_keys(served, browser):
                                 "the terminal's input")[0]
     terminal_input.send_keys("?")
     wait_until(lambda: "Everywhere" in received(browser), "the help screen after pressing ?")
+
+    # The socket had no token in its URL (the cookie let it in), and everything the page asked for came from here.
+    urls = requested(browser)
+    ws_base = base.replace("http:", "ws:")
+    sockets = [u for u in urls if u.startswith(f"{ws_base}ws?")]
+    assert sockets and not any("token" in u for u in sockets), urls
+    network = [u for u in urls if u.startswith(("http:", "https:", "ws:", "wss:"))]  # not chrome:// or data:
+    assert [u for u in network if not u.startswith((base, ws_base))] == [], urls
+    assert any(u.endswith(".ttf") for u in urls)  # the font, from here
+    assert browser.execute_script("return window.__wikituiViolations") == []
+
+
+def test_without_the_token_nothing_opens_and_a_link_on_another_site_to_its_url_does(served, browser):
+    base = served.split("?", 1)[0]
+    browser.get(base)
+    assert "403" in browser.find_element(By.TAG_NAME, "body").text
+    browser.get(served[:-1])  # a wrong token
+    assert "403" in browser.find_element(By.TAG_NAME, "body").text
+    assert browser.get_cookies() == [] and received(browser) == ""
+
+    # The token URL clicked on another site's page (here a data: page, which has no origin): the browser sends no
+    # Strict cookie along that navigation's redirects, but the page's own refresh to the address without the
+    # token is this site's, so the cookie goes with it and with the socket.
+    browser.get(f"data:text/html,<a id='open' href='{served}'>the workspace</a>")
+    browser.find_element(By.ID, "open").click()
+    wait_until(lambda: browser.current_url == base, "the address without the token")
+    wait_until(lambda: "characters" in received(browser) and "Alice" in received(browser), "the wiki tree")

@@ -114,7 +114,8 @@ _COMMAND_HELP = {
             "stdin/stdout: search, read, list_pages, links, lint and the propose_* tools. Proposals gather into "
             "one pending changeset per session, for you to review; nothing is ever applied by MCP."),
     "serve": ("the workspace in a browser, on 127.0.0.1", "Run the workspace through textual-serve and print "
-              "its address. Only this machine can reach it unless --host says otherwise."),
+              "its address, with a random token: only a browser that opens that URL gets in. Only this machine "
+              "can reach it unless --host says otherwise."),
     "completion": ("a shell completion script (bash, zsh or fish)", "Print a completion script for SHELL; e.g. "
                    "`wikitui completion bash > ~/.local/share/bash-completion/completions/wikitui`."),
 }
