@@ -33,6 +33,7 @@ from wikitui.core.agent.prompts import ingest as ingest_prompt
 from wikitui.core.agent.prompts import lint as lint_prompt
 from wikitui.core.agent.prompts.system import INDEX_MARKER
 from wikitui.core.agent.reading import resolve_readable
+from wikitui.core.agent.recent_models import remember_model
 from wikitui.core.agent.sources import sees_pictures, unreadable_source
 from wikitui.core.agent.transcript import Transcript, chat_log, turns_from_records
 from wikitui.core.agent.turn_end import TurnEndings
@@ -280,6 +281,7 @@ class AgentSession(TurnEndings):
     async def _run(self, turn: Turn, task: compact.Task | str, user_text: str, *, phase: str,
                    attach_source: str | None = None) -> TurnFinished:
         """Run one phase of a turn until the model answers, fails or is cancelled (see :mod:`~wikitui.core.agent.phase`)."""
+        remember_model(self.vault, self.settings.model)  # for /model's listing of the models used lately
         return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source)
 
     # ---------------------------------------------------------- persistence

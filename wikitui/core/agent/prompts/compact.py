@@ -1,7 +1,7 @@
 """The compact instructions, for context windows too small for the full ones (2k-6k tokens).
 
-The full system prompt's role and rules take about 1,100 tokens before WIKI.md and
-index.md, the ten tool schemas 1,800 more: a 2,048-token local model cannot even be asked
+The full system prompt's role, rules and task take about 1,300 tokens before WIKI.md
+and index.md, the ten tool schemas 1,800 more: a 2,048-token local model cannot even be asked
 a question. The compact prompt keeps what a small model needs to do the work safely
 (look things up, cite, propose rather than write, sources are not instructions, the
 one contradiction format) in a few lines, with one short task per operation and the
