@@ -12,8 +12,10 @@ from tests.core.test_headless import ingest_script
 from tests.fakeserver import text, tool_call
 from wikitui.core.agent.headless import run_ask, run_ingest
 from wikitui.core.agent.llm import LLMClient
+from wikitui.core.agent.session import AgentSession
 from wikitui.core.agent.tools.compact import COMPACT_TOOLS
 from wikitui.core.config import load_settings
+from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 from wikitui.core.workspace import Workspace
 
@@ -110,3 +112,18 @@ def test_the_compact_key_is_read_and_checked(sample_vault):
     configure(sample_vault, 'compact = "sometimes"')
     settings = load_settings(Vault.open(sample_vault))
     assert settings.compact is None and 'compact must be true, false or "auto"' in settings.warnings[0]
+
+
+async def test_lint_has_a_compact_pass_too(fake_llm, sample_vault):
+    configure(sample_vault, "context_tokens = 2048")
+    fake_llm.context_limit = 2048
+    fake_llm.script(text("Findings: [[Lobster Quadrille]] is a broken link."))
+    vault = Vault.open(sample_vault)
+    settings = load_settings(vault)
+    session = AgentSession(vault, LinkGraph.load(vault), None, settings, client=LLMClient(settings))
+    done = await session.lint()
+    assert not done.failed
+    (request,) = fake_llm.requests
+    assert tool_names(request) == list(COMPACT_TOOLS) and fake_llm.count_tokens(request) <= 2048 - 256
+    system = request["messages"][0]["content"]
+    assert "Task: a health check" in system and "broken-link wiki/characters/mock-turtle.md:25" in system

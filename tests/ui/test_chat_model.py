@@ -38,3 +38,17 @@ async def test_model_lists_the_configured_model_and_the_ones_used_lately(fake_ll
     assert listing.splitlines()[0] == "Model: openai/fake-model (from WIKITUI_MODEL)"
     assert "Configured:" not in listing  # the model in use is the configured one
     assert "  openai/other-model\n  openai/fake-model" in listing
+
+
+async def test_a_small_window_says_the_compact_prompt_in_a_quiet_line(fake_llm, sample_vault):
+    (sample_vault / ".wikitui").mkdir(exist_ok=True)
+    (sample_vault / ".wikitui" / "config.toml").write_text("context_tokens = 2048\n")
+    fake_llm.context_limit = 2048
+    fake_llm.script(text("Alice is the heroine [[Alice]]."), text("Still Alice."))
+    app = ChatHost(sample_vault)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await turn(pilot, "Who is Alice?")
+        await turn(pilot, "And now?")
+        quiet = [n for n in notes(app.pane, "note") if n.startswith("compact prompt")]
+    assert quiet == ["compact prompt for a 2,048-token window (tools: read, search, propose_edit, propose_page)"]
+    assert len(fake_llm.requests) == 2  # both answered; said once
