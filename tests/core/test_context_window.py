@@ -116,11 +116,11 @@ async def test_an_overflow_names_the_window_and_what_was_sent(fake_llm, sample_v
 
 async def test_a_window_too_small_for_the_instructions_is_said_before_any_request(fake_llm, sample_vault):
     (sample_vault / ".wikitui").mkdir(exist_ok=True)
-    (sample_vault / ".wikitui" / "config.toml").write_text("context_tokens = 1500\n")
+    (sample_vault / ".wikitui" / "config.toml").write_text("context_tokens = 700\n")  # too small even for compact
     chat = Chat(sample_vault)
     done = await chat.session.ask("Who is Alice?")
     assert done.failed and fake_llm.requests == []
     (err,) = [e for e in chat.events if isinstance(e, AgentError)]
-    assert err.message.startswith("openai/fake-model's context window of 1,500 tokens (context_tokens in the "
+    assert err.message.startswith("openai/fake-model's context window of 700 tokens (context_tokens in the "
                                   "config) cannot hold this request")
     assert "tool schemas" in err.message

@@ -317,7 +317,7 @@ async def test_no_model_configured_says_how(sample_vault, monkeypatch):
 
 async def test_old_tool_results_are_condensed_when_the_window_is_small(fake_llm, sample_vault):
     fake_llm.script(*[tool_call("read", path=f"raw/chapter-0{n}.md") for n in (1, 2, 3)], text("Done."))
-    chat = Chat(sample_vault, initial_context_tokens=1000)
+    chat = Chat(sample_vault, initial_context_tokens=1000, compact=False)  # the full set crowds the window
     chat.session._window = ContextWindow(6000, "a test")  # a small local model
     done = await chat.session.ask("Summarise the first three chapters.")
     assert done.text == "Done."

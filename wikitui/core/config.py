@@ -43,6 +43,7 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "max_rounds": int,
     "initial_context_tokens": int,
     "context_tokens": int,
+    "compact": (bool, str),
     "theme": str,
     "keymap": dict,
     "review_model": str,
@@ -116,6 +117,9 @@ class Settings:
         context_tokens: The model's context window in tokens, when you know it better than
             litellm or the server (llama.cpp's ``-c``, vLLM's ``--max-model-len``); None:
             litellm's model data, else the server's ``/models`` entry, else 8,192.
+        compact: The agent's compact instructions and four tools (read, search, propose_edit,
+            propose_page) for small windows: True always, False never, None (``"auto"``, the
+            default) when the full set would take more than half the window or not fit it.
         theme: The UI theme's name; None for the default.
         keymap: Key overrides, action name to key (``{"review": "ctrl+e"}``).
         review_model: A second model that reads every changeset's hunks before the human
@@ -135,6 +139,7 @@ class Settings:
     max_rounds: int = 25
     initial_context_tokens: int = 8000
     context_tokens: int | None = None
+    compact: bool | None = None
     theme: str | None = None
     keymap: dict[str, str] = field(default_factory=dict)
     review_model: str | None = None
@@ -199,6 +204,9 @@ def _apply_file(settings: Settings, data: dict, origin: str) -> None:
                     "set api_key_env to the name of the variable that holds the key"
                 )
             continue  # other tools' keys (wiki_dir, raw_dir...) are not ours to judge
+        if key == "compact":
+            _apply_compact(settings, value, origin)
+            continue
         if isinstance(value, bool) or not isinstance(value, want):
             settings.warnings.append(f"{origin}: {key!r} has the wrong type ({type(value).__name__}); ignored")
             continue
@@ -210,6 +218,18 @@ def _apply_file(settings: Settings, data: dict, origin: str) -> None:
         else:
             setattr(settings, key, float(value) if key in ("timeout", "eval_task_timeout") else value)
         settings.sources[key] = origin
+
+
+def _apply_compact(settings: Settings, value: object, origin: str) -> None:
+    """``compact = true | false | "auto"``: the agent's compact instructions and tools for small windows."""
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        settings.compact = None
+    elif isinstance(value, bool):
+        settings.compact = value
+    else:
+        settings.warnings.append(f'{origin}: compact must be true, false or "auto"; ignored')
+        return
+    settings.sources["compact"] = origin
 
 
 def _apply_background(settings: Settings, table: dict, origin: str) -> None:

@@ -72,6 +72,8 @@ class Turn:
         notes: Notes shown in the chat, as (position among ``entries``, kind, text): errors,
             cancels, cut answers, saved proposals (restored with the conversation).
         builder: The turn's ChangesetBuilder while it runs (not persisted).
+        compact: Whether the turn uses the compact instructions and tools (set by its first phase,
+            kept by an ingest's write phase; None until then; not persisted).
     """
 
     number: int
@@ -85,6 +87,7 @@ class Turn:
     source: str | None = None
     notes: list[tuple[int, str, str]] = field(default_factory=list)
     builder: Any = field(default=None, repr=False, compare=False)
+    compact: bool | None = field(default=None, repr=False, compare=False)
     _summary: list[Entry] | None = field(default=None, repr=False, compare=False)
 
     def summary_entries(self) -> list[Entry]:

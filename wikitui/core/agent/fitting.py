@@ -3,18 +3,23 @@
 The system prompt carries WIKI.md and index.md, cut together to at most a quarter of
 the window (:class:`~wikitui.core.agent.window.Budget`); the tool schemas and the room
 kept for the answer are counted too. When even that is too much (a 4k local model, a
-long message), the WIKI.md + index.md share shrinks until the request fits, and only
-a window too small for wikitui's own instructions is an error — one that names the
-window, where the figure came from, and what the request was made of.
+long message), the WIKI.md + index.md share shrinks until the request fits. A window
+that the full instructions and ten tool schemas would crowd (more than half of it) gets
+the compact instructions and four tools instead (:func:`fit_first_request`); only a
+window too small even for those is an error — one that names the window, where the
+figure came from, and what the request was made of.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from wikitui.core.agent.llm_errors import ContextOverflow
+from wikitui.core.agent.prompts import compact as compact_prompts
 from wikitui.core.agent.prompts import system as prompts
-from wikitui.core.agent.window import Budget
+from wikitui.core.agent.prompts.compact import Task
+from wikitui.core.agent.window import Budget, ContextWindow
 from wikitui.core.vault.files import read_text
 from wikitui.core.vault.formats import needs_conversion, source_text
 
@@ -23,30 +28,77 @@ _CONFIG_HINT = ("set context_tokens in .wikitui/config.toml to the server's real
                 "started with; vLLM: --max-model-len)")
 
 
-def fit_system_prompt(vault, graph, task: str, budget: Budget, user_message: dict, count_text: Callable[[str], int],
-                      count_message: Callable[[dict], int], *, model: str) -> tuple[str, int]:
-    """The system prompt and its tokens, sized so the first request of the turn fits the window.
+@dataclass(slots=True)
+class FirstRequest:
+    """How a turn phase's requests are made: which instructions and tools, the budget, the system prompt.
+
+    Attributes:
+        compact: The compact instructions and tools (:mod:`~wikitui.core.agent.prompts.compact`).
+        budget: The window's split for that set.
+        system: The system prompt, WIKI.md and index.md cut to fit.
+        system_tokens: Its tokens.
+    """
+
+    compact: bool
+    budget: Budget
+    system: str
+    system_tokens: int
+
+
+def fit_first_request(vault, graph, task: Task | str, window: ContextWindow, tools_tokens: Callable[[bool], int],
+                      user_message: dict, count_text: Callable[[str], int], count_message: Callable[[dict], int], *,
+                      model: str, initial_context_tokens: int, compact: bool | None = None) -> FirstRequest:
+    """The instructions, tools and system prompt for a turn phase, chosen so its first request fits the window.
+
+    Args:
+        task: The operation's instructions (a :class:`Task` in both sizes; a string serves for both).
+        tools_tokens: The tokens of the tool schemas: ``tools_tokens(compact)``.
+        compact: True: the compact set; False: the full one; None (auto): the full set when its
+            instructions and schemas take at most half the window and the request fits, else the compact one.
 
     Raises:
-        ContextOverflow: the window cannot hold wikitui's instructions, the tool schemas,
-            the message and the room for an answer even with no WIKI.md or index.md.
+        ContextOverflow: the window cannot hold even the chosen (or, in auto, the compact) set.
     """
+    full_task, compact_task = (task.full, task.compact) if isinstance(task, Task) else (task, task)
+
+    def attempt(small: bool) -> tuple[FirstRequest, int]:
+        budget = Budget.plan(window, tools_tokens(small), initial_context_tokens, compact=small)
+        system, tokens, context = _fit(vault, graph, compact_task if small else full_task, budget, user_message,
+                                       count_text, count_message, model=model, compact=small)
+        return FirstRequest(small, budget, system, tokens), tokens - context + budget.tools
+
+    if compact is None:
+        try:
+            full, fixed = attempt(False)
+            if fixed <= window.tokens // 2:
+                return full
+        except ContextOverflow:
+            pass
+        return attempt(True)[0]
+    return attempt(compact)[0]
+
+
+def _fit(vault, graph, task: str, budget: Budget, user_message: dict, count_text: Callable[[str], int],
+         count_message: Callable[[dict], int], *, model: str, compact: bool = False) -> tuple[str, int, int]:
+    """(system prompt, its tokens, the tokens of WIKI.md + index.md in it), WIKI.md + index.md shrunk until it fits."""
+    build = compact_prompts.system_prompt if compact else prompts.system_prompt
     user_tokens = count_message(user_message)
     share = budget.context
     for _ in range(4):
         ctx = prompts.initial_context(vault, share, count_text)
-        system = prompts.system_prompt(vault, graph, ctx, task)
+        system = build(vault, graph, ctx, task)
         system_tokens = count_message({"role": "system", "content": system})
         over = system_tokens + user_tokens + budget.tools + budget.reserve - budget.window.tokens
         if over <= 0:
-            return system, system_tokens
+            return system, system_tokens, ctx.tokens
         if share == 0:
             break
         share = max(0, min(share, ctx.tokens) - over - 16)
     w = budget.window
+    which = "compact instructions" if compact else "instructions"
     raise ContextOverflow(
         f"{model}'s context window of {w.tokens:,} tokens ({w.source}) cannot hold this request: wikitui's "
-        f"instructions take {system_tokens:,} tokens, the tool schemas {budget.tools:,}, your message "
+        f"{which} take {system_tokens:,} tokens, the tool schemas {budget.tools:,}, your message "
         f"{user_tokens:,}, and {budget.reserve:,} are kept for the answer. If the window is larger, {_CONFIG_HINT}; "
         "otherwise use a model with a larger window")
 
@@ -63,7 +115,7 @@ def overflow_message(model: str, budget: Budget, sent: int, system_tokens: int, 
     return f"the request did not fit {model}'s context window of {w.tokens:,} tokens ({w.source}): {what}; {todo}.{said}"
 
 
-def source_excerpt(vault, rel: str, budget: Budget, count_text: Callable[[str], int]) -> str:
+def source_excerpt(vault, rel: str, window: ContextWindow, count_text: Callable[[str], int]) -> str:
     """The source, paged to a quarter of the window, for a model that did not read it with the tools."""
     try:
         if needs_conversion(rel):  # a PDF, web page, document...: its converted text (cached by the ingest)
@@ -75,7 +127,7 @@ def source_excerpt(vault, rel: str, budget: Budget, count_text: Callable[[str], 
             text = read_text(vault.root / rel)
     except OSError as exc:
         return f"\n\n(The source {rel} cannot be read: {exc.strerror or exc}.)"
-    kept, _tokens, note = prompts.cut_to_tokens(text, budget.window.tokens // 4, count_text, rel)
+    kept, _tokens, note = prompts.cut_to_tokens(text, window.tokens // 4, count_text, rel)
     more = f"\n{note}" if note else ""
     return (f"\n\nYou have not read the source with the tools, so here it is:\n\n<source path=\"{rel}\">\n"
             f"{kept.rstrip()}\n</source>{more}")

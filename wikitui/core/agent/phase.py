@@ -28,13 +28,13 @@ from wikitui.core.agent.events import (
     TurnStarted,
     Usage,
 )
-from wikitui.core.agent.fitting import fit_system_prompt, overflow_message, source_excerpt
+from wikitui.core.agent.fitting import fit_first_request, overflow_message, source_excerpt
 from wikitui.core.agent.llm_errors import ContextOverflow
 from wikitui.core.agent.pictures import pictures_message
+from wikitui.core.agent.prompts.compact import Task
 from wikitui.core.agent.sources import sees_pictures
 from wikitui.core.agent.tools import ToolBox, describe_call
 from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
-from wikitui.core.agent.window import Budget
 from wikitui.core.config import scrub
 from wikitui.core.errors import WikituiError
 
@@ -46,9 +46,13 @@ _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now w
                "what is left undone.]")
 
 
-async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str, *, phase: str,
+async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_text: str, *, phase: str,
                     attach_source: str | None = None) -> TurnFinished:
-    """Run one phase of ``session``'s ``turn`` until the model answers, fails or is cancelled."""
+    """Run one phase of ``session``'s ``turn`` until the model answers, fails or is cancelled.
+
+    ``task`` is the operation's instructions; a :class:`Task` carries them in both sizes, and the phase
+    uses the compact ones (and tools) when the window calls for them (:func:`fit_first_request`).
+    """
     session._running = True
     start = time.perf_counter()
     toolbox: ToolBox | None = None
@@ -59,19 +63,26 @@ async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str
         if phase == "write" and turn.builder is None:
             turn.builder = session._builder()
         window = await session._window_info()
-        toolbox = ToolBox(session.vault, session.graph, session.search_index, turn.builder, phase, 24_000,
-                          vision=sees_pictures(session.client))
-        tools = toolbox.schemas()
-        budget = Budget.plan(window, session._count_tools(tools), session.settings.initial_context_tokens)
-        toolbox.max_result_chars = budget.result_chars()  # big results crowd a small window
         shown = None
         if attach_source:  # the chat shows what the user sent, not the source pasted after it
             shown = user_text
-            user_text += source_excerpt(session.vault, attach_source, budget, session._count_text)
+            user_text += source_excerpt(session.vault, attach_source, window, session._count_text)
         session._add(turn, {"role": "user", "content": user_text}, prompt=turn.prompt, description=shown)
-        system, system_tokens = fit_system_prompt(session.vault, session.graph, task, budget, turn.entries[-1].message,
-                                                  session._count_text, session._count_message,
-                                                  model=session.settings.model or "")
+        fitted = fit_first_request(session.vault, session.graph, task, window,
+                                   lambda small: session._count_tools(ToolBox.tool_schemas(small)),
+                                   turn.entries[-1].message, session._count_text, session._count_message,
+                                   model=session.settings.model or "",
+                                   initial_context_tokens=session.settings.initial_context_tokens,
+                                   compact=session.settings.compact if turn.compact is None else turn.compact)
+        turn.compact = fitted.compact  # an ingest's write phase keeps its plan's set
+        budget, system, system_tokens = fitted.budget, fitted.system, fitted.system_tokens
+        toolbox = ToolBox(session.vault, session.graph, session.search_index, turn.builder, phase,
+                          budget.result_chars(), vision=sees_pictures(session.client), compact=fitted.compact)
+        tools = toolbox.schemas()
+        if fitted.compact and session._told_compact != window.tokens:
+            session._told_compact = window.tokens
+            await session._emit(Notice(f"compact prompt for a {window.tokens:,}-token window "
+                                       f"(tools: {', '.join(t['function']['name'] for t in tools)})"))
         previous = [t for t in session.turns if t is not turn and t.state != "failed"]
         session.prep_times.append(time.perf_counter() - start)
         told: set[str] = set()

@@ -28,10 +28,12 @@ from wikitui.core.agent.events import LintReady, Notice, TurnFinished, TurnStart
 from wikitui.core.agent.filing import answer_page, backlinks_to_answer
 from wikitui.core.agent.phase import run_phase, used_tools
 from wikitui.core.agent.prompts import ask as ask_prompt
+from wikitui.core.agent.prompts import compact
 from wikitui.core.agent.prompts import ingest as ingest_prompt
 from wikitui.core.agent.prompts import lint as lint_prompt
 from wikitui.core.agent.prompts.system import INDEX_MARKER
 from wikitui.core.agent.reading import resolve_readable
+from wikitui.core.agent.recent_models import remember_model
 from wikitui.core.agent.sources import sees_pictures, unreadable_source
 from wikitui.core.agent.transcript import Transcript, chat_log, turns_from_records
 from wikitui.core.agent.turn_end import TurnEndings
@@ -89,7 +91,8 @@ class AgentSession(TurnEndings):
         self._running = False
         self._feedback: str | None = None
         self._window: ContextWindow | None = None
-        self._tools_tokens: int | None = None
+        self._tools_tokens: dict[tuple[str, ...], int] = {}  # per tool set (full, compact), per model
+        self._told_compact: int | None = None  # the window the compact set was last announced for
         self._sync: asyncio.Future | None = None
         if session_id and self.transcript.path.exists():
             self._restore()
@@ -139,7 +142,7 @@ class AgentSession(TurnEndings):
         self.settings.model = model
         self.client = LLMClient(self.settings)
         self._window = None
-        self._tools_tokens = None
+        self._tools_tokens = {}
 
     def queue_feedback(self, text: str) -> None:
         """Send ``text`` (the review's reasons) with the user's next message, not as a turn of its own."""
@@ -164,7 +167,8 @@ class AgentSession(TurnEndings):
         if self._running:
             return await self._fail_early("ask", question, _busy())
         turn = self._new_turn("ask", question)
-        return await self._run(turn, ask_prompt.ask_task(), self._with_feedback(question), phase="write")
+        task = compact.Task(ask_prompt.ask_task(), compact.ask_task())
+        return await self._run(turn, task, self._with_feedback(question), phase="write")
 
     async def ingest(self, raw_path: str, *, auto_go: bool = False) -> TurnFinished:
         """Ingest a source: the plan phase (then ``go()``), or both phases at once with ``auto_go``."""
@@ -183,7 +187,8 @@ class AgentSession(TurnEndings):
         turn = self._new_turn("ingest", rel)
         turn.source = rel
         message = f"Ingest {rel}."
-        done = await self._run(turn, ingest_prompt.ingest_plan_task(rel), self._with_feedback(message), phase="plan")
+        task = compact.Task(ingest_prompt.ingest_plan_task(rel), compact.ingest_plan_task(rel))
+        done = await self._run(turn, task, self._with_feedback(message), phase="plan")
         if auto_go and done.awaiting_go:
             return await self.go()
         return done
@@ -207,8 +212,10 @@ class AgentSession(TurnEndings):
             await self._note(turn, "tools", "The model answered the plan without calling any tool, so it never read "
                              f"{attach}: it may not support tool calls (the README's \"Local models\" says which "
                              "servers and chat templates do). The source goes with the next request instead.")
-        return await self._run(turn, ingest_prompt.ingest_write_task(turn.source or turn.prompt, index_managed),
-                               text, phase="write", attach_source=attach)
+        source = turn.source or turn.prompt
+        task = compact.Task(ingest_prompt.ingest_write_task(source, index_managed),
+                            compact.ingest_write_task(source, index_managed))
+        return await self._run(turn, task, text, phase="write", attach_source=attach)
 
     async def lint(self) -> TurnFinished:
         """Deterministic checks (reported at once as :class:`LintReady`), then the model's semantic pass."""
@@ -223,7 +230,9 @@ class AgentSession(TurnEndings):
         await self._emit(Notice("lint: " + text.splitlines()[0]))
         turn = self._new_turn("lint", "health check")
         plan = reading_plan(self.vault, self.graph, report)
-        return await self._run(turn, lint_prompt.lint_task(text, plan), "Health-check the wiki.", phase="write")
+        short = lint_prompt.format_lint_report(report, limit=30, per_check=6)  # for a small window's compact pass
+        task = compact.Task(lint_prompt.lint_task(text, plan), compact.lint_task(short))
+        return await self._run(turn, task, "Health-check the wiki.", phase="write")
 
     async def file_answer(self) -> TurnFinished:
         """Propose the last answer as a page under the wiki's answers/ folder, linked from the pages it cites.
@@ -269,9 +278,10 @@ class AgentSession(TurnEndings):
             self._feedback = None
         return text
 
-    async def _run(self, turn: Turn, task: str, user_text: str, *, phase: str,
+    async def _run(self, turn: Turn, task: compact.Task | str, user_text: str, *, phase: str,
                    attach_source: str | None = None) -> TurnFinished:
         """Run one phase of a turn until the model answers, fails or is cancelled (see :mod:`~wikitui.core.agent.phase`)."""
+        remember_model(self.vault, self.settings.model)  # for /model's listing of the models used lately
         return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source)
 
     # ---------------------------------------------------------- persistence
@@ -313,9 +323,10 @@ class AgentSession(TurnEndings):
         return self._window
 
     def _count_tools(self, tools: list[dict]) -> int:
-        if self._tools_tokens is None:
-            self._tools_tokens = self._count_text(json.dumps(tools))
-        return self._tools_tokens
+        key = tuple(t["function"]["name"] for t in tools)
+        if key not in self._tools_tokens:
+            self._tools_tokens[key] = self._count_text(json.dumps(tools))
+        return self._tools_tokens[key]
 
     def _count_text(self, text: str) -> int:
         return self.client.count_tokens(text=text)

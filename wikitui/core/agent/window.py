@@ -151,19 +151,24 @@ class Budget:
         tools: Tokens of the tool schemas sent with each request.
         reserve: Tokens left free for the answer.
         context: Tokens WIKI.md + index.md may take (at most a quarter of the window).
+        compact: The turn uses the compact instructions and tools (a small window): WIKI.md +
+            index.md get an eighth, tool results are shorter, so the conversation keeps room.
     """
 
     window: ContextWindow
     tools: int
     reserve: int
     context: int
+    compact: bool = False
 
     @classmethod
-    def plan(cls, window: ContextWindow, tools_tokens: int, initial_context_tokens: int) -> "Budget":
-        """The split for a window: a quarter for WIKI.md + index.md (or the configured cap), an eighth kept free."""
+    def plan(cls, window: ContextWindow, tools_tokens: int, initial_context_tokens: int, *,
+             compact: bool = False) -> "Budget":
+        """The split for a window: a quarter for WIKI.md + index.md (an eighth when compact; or the configured
+        cap), an eighth kept free."""
         reserve = min(8192, window.tokens // 8)
-        context = max(0, min(initial_context_tokens, window.tokens // 4))
-        return cls(window, tools_tokens, reserve, context)
+        context = max(0, min(initial_context_tokens, window.tokens // (8 if compact else 4)))
+        return cls(window, tools_tokens, reserve, context, compact)
 
     @property
     def messages(self) -> int:
@@ -171,5 +176,8 @@ class Budget:
         return self.window.tokens - self.reserve - self.tools
 
     def result_chars(self) -> int:
-        """Characters one tool result may take: about an eighth of the window, 4,000 to 24,000."""
+        """Characters one tool result may take: about an eighth of the window, 4,000 to 24,000 (compact: up to
+        4,000, about a quarter of a window under 4k, so a 2k window holds a result beside the prompt)."""
+        if self.compact:
+            return max(1000, min(4000, self.window.tokens))
         return max(4000, min(24_000, self.window.tokens // 2))

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 
+from wikitui.core.agent.recent_models import recent_models
+from wikitui.core.config import load_settings
+
 if TYPE_CHECKING:
     from wikitui.core.agent.session import AgentSession
     from wikitui.ui.chat.controller import ChatController
@@ -27,7 +30,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("lint", "check the wiki's health"),
     ("undo", "revert the last applied changeset"),
     ("review", "review the pending changeset (ctrl+r)"),
-    ("model", "NAME · use another model in this session"),
+    ("model", "[NAME] · list the models, or use another in this session"),
     ("clear", "start a new conversation"),
     ("help", "list the commands"),
 ]
@@ -117,17 +120,15 @@ class SlashCommands:
         self.chat.view.action_review()
 
     def cmd_model(self, arg: str) -> None:
-        """``/model [NAME]``: say which model, or switch for this session."""
+        """``/model [NAME]``: list the model in use, the configured one and those used lately, or switch."""
         chat = self.chat
-        settings = chat.settings
         if not arg:
-            where = settings.sources.get("model", "")
-            current = f"{settings.model} (from {where})" if settings.model else "none"
-            chat.log.add_note(f"Model: {current}. /model provider/name switches for this session.")
+            chat.log.add_note(self._model_listing())
             return
         if chat.running:
             chat.log.add_note("Wait for the turn to end (or esc) before switching models.", "error")
             return
+        settings = chat.settings
         settings.sources["model"] = "/model"
         if chat.session is not None and chat.client_factory is None:
             chat.session.set_model(arg)  # same conversation and session totals, new client
@@ -137,6 +138,25 @@ class SlashCommands:
             chat.session = chat.new_session(session_id=old.id if old is not None else None)
         chat.log.add_note(f"Model for this session: {arg}", "success")
         chat.update_footer()
+
+    def _model_listing(self) -> str:
+        """The model in use, the configured one (config files and environment) and the vault's recent ones."""
+        settings = self.chat.settings
+        vault = self.chat.workspace.vault
+        configured = load_settings(vault)
+
+        def named(model: str | None, where: str) -> str:
+            return f"{model} (from {where})" if model and where else (model or "none")
+
+        lines = [f"Model: {named(settings.model, settings.sources.get('model', ''))}"]
+        if configured.model != settings.model or settings.sources.get("model") == "/model":
+            lines.append(f"Configured: {named(configured.model, configured.sources.get('model', ''))}")
+        recent = recent_models(vault)
+        if recent:
+            lines.append("Used lately in this vault:")
+            lines += [f"  {m}" for m in recent]
+        lines.append("/model provider/name switches for this session.")
+        return "\n".join(lines)
 
     def cmd_clear(self, _arg: str) -> None:
         """``/clear``: a new conversation (the wiki and the pending changesets stay)."""

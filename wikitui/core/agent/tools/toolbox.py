@@ -17,6 +17,7 @@ from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.tools import propose, read  # noqa: F401 - importing them registers their tools
 from wikitui.core.agent.tools import chart  # noqa: F401,I001 - propose_chart, registered after the others
 from wikitui.core.agent.tools import merge  # noqa: F401,I001 - propose_merge, last: the tools' order is the model's
+from wikitui.core.agent.tools.compact import COMPACT_TOOLS, compact_schema
 from wikitui.core.agent.tools.registry import REGISTRY, describe_call, names
 from wikitui.core.agent.toolschema import ToolArgError, check_arguments, function_schema, parse_arguments
 from wikitui.core.errors import WikituiError
@@ -57,10 +58,12 @@ class ToolBox:
         phase: ``"write"`` (default) or ``"plan"`` (an ingest's plan phase: proposals refused).
         max_result_chars: Results longer than this are cut with a note.
         vision: The model sees pictures: ``read`` sends an image itself rather than a description.
+        compact: Offer only the compact set (read, search, propose_edit, propose_page), with
+            short schemas, for a small context window (:mod:`~wikitui.core.agent.tools.compact`).
     """
 
     def __init__(self, vault, graph, search_index=None, builder=None, phase: str = "write",
-                 max_result_chars: int = 24_000, vision: bool = False) -> None:
+                 max_result_chars: int = 24_000, vision: bool = False, compact: bool = False) -> None:
         self.vault = vault
         self.vision = vision
         self.graph = graph
@@ -68,9 +71,15 @@ class ToolBox:
         self.builder = builder
         self.phase = phase
         self.max_result_chars = max_result_chars
-        self._schemas = _schemas_of(type(self))
+        self.compact = compact
+        self._schemas = _schemas_of(type(self), compact)
 
     # ---------------------------------------------------------------- schemas
+    @classmethod
+    def tool_schemas(cls, compact: bool = False) -> list[dict]:
+        """The OpenAI ``tools`` list of the full set or the compact one, before any box is made (to count it)."""
+        return list(_schemas_of(cls, compact).values())
+
     def schemas(self) -> list[dict]:
         """The OpenAI ``tools`` list, in a stable order."""
         return list(self._schemas.values())
@@ -147,12 +156,15 @@ class ToolBox:
         return [titles[c] for c in close]
 
 
-_SCHEMAS: dict[type, dict[str, dict]] = {}
+_SCHEMAS: dict[tuple[type, bool], dict[str, dict]] = {}
 
 
-def _schemas_of(cls: type) -> dict[str, dict]:
-    """The tools' schemas, built once (a ToolBox is made for every turn phase)."""
-    if cls not in _SCHEMAS:
-        # Read tools first, then propose tools, each kind in the order its module declares them.
-        _SCHEMAS[cls] = {name: function_schema(REGISTRY[name].function) for name in READ_TOOLS + PROPOSE_TOOLS}
-    return _SCHEMAS[cls]
+def _schemas_of(cls: type, compact: bool = False) -> dict[str, dict]:
+    """The tools' schemas (the full set, or the compact one), built once (a ToolBox is made for every turn phase)."""
+    key = (cls, compact)
+    if key not in _SCHEMAS:
+        if compact:
+            _SCHEMAS[key] = {name: compact_schema(REGISTRY[name].function) for name in COMPACT_TOOLS}
+        else:  # read tools first, then propose tools, each kind in the order its module declares them
+            _SCHEMAS[key] = {name: function_schema(REGISTRY[name].function) for name in READ_TOOLS + PROPOSE_TOOLS}
+    return _SCHEMAS[key]
