@@ -41,11 +41,18 @@ def ask(root: str, query: str, scope: str, limit: int) -> tuple[list[dict], list
     return _checked(reply)
 
 
+#: The journal an interrupted apply leaves (:data:`wikitui.core.changes.journal.JOURNAL_NAME`, not imported: ~10 ms).
+JOURNAL_NAME = "journal.json"
+
+
 def _socket_path(root: str) -> str | None:
     from wikitui.core import live
 
+    state = os.path.join(os.path.realpath(os.path.expanduser(root)), ".wikitui")
+    if os.path.exists(os.path.join(state, JOURNAL_NAME)):
+        return None  # an apply was interrupted: the command recovers it, then searches itself
     try:
-        with open(os.path.join(os.path.realpath(os.path.expanduser(root)), ".wikitui", live.LIVE_FILE), "rb") as fh:
+        with open(os.path.join(state, live.LIVE_FILE), "rb") as fh:
             info = json.loads(fh.read(65536))
     except (OSError, ValueError, RecursionError):
         return None
