@@ -117,3 +117,22 @@ def test_a_vault_that_cannot_be_written_is_read_as_it_is_with_one_line_saying_so
     assert [c["id"] for c in json.loads(out.out)] == [cs_id]
     assert out.err.count("\n") == 1 and "not writable" in out.err and "reading the vault as it is" in out.err
     assert (root / ".wikitui" / JOURNAL_NAME).exists()  # left for a run that can write
+
+
+def test_an_mcp_server_already_running_recovers_an_apply_killed_since_before_it_answers(states, tmp_path):
+    from wikitui.core.mcp_session import McpSession
+    from wikitui.core.workspace import Workspace
+
+    base, _ref, cs_id, total = states
+    root = tmp_path / "served"
+    shutil.copytree(base, root)
+    old = content(root)
+    with Workspace.open(root) as ws:
+        session = McpSession(ws, client="test")
+        first = session.call("search", {"query": "revised"})
+        assert first == (True, first[1]) and "concepts/C" not in first[1]
+        status, _ = run_child(root, "apply", cs_id, total // 2)  # another process, killed mid-apply
+        assert killed(status) and content(root) != old
+        assert session.call("search", {"query": "revised"}) == first  # the graph and the index follow the rollback
+        assert "revised" not in session.read_resource("wiki://page/wiki/concepts/C3.md")
+    assert content(root) == old and not (root / ".wikitui" / JOURNAL_NAME).exists()

@@ -102,6 +102,7 @@ class McpSession:
     def call(self, name: str, arguments: object) -> tuple[bool, str]:
         """Run one tool call; never raises. Returns ``(ok, text)``; an error's text starts with ``error:``."""
         with self.lock:
+            self._recover()
             try:
                 box = self._toolbox()
             except Exception as exc:  # the vault could not be read: say so, keep serving
@@ -119,6 +120,13 @@ class McpSession:
                 note = self._save()
                 return True, outcome.text + note
             return outcome.ok, outcome.text
+
+    def _recover(self) -> None:
+        """Finish or roll back an apply another process was killed in since this server started (one ``stat``)."""
+        try:
+            self.workspace.recover_if_interrupted()
+        except Exception:  # never worth failing a call for: the next apply recovers too
+            pass
 
     def _lint(self, box: ToolBox, arguments_json: str) -> tuple[bool, str]:
         from wikitui.core.agent.toolschema import ToolArgError, check_arguments, parse_arguments
@@ -204,6 +212,7 @@ class McpSession:
                 or a file that is not text.
         """
         with self.lock:
+            self._recover()
             ws = self.workspace
             if uri == INDEX_URI:
                 rel = ws.vault.index_path
