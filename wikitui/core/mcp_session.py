@@ -100,7 +100,15 @@ class McpSession:
                  "input_schema": s["function"]["parameters"]} for s in self._schemas]
 
     def call(self, name: str, arguments: object) -> tuple[bool, str]:
-        """Run one tool call; never raises. Returns ``(ok, text)``; an error's text starts with ``error:``."""
+        """Run one tool call; never raises. Returns ``(ok, text)``; an error's text starts with ``error:``.
+
+        A chart is drawn before the session's lock is taken (it may take a second), so
+        the calls that come meanwhile are answered; the proposal then takes the picture.
+        """
+        if name == "propose_chart" and isinstance(arguments, dict):
+            from wikitui.core.outputs.charts import prerender
+
+            prerender(arguments.get("spec"))
         with self.lock:
             self._recover()
             try:
