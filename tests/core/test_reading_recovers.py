@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.test_kill import build_vault, check_whole, content, fast_tmp, killed, run_child  # noqa: F401
+from tests.core.test_kill import build_vault, check_whole, content, killed, run_child
 from wikitui.cli import main
 from wikitui.core.changes.journal import JOURNAL_NAME
 
