@@ -44,3 +44,18 @@ def test_a_lock_file_follows_the_umask(tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "x.lock").stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_the_vaults_write_lock_follows_the_umask(tmp_path, umask, mode):
+    from wikitui.core.changes.lock import LOCK_NAME, write_lock
+    from wikitui.core.vault.layout import Vault
+
+    vault = Vault.open(make_vault(tmp_path / "v", {"A.md": page("A", "# A\n")}))
+    old = os.umask(umask)
+    try:
+        with write_lock(vault):
+            seen = stat.S_IMODE((vault.state_dir / LOCK_NAME).stat().st_mode)
+    finally:
+        os.umask(old)
+    assert seen == mode
