@@ -136,3 +136,23 @@ def test_an_mcp_server_already_running_recovers_an_apply_killed_since_before_it_
         assert session.call("search", {"query": "revised"}) == first  # the graph and the index follow the rollback
         assert "revised" not in session.read_resource("wiki://page/wiki/concepts/C3.md")
     assert content(root) == old and not (root / ".wikitui" / JOURNAL_NAME).exists()
+
+
+def test_search_while_a_workspace_runs_does_not_answer_from_an_index_of_the_torn_vault(states, tmp_path, capsys):
+    from wikitui.core import live
+    from wikitui.core.workspace import Workspace
+
+    base, _ref, cs_id, total = states
+    root = tmp_path / "live"
+    shutil.copytree(base, root)
+    status, _ = run_child(root, "apply", cs_id, total // 2)
+    assert killed(status)
+    with Workspace.open(root, recover=False) as ws:  # the running workspace's watcher indexed what the kill left
+        ws.update_index()
+        assert len(ws.index.search("revised", limit=50)) > 0  # pages of the half-done apply
+        live.beat(ws.vault)  # this process is that workspace: `search` would skip its own scan
+    try:
+        code, out = _cli(capsys, "search", "revised", "--json", "--vault", str(root))
+    finally:
+        (root / ".wikitui" / "live").unlink(missing_ok=True)
+    assert code == 0 and json.loads(out) == []  # rolled back, and the index brought up to date with it
