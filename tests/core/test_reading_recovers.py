@@ -25,6 +25,8 @@ from wikitui.core.changes.journal import JOURNAL_NAME
 def _cli(capsys, *argv: str) -> tuple[int, str]:
     code = main(list(argv))
     out = capsys.readouterr()
+    notes = [line for line in out.err.splitlines() if "interrupted" in line]
+    assert len(notes) <= 1 and all(" was rolled back" in n or " was completed" in n for n in notes), out.err
     return code, out.out
 
 

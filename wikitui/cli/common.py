@@ -40,6 +40,10 @@ def open_workspace(args: argparse.Namespace) -> Workspace:
     ws = Workspace.open(vault_arg(args))
     if ws.recovery_problem:
         print(f"{PROG}: note: {ws.recovery_problem}", file=sys.stderr)
+    elif ws.recovered is not None and ws.recovered.action in ("rolled back", "completed"):
+        r = ws.recovered
+        restored = f" ({len(r.restored)} file{'s' if len(r.restored) != 1 else ''} restored)" if r.restored else ""
+        print(f"{PROG}: note: an interrupted {r.kind} of {r.changeset_id} was {r.action}{restored}", file=sys.stderr)
     return ws
 
 
