@@ -189,3 +189,42 @@ def test_a_valid_spec_survives_its_sidecar_unchanged(kind, title, series):
     normal = validate_spec({"kind": kind, "title": title, "series": series})
     assert validate_spec(spec_text(normal)) == normal
     assert validate_spec(normal) == normal
+
+
+# ------------------------------------------------------------ bounded work (issue 20.5c)
+def _bars(categories: int, series: int = 1) -> dict:
+    labels = [f"c{i}" for i in range(categories)]
+    return {"kind": "bar", "series": [{"name": f"s{j}", "x": labels, "y": list(range(categories))}
+                                      for j in range(series)]}
+
+
+@pytest.mark.parametrize("spec, problem", [
+    (_bars(10_000), "a bar chart has at most 100 categories (got 10,000)"),
+    (_bars(101), "a bar chart has at most 100 categories (got 101)"),
+    (_bars(100, 5), "a bar chart has at most 400 bars, categories times series (got 500)"),
+    ({"kind": "pie", "series": [{"x": [f"w{i}" for i in range(500)], "y": [1] * 500}]},
+     "a pie has at most 100 categories (got 500)"),
+    ({"kind": "line", "series": [{"x": [f"d{i}" for i in range(5000)], "y": list(range(5000))}]},
+     "a line chart with text labels on x has at most 100 categories (got 5,000)"),
+    ({"kind": "hist", "series": [{"x": list(range(10_000)), "y": [1, 2]}]}, "a histogram has at most 100 bins (got 9,999)"),
+    ({"kind": "hist", "series": [{"x": list(range(51)), "y": [1, 2]}] * 10},
+     "a histogram has at most 400 bars, bins times series (got 500)"),
+])
+def test_what_matplotlib_draws_one_by_one_is_capped_and_the_error_names_the_limit(spec, problem):
+    with pytest.raises(ChartSpecError) as info:
+        build_chart("wiki/assets/x.png", spec)
+    assert problem in str(info.value) and str(info.value).endswith(SPEC_HELP)
+
+
+def test_the_largest_charts_within_the_caps_are_drawn():
+    assert render_chart(_bars(100, 4))[:8] == b"\x89PNG\r\n\x1a\n"
+    assert render_chart({"kind": "line", "series": [{"x": [f"d{i}" for i in range(100)], "y": list(range(100))}]})
+
+
+def test_a_histogram_matplotlib_would_give_millions_of_bins_gets_the_cap():
+    from wikitui.core.outputs.charts import MAX_BINS, _auto_bins
+
+    wide = [{"name": "", "x": [], "y": [0.0, 0.0, 0.0, 1.0, 1.0, 1.0] * 500 + [1e15]}]
+    assert _auto_bins(wide) == MAX_BINS
+    assert _auto_bins([{"name": "", "x": [], "y": [1.0, 2.0, 2.0, 3.0]}]) == "auto"  # matplotlib's own choice kept
+    assert render_chart({"kind": "hist", "series": wide})[:4] == b"\x89PNG"

@@ -351,3 +351,69 @@ def test_slugs():
     assert slugify("\x00\ud800") == "clip"
     assert len(slugify("word " * 100)) <= 80
     assert slugify("東京の天気") == "東京の天気"
+
+
+class Trickler:
+    """An HTTP server on 127.0.0.1 that sends its answer one byte every ``every`` seconds (issue 20).
+
+    ``phase`` is ``headers`` (the status line and headers trickle) or ``body`` (the
+    headers come at once, without a length, and the page trickles). It serves one
+    connection and stops by itself: when the client hangs up, or after ``limit`` seconds.
+    """
+
+    def __init__(self, phase: str, every: float = 0.1, limit: float = 30.0) -> None:
+        import socket
+
+        self.phase, self.every, self.limit = phase, every, limit
+        self.sent = 0
+        self.done = threading.Event()
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.sock.settimeout(limit)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/drip"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n"
+        head += b"".join(b"X-Pad-%d: %s\r\n" % (i, b"p" * 40) for i in range(40)) + b"\r\n"
+        body = b"<html><body><article><h1>Drip</h1>" + b"<p>Slow words, one byte at a time.</p>" * 50
+        stop = time.monotonic() + self.limit
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            self.done.set()
+            return
+        with conn:
+            try:
+                conn.recv(65536)
+                if self.phase == "body":
+                    conn.sendall(head)
+                    head = b""
+                for byte in head + body:
+                    if time.monotonic() > stop or self.done.wait(self.every):
+                        break
+                    conn.sendall(bytes([byte]))
+                    self.sent += 1
+            except OSError:
+                pass  # the client hung up: what the deadline does
+        self.done.set()
+
+    def close(self) -> None:
+        self.done.set()
+        self.sock.close()
+
+
+@pytest.mark.parametrize("phase", ["headers", "body"])
+def test_a_server_trickling_one_byte_at_a_time_is_stopped_at_the_total_deadline(vault, monkeypatch, phase, capsys):
+    from wikitui.cli import main
+    from wikitui.core.vault.formats import fetch
+
+    monkeypatch.setattr(fetch, "TOTAL_S", 1.0, raising=False)  # every read is quick; the whole answer is not
+    server = Trickler(phase)
+    try:
+        code = main(["clip", server.url, "--vault", str(vault.root)])
+        assert server.done.wait(60)  # a safety net only: it stops as soon as the command hangs up
+    finally:
+        server.close()
+    err = capsys.readouterr().err
+    assert code == 3 and "no whole answer within 1 s; nothing was written" in err and err.count("\n") == 1
+    assert raw_files(vault) == {}

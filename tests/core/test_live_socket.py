@@ -375,3 +375,75 @@ def test_sockets_left_by_crashed_workspaces_are_removed_when_another_starts(vaul
     finally:
         server.close()
         ws.close()
+
+
+class TricklingServer:
+    """A socket that answers each connection one byte every ``every`` seconds, until the client hangs up.
+
+    The reply is a well-formed (lying) answer padded with leading blanks: a client
+    that waited for all of it would believe it. It stops by itself once the reply is
+    sent or the client is gone.
+    """
+
+    def __init__(self, path: str, every: float) -> None:
+        self.every = every
+        self.reply = b" " * 100 + b'{"v": 1, "ok": true, "hits": [], "notes": []}\n'
+        self.sent = 0
+        self.asked = False
+        self.done = threading.Event()
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(path)
+        self.sock.listen(1)
+        self.sock.settimeout(30)  # never a thread left waiting forever
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        try:
+            conn, _ = self.sock.accept()
+        except OSError:
+            self.done.set()
+            return
+        with conn:
+            self.asked = bool(conn.recv(65536))
+            try:
+                for byte in self.reply:
+                    conn.sendall(bytes([byte]))
+                    self.sent += 1
+                    if self.done.wait(self.every):
+                        break
+                    # The client hung up: the next send fails (or this peek sees the end).
+                    conn.setblocking(False)
+                    try:
+                        if conn.recv(1, socket.MSG_PEEK) == b"":
+                            break
+                    except BlockingIOError:
+                        pass
+                    finally:
+                        conn.setblocking(True)
+            except OSError:
+                pass
+        self.done.set()
+
+    def close(self) -> None:
+        self.done.set()
+        self.sock.close()
+
+
+def test_a_socket_trickling_its_reply_is_given_up_on_at_the_total_deadline(vault, tmp_path, monkeypatch, capsys):
+    from wikitui.cli import live_client
+
+    assert main(["search", "alice", "--json", "--vault", str(vault)]) == 0
+    cold = capsys.readouterr()
+    monkeypatch.setattr(live_client, "TIMEOUT_S", 0.6)  # every read is well within it; the whole reply is not
+    sock_path = str(tmp_path / "trickle.sock")
+    server = TricklingServer(sock_path, every=0.1)
+    try:
+        live.beat(Workspace.open(vault).vault, sock=sock_path)
+        assert main(["search", "alice", "--json", "--vault", str(vault)]) == 0
+        warm = capsys.readouterr()
+        assert server.done.wait(30)  # a safety net only: it stops once the command hung up
+    finally:
+        server.close()
+        (vault / ".wikitui/live").unlink()
+    assert server.asked and server.sent < len(server.reply)  # asked, then given up on before the end of the reply
+    assert (warm.out, warm.err) == (cold.out, cold.err) and '"path"' in cold.out  # searched here instead

@@ -105,3 +105,44 @@ def test_resources_are_confined_to_the_vault(session, sample_vault):
         with pytest.raises(WikituiError):
             session.read_resource(uri)
     json.dumps(session.tools())  # the schemas travel as JSON
+
+
+def test_a_chart_being_drawn_does_not_hold_up_the_sessions_other_calls(session, monkeypatch):
+    """Issue 20.5c: drawing is done before the session's lock is taken; a search meanwhile is answered."""
+    import threading
+
+    from wikitui.core.outputs import charts
+
+    drawing, release = threading.Event(), threading.Event()
+    draw_bar = charts._DRAW["bar"]
+
+    def slow_bar(ax, series):  # matplotlib at work on a big chart, until the test lets it finish
+        drawing.set()
+        release.wait(60)
+        draw_bar(ax, series)
+
+    monkeypatch.setitem(charts._DRAW, "bar", slow_bar)
+    assert session.call("search", {"query": "rabbit"})[0]  # warm: the graph and the index are loaded
+    spec = {"kind": "bar", "title": "Tea", "series": [{"name": "", "x": ["a", "b"], "y": [1, 2]}]}
+    chart: list = []
+    proposer = threading.Thread(target=lambda: chart.append(session.call(
+        "propose_chart", {"path": "wiki/assets/tea.png", "spec": spec, "reason": "a chart"})))
+    proposer.start()
+    try:
+        assert drawing.wait(60)
+        found: list = []
+        searcher = threading.Thread(target=lambda: found.append(session.call("search", {"query": "rabbit"})))
+        searcher.start()
+        searcher.join(60)  # a safety net only: it answers at once, while the chart is still being drawn
+        assert found and found[0][0] and not release.is_set()
+    finally:
+        release.set()
+        proposer.join(60)
+    assert chart and chart[0][0] and "pending changeset mcp-" in chart[0][1]
+
+
+def test_a_chart_over_the_limits_is_an_error_result_naming_the_limit(session):
+    labels = [f"c{i}" for i in range(10_000)]
+    ok, text = session.call("propose_chart", {"path": "wiki/assets/big.png", "reason": "big",
+                                              "spec": {"kind": "bar", "series": [{"x": labels, "y": [1] * 10_000}]}})
+    assert not ok and text.startswith("error: ") and "at most 100 categories (got 10,000)" in text

@@ -26,14 +26,25 @@ def vault_arg(args: argparse.Namespace) -> Path:
 
 
 def open_workspace(args: argparse.Namespace) -> Workspace:
-    """The workspace on the vault the command names (nothing loaded yet).
+    """The workspace on the vault the command names (nothing loaded yet), an interrupted apply recovered.
+
+    Every command that reads the vault opens it here, so none of them reads half an
+    apply a kill left (:meth:`Workspace.open` finishes or rolls it back). A vault that
+    cannot be written is read as it is, with one line on stderr saying so.
 
     Raises:
         NotAVault: the folder is missing or not a vault.
     """
     from wikitui.core.workspace import Workspace
 
-    return Workspace.open(vault_arg(args))
+    ws = Workspace.open(vault_arg(args))
+    if ws.recovery_problem:
+        print(f"{PROG}: note: {ws.recovery_problem}", file=sys.stderr)
+    elif ws.recovered is not None and ws.recovered.action in ("rolled back", "completed"):
+        r = ws.recovered
+        restored = f" ({len(r.restored)} file{'s' if len(r.restored) != 1 else ''} restored)" if r.restored else ""
+        print(f"{PROG}: note: an interrupted {r.kind} of {r.changeset_id} was {r.action}{restored}", file=sys.stderr)
+    return ws
 
 
 def load_graph(ws: Workspace):

@@ -14,7 +14,8 @@ import os
 
 #: The protocol version spoken (:data:`wikitui.core.live_server.PROTOCOL`).
 PROTOCOL = 1
-#: Seconds to connect and then to wait for the reply.
+#: Seconds for the whole exchange (connecting, asking, the whole reply): a total deadline, not one per read,
+#: so a socket that trickles its reply a byte at a time is given up on in time too.
 TIMEOUT_S = 2.0
 #: Largest reply read (a huge --limit); a longer one is given up on.
 MAX_REPLY = 256 * 1024 * 1024
@@ -40,11 +41,18 @@ def ask(root: str, query: str, scope: str, limit: int) -> tuple[list[dict], list
     return _checked(reply)
 
 
+#: The journal an interrupted apply leaves (:data:`wikitui.core.changes.journal.JOURNAL_NAME`, not imported: ~10 ms).
+JOURNAL_NAME = "journal.json"
+
+
 def _socket_path(root: str) -> str | None:
     from wikitui.core import live
 
+    state = os.path.join(os.path.realpath(os.path.expanduser(root)), ".wikitui")
+    if os.path.exists(os.path.join(state, JOURNAL_NAME)):
+        return None  # an apply was interrupted: the command recovers it, then searches itself
     try:
-        with open(os.path.join(os.path.realpath(os.path.expanduser(root)), ".wikitui", live.LIVE_FILE), "rb") as fh:
+        with open(os.path.join(state, live.LIVE_FILE), "rb") as fh:
             info = json.loads(fh.read(65536))
     except (OSError, ValueError, RecursionError):
         return None
@@ -62,14 +70,21 @@ def _socket_path(root: str) -> str | None:
 def _exchange(path: str, request: bytes) -> bytes | None:
     # _socket, not socket: the wrapper module costs ~5 ms of imports (selectors, enum) and adds nothing here.
     import _socket
+    from time import monotonic
 
+    deadline = monotonic() + TIMEOUT_S
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.settimeout(TIMEOUT_S)
         sock.connect(path)
+        sock.settimeout(_left(deadline, monotonic()))
         sock.sendall(request)
         chunks, size = [], 0
-        while chunk := sock.recv(1 << 20):
+        while True:
+            sock.settimeout(_left(deadline, monotonic()))  # each read gets what is left of the deadline
+            chunk = sock.recv(1 << 20)
+            if not chunk:
+                break
             chunks.append(chunk)
             size += len(chunk)
             if size > MAX_REPLY:
@@ -77,6 +92,13 @@ def _exchange(path: str, request: bytes) -> bytes | None:
     finally:
         sock.close()
     return b"".join(chunks)
+
+
+def _left(deadline: float, now: float) -> float:
+    """Seconds left before ``deadline``; TimeoutError (an OSError: search here) once it has passed."""
+    if now >= deadline:
+        raise TimeoutError("the running workspace did not answer in time")
+    return deadline - now
 
 
 def _checked(reply: object) -> tuple[list[dict], list[str]] | None:

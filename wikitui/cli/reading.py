@@ -21,8 +21,10 @@ def cmd_search(args: argparse.Namespace) -> int:
     with gc_tuning.off():
         ws = open_workspace(args)
         with ws:
-            # A running workspace's watcher keeps the index current: no walk of the vault then.
-            stats = None if ws.kept_current_elsewhere() else ws.update_index()
+            # A running workspace's watcher keeps the index current: no walk of the vault then,
+            # unless this command just recovered an interrupted apply (the watcher may not have seen it yet).
+            current = ws.kept_current_elsewhere() and ws.recovered is None
+            stats = None if current else ws.update_index()
             hits = ws.index.search(args.query, scope=args.scope, limit=args.limit)
     notes = list(hits.notes)
     if stats is not None and stats.busy and not notes:

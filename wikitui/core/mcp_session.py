@@ -100,8 +100,17 @@ class McpSession:
                  "input_schema": s["function"]["parameters"]} for s in self._schemas]
 
     def call(self, name: str, arguments: object) -> tuple[bool, str]:
-        """Run one tool call; never raises. Returns ``(ok, text)``; an error's text starts with ``error:``."""
+        """Run one tool call; never raises. Returns ``(ok, text)``; an error's text starts with ``error:``.
+
+        A chart is drawn before the session's lock is taken (it may take a second), so
+        the calls that come meanwhile are answered; the proposal then takes the picture.
+        """
+        if name == "propose_chart" and isinstance(arguments, dict):
+            from wikitui.core.outputs.charts import prerender
+
+            prerender(arguments.get("spec"))
         with self.lock:
+            self._recover()
             try:
                 box = self._toolbox()
             except Exception as exc:  # the vault could not be read: say so, keep serving
@@ -119,6 +128,13 @@ class McpSession:
                 note = self._save()
                 return True, outcome.text + note
             return outcome.ok, outcome.text
+
+    def _recover(self) -> None:
+        """Finish or roll back an apply another process was killed in since this server started (one ``stat``)."""
+        try:
+            self.workspace.recover_if_interrupted()
+        except Exception:  # never worth failing a call for: the next apply recovers too
+            pass
 
     def _lint(self, box: ToolBox, arguments_json: str) -> tuple[bool, str]:
         from wikitui.core.agent.toolschema import ToolArgError, check_arguments, parse_arguments
@@ -204,6 +220,7 @@ class McpSession:
                 or a file that is not text.
         """
         with self.lock:
+            self._recover()
             ws = self.workspace
             if uri == INDEX_URI:
                 rel = ws.vault.index_path

@@ -107,15 +107,29 @@ class Workspace:
         self._lock = threading.Lock()
         #: What answers ``wikitui search`` on a socket while :meth:`keep_live` runs.
         self.live_server = None
+        #: What the recovery run by :meth:`open` did (handed out once by :meth:`recover`).
+        self.recovered: RecoveryReport | None = None
+        #: Why an interrupted apply could not be recovered (a read-only vault), in one line; else None.
+        self.recovery_problem: str | None = None
 
     @classmethod
-    def open(cls, path: Path | str) -> Workspace:
+    def open(cls, path: Path | str, *, recover: bool = True) -> Workspace:
         """Open the vault at ``path`` (nothing is loaded yet).
+
+        An apply or undo a kill interrupted is finished or rolled back first
+        (DESIGN §8 "Recovery is complete"), so nothing that reads the workspace sees
+        half of one; when no journal was left this costs one ``stat``.
+
+        Args:
+            recover: Whether to recover first (a test of recovery itself opens without).
 
         Raises:
             NotAVault: ``path`` is missing or not a vault.
         """
-        return cls(Vault.open(path))
+        ws = cls(Vault.open(path))
+        if recover:
+            ws.recover_if_interrupted()
+        return ws
 
     @property
     def root(self) -> Path:
@@ -124,10 +138,35 @@ class Workspace:
 
     # -------------------------------------------------------------------- graph
     def recover(self) -> RecoveryReport | None:
-        """Finish or roll back an apply a crash interrupted (call before showing the wiki)."""
+        """Finish or roll back an apply a crash interrupted, and sweep the temp files crashes left.
+
+        Returns:
+            What was done: by this call, or by the recovery :meth:`open` ran (reported once).
+        """
         from wikitui.core.changes.recovery import recover
 
-        return recover(self.vault)
+        report, self.recovered = self.recovered, None
+        again = recover(self.vault)
+        return report if report is not None else again
+
+    def recover_if_interrupted(self) -> RecoveryReport | None:
+        """Recover when an apply or undo left its journal (one ``stat`` otherwise), before anything reads the vault.
+
+        Files the recovery put back are passed to :meth:`files_changed` when the graph
+        is loaded. A vault that cannot be written is left as it is, and
+        :attr:`recovery_problem` says so in one line.
+        """
+        from wikitui.core.changes.recovery import recover_before_reading
+
+        report, problem = recover_before_reading(self.vault)
+        if problem is not None:
+            self.recovery_problem = problem
+        if report is None:
+            return None
+        self.recovered = report
+        if self.graph is not None and report.restored:
+            self.files_changed(report.restored)
+        return report
 
     def load_graph(self) -> LinkGraph:
         """Load the link graph (from its cache when files did not change) and keep it."""

@@ -2,7 +2,8 @@
 
 Reading is confined like writing, only wider: any file of the vault's content (pages,
 raw sources, attachments, ``WIKI.md``), never a dot-folder (``.wikitui``, ``.git``),
-never outside the vault, never through a symlink that leads out.
+never outside the vault, never through a symlink that leads out of its content (to a
+hidden file or folder such as ``.env``, ``.git/`` or ``.wikitui/``, or outside the vault).
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ def _check_confined(vault, rel: str) -> Path:
     resolved = target.resolve()
     if not resolved.is_relative_to(vault.root):
         raise UnsafePath(f"{rel}: leads outside the vault")
+    if resolved != vault.root and vault.content_target(target) is None:
+        # A symlink is followed only to a page or source: never to .env, .git/, .wikitui/...
+        raise UnsafePath(f"{rel}: leads to a hidden file or folder; only the vault's pages and sources are read")
     return target
 
 

@@ -32,7 +32,7 @@ def write_lock(vault: Vault) -> Iterator[None]:
     path = ensure_state_dir(vault) / LOCK_NAME
     for _attempt in range(3):
         try:
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666)  # 0666 & ~umask, as every file
         except FileExistsError:
             try:
                 pid = int(path.read_text(encoding="ascii").strip() or 0)

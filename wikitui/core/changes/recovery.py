@@ -1,6 +1,8 @@
 """Recovery after a crash: a half-done apply or undo finished or rolled back, and the temp files swept.
 
-:func:`recover` runs at start-up (the workspace's ``recover()``) and, under the
+:func:`recover` runs whenever a workspace is opened and a journal was left
+(:func:`recover_before_reading`: every command that reads the vault, the MCP server
+and the TUI open one; the MCP server checks again before each call) and, under the
 vault's write lock, before every apply or undo (:func:`recover_locked`). A journal
 left in the ``writing`` phase is rolled back (every file back to its old bytes,
 unless someone changed it since); one in the ``written`` phase is completed (its
@@ -55,6 +57,31 @@ def recover(vault: Vault) -> RecoveryReport | None:
             return recover_locked(vault)
     except VaultBusy:
         return None
+
+
+def interrupted(vault: Vault) -> bool:
+    """Whether an apply or undo left its journal (one ``stat``: what every command that reads checks first)."""
+    return (vault.state_dir / JOURNAL_NAME).exists()
+
+
+def recover_before_reading(vault: Vault) -> tuple[RecoveryReport | None, str | None]:
+    """Recover an interrupted apply or undo before the vault is read, so no reader sees half of one.
+
+    Costs one ``stat`` when no journal was left (the usual case); otherwise runs
+    :func:`recover`. A vault that cannot be written (read-only) cannot be recovered:
+    it is read as it is, and the second value says so in one line.
+
+    Returns:
+        (what recovery did or None, a one-line problem or None).
+    """
+    if not interrupted(vault):
+        return None, None
+    try:
+        return recover(vault), None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        return None, (f"an interrupted apply could not be finished or rolled back ({reason}: the vault is not "
+                      "writable); reading the vault as it is")
 
 
 def recover_locked(vault: Vault) -> RecoveryReport | None:

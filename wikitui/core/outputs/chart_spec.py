@@ -25,6 +25,15 @@ MAX_SERIES = 20
 MAX_POINTS = 10_000
 MAX_TOTAL_POINTS = 100_000
 MAX_TEXT = 200
+# What makes matplotlib slow is the number of things it draws with text or a patch
+# each, not the numbers: 10,000 bar categories (a tick label and a bar each) took
+# minutes. These caps keep every chart to about a second on a loaded machine.
+#: Categories (bar x, pie wedges, a line's text labels on x) in one chart.
+MAX_CATEGORIES = 100
+#: Bars in one chart: a bar chart's categories times its series, a histogram's bins times its series.
+MAX_BARS = 400
+#: Bins of one histogram (from its bin edges, or the ones matplotlib chooses).
+MAX_BINS = 100
 #: Values beyond this are refused: matplotlib's axes overflow long before floats do.
 MAX_ABS = 1e15
 #: Problems listed in one message at most.
@@ -169,7 +178,31 @@ def _series(series: object, kind: object, problems: list[str]) -> list[dict]:
         problems.append(f"series: at most {MAX_TOTAL_POINTS:,} values in all (got {total:,})")
     if kind == "bar" and len({json.dumps(s["x"]) for s in out}) > 1:
         problems.append("series: every series of a bar chart must have the same x (the categories)")
+    _drawn(kind, out, problems)
     return out
+
+
+def _drawn(kind: object, series: list[dict], problems: list[str]) -> None:
+    """The caps on what matplotlib draws one by one (:data:`MAX_CATEGORIES`, :data:`MAX_BARS`, :data:`MAX_BINS`)."""
+    if not series:
+        return
+    if kind in ("bar", "pie") or (kind == "line" and any(isinstance(v, str) for s in series for v in s["x"])):
+        what = {"bar": "a bar chart", "pie": "a pie", "line": "a line chart with text labels on x"}[kind]
+        most = max(len(s["x"]) for s in series)
+        if most > MAX_CATEGORIES:
+            problems.append(f"series: {what} has at most {MAX_CATEGORIES} categories (got {most:,}); "
+                            "group the rest, or use a line chart with numbers on x")
+            return
+    if kind == "bar" and len(series[0]["x"]) * len(series) > MAX_BARS:
+        problems.append(f"series: a bar chart has at most {MAX_BARS} bars, categories times series (got "
+                        f"{len(series[0]['x']) * len(series):,})")
+    if kind == "hist":
+        bins = max((len(s["x"]) - 1 for s in series if s["x"]), default=0)
+        if bins > MAX_BINS:
+            problems.append(f"series: a histogram has at most {MAX_BINS} bins (got {bins:,})")
+        elif bins * len(series) > MAX_BARS:
+            problems.append(f"series: a histogram has at most {MAX_BARS} bars, bins times series (got "
+                            f"{bins * len(series):,})")
 
 
 def _shape(where: str, kind: object, x: list, y: list, x_raw: object, y_raw: object, problems: list[str]) -> None:

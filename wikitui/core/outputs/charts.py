@@ -8,21 +8,36 @@ same bytes on the same matplotlib.
 
 matplotlib is imported on first use (~0.5-1.5 s): call :func:`render_chart` from a
 worker thread. Rendering is serialised by a lock, because matplotlib's settings
-are process-wide.
+are process-wide. What a spec may ask matplotlib to draw is capped
+(:mod:`~wikitui.core.outputs.chart_spec`: categories, bars, bins), which bounds a
+render to about a second. The last few pictures are kept by spec, so a caller can
+draw one ahead, outside its own lock (:func:`prerender`: the MCP server does, so its
+other calls are answered meanwhile), and the proposal then takes the picture at once.
 """
 
 from __future__ import annotations
 
 import io
 import threading
+from collections import OrderedDict
 
-from wikitui.core.outputs.chart_spec import check_chart_path, sidecar_path, spec_text, validate_spec
+from wikitui.core.outputs.chart_spec import (
+    MAX_BARS,
+    MAX_BINS,
+    check_chart_path,
+    sidecar_path,
+    spec_text,
+    validate_spec,
+)
 from wikitui.core.record import Record
 
 #: Figure size in inches and resolution: 800×500 pixels.
 FIGSIZE = (8.0, 5.0)
 DPI = 100
 _lock = threading.Lock()
+#: Pictures drawn ahead by prerender(), by the spec's text, each for one render_chart (a PNG is ~50 KB).
+_ahead: OrderedDict[str, bytes] = OrderedDict()
+_KEEP = 4
 _RC = {
     "text.parse_math": False,  # "$x$" in a label is text, not a formula to parse
     "font.family": "DejaVu Sans",  # shipped with matplotlib: the same glyphs everywhere
@@ -81,26 +96,54 @@ def render_chart(spec: object) -> bytes:
         ChartSpecError: an invalid spec.
     """
     spec = validate_spec(spec)
+    key = spec_text(spec)
     with _lock:
-        import matplotlib.style
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
+        ahead = _ahead.pop(key, None)  # drawn by prerender() for this very call
+        return ahead if ahead is not None else _draw(spec)
 
-        with matplotlib.style.context("default"), matplotlib.rc_context(_RC):
-            fig = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
-            FigureCanvasAgg(fig)
-            ax = fig.add_subplot()
-            _DRAW[spec["kind"]](ax, spec["series"])
-            if spec["title"]:
-                ax.set_title(spec["title"])
-            if spec["kind"] != "pie":
-                ax.set_xlabel(spec["x_label"])
-                ax.set_ylabel(spec["y_label"])
-                if any(s["name"] for s in spec["series"]):
-                    ax.legend()
-            out = io.BytesIO()
-            # No "Software" stamp: the bytes depend on the spec alone.
-            fig.savefig(out, format="png", dpi=DPI, metadata={"Software": None})
+
+def prerender(spec: object) -> None:
+    """Draw ``spec``'s picture now, for the :func:`render_chart` of it that comes next; never raises.
+
+    An invalid spec is left for that call to report. At most a few pictures are kept.
+    """
+    try:
+        spec = validate_spec(spec)
+    except Exception:
+        return
+    key = spec_text(spec)
+    with _lock:
+        if key in _ahead:
+            return
+        try:
+            _ahead[key] = _draw(spec)
+        except Exception:
+            return
+        while len(_ahead) > _KEEP:
+            _ahead.popitem(last=False)
+
+
+def _draw(spec: dict) -> bytes:
+    """The PNG of a valid spec (the caller holds ``_lock``)."""
+    import matplotlib.style
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    with matplotlib.style.context("default"), matplotlib.rc_context(_RC):
+        fig = Figure(figsize=FIGSIZE, dpi=DPI, layout="constrained")
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        _DRAW[spec["kind"]](ax, spec["series"])
+        if spec["title"]:
+            ax.set_title(spec["title"])
+        if spec["kind"] != "pie":
+            ax.set_xlabel(spec["x_label"])
+            ax.set_ylabel(spec["y_label"])
+            if any(s["name"] for s in spec["series"]):
+                ax.legend()
+        out = io.BytesIO()
+        # No "Software" stamp: the bytes depend on the spec alone.
+        fig.savefig(out, format="png", dpi=DPI, metadata={"Software": None})
     return out.getvalue()
 
 
@@ -156,9 +199,33 @@ def _pie(ax, series: list[dict]) -> None:
 
 
 def _hist(ax, series: list[dict]) -> None:
-    bins = series[0]["x"] or "auto"
+    bins = series[0]["x"] or _auto_bins(series)
     names = [s["name"] or None for s in series]
     ax.hist([s["y"] for s in series], bins=bins, label=names if any(names) else None)
+
+
+def _auto_bins(series: list[dict]) -> str | int:
+    """matplotlib's own choice of bins ("auto"), but never more than the caps allow (a bar per bin and series).
+
+    numpy's "auto" takes the narrower of the Sturges and Freedman-Diaconis widths; the
+    count it would give is worked out here first, without making that many edges
+    (a wide range with a narrow spread asks for millions).
+    """
+    import math
+
+    import numpy as np
+
+    values = np.concatenate([np.asarray(s["y"], dtype=float) for s in series])
+    most = max(1, min(MAX_BINS, MAX_BARS // len(series)))
+    span = float(values.max() - values.min()) if values.size else 0.0
+    if span <= 0:
+        return "auto"
+    chosen = math.log2(values.size) + 1  # Sturges
+    q75, q25 = np.percentile(values, [75, 25])
+    width = 2.0 * float(q75 - q25) * values.size ** (-1 / 3)  # Freedman-Diaconis
+    if width > 0:
+        chosen = max(chosen, span / width)
+    return "auto" if math.ceil(chosen) <= most else most
 
 
 def _label(value: object) -> str:

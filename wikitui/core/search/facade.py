@@ -120,13 +120,9 @@ class SearchIndex:
         absent: list[str] = []
         for rel in dict.fromkeys(paths):
             kind = self._kind(rel)
-            path = self.vault.root / rel
-            try:
-                st = path.stat()
-                exists = kind is not None and path.is_file()
-            except OSError:
-                exists = False
-            if exists:
+            # A symlink is not indexed, whatever it points at (wiki/x.md -> ../.env): the scan skips them too.
+            st = self.vault.plain_file(rel) if kind is not None else None
+            if st is not None and kind is not None:
                 present.append((FileStat(rel, st.st_mtime_ns, st.st_size), kind))
             else:
                 absent.append(rel)

@@ -273,21 +273,17 @@ class LinkGraph:
     # ------------------------------------------------------------ incremental
     def update_path(self, rel: str) -> None:
         """Bring one file's entry up to date after it was created, changed or deleted."""
-        abs_path = self.vault.root / rel
-        try:
-            st = os.stat(abs_path, follow_symlinks=False)
-            exists = os.path.isfile(abs_path) and not os.path.islink(abs_path)
-        except OSError:
-            exists = False
+        # A symlink (or a path through a symlinked folder) is not in the graph, as the scan does not list it.
+        plain = self.vault.plain_file(rel)
         is_page = self.vault.is_page_path(rel)
-        if not exists:
+        if plain is None:
             if rel in self.pages:
                 del self.pages[rel]
                 self._rebuild()
             elif self.raw_files.pop(rel, None) or self.other_files.pop(rel, None):
                 self._rebuild()
             return
-        fs = FileStat(rel, st.st_mtime_ns, st.st_size)
+        fs = FileStat(rel, plain.st_mtime_ns, plain.st_size)
         if not is_page:
             table = self.raw_files if self.vault.is_raw(rel) else self.other_files
             new = rel not in table

@@ -217,6 +217,38 @@ class Vault:
         return pages, raws, others
 
     # -------------------------------------------------------------- confinement
+    def content_target(self, path: Path) -> str | None:
+        """Where ``path`` really leads, vault-relative, when that is part of the vault's content; else None.
+
+        Symlinks are followed only to readable pages and sources: a target outside
+        the vault, or in a hidden file or folder (``.env``, ``.git/``, ``.wikitui/``), is not content.
+        """
+        try:
+            real = Path(os.path.realpath(path))
+            rel = real.relative_to(self.root)
+        except (OSError, ValueError):
+            return None
+        if not rel.parts or any(part.startswith(".") for part in rel.parts):
+            return None
+        return rel.as_posix()
+
+    def plain_file(self, rel: str) -> os.stat_result | None:
+        """The ``lstat`` of a vault file reached without a symlink (as :meth:`scan` lists files), else None.
+
+        A symlink, or a path through a symlinked folder, is not a page or a source
+        for the graph and the index, whatever it points at (the scan does not follow them either).
+        """
+        path = os.path.join(self.root, rel)
+        try:
+            st = os.lstat(path)
+        except (OSError, ValueError):
+            return None
+        if not (st.st_mode & 0o170000 == 0o100000):  # a regular file, not a link
+            return None
+        if os.path.realpath(path) != os.path.normpath(path):  # a symlinked folder on the way
+            return None
+        return st
+
     def writable_path(self, rel: str) -> Path:
         """Check that the vault-relative ``rel`` may be written, and return its absolute path.
 

@@ -45,6 +45,24 @@ def lock_name(index_name: str) -> str:
     return f"{index_name}_WRITELOCK"
 
 
+def file_lock(path: Path | str) -> FileLock:
+    """A Whoosh file lock on ``path``, whose file is made ``0666 & ~umask`` (0644 usually) if it is missing.
+
+    Whoosh's own ``os.open`` gives no mode, so a lock file it creates would be
+    ``0777 & ~umask`` (0755: executable), unlike every other file wikitui makes.
+    """
+    ensure_lock_file(path)
+    return FileLock(str(path))
+
+
+def ensure_lock_file(path: Path | str) -> None:
+    """Create the (empty) lock file ``path`` as ``0666 & ~umask`` before Whoosh opens it; an existing one is kept."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o666))
+    except OSError:
+        pass  # a read-only index folder: the lock's own open reports it
+
+
 def index_files(folder: Path, index_name: str) -> dict[str, tuple[int, int]]:
     """Size and mtime of every file of the index in ``folder`` (tables of contents and segments).
 
@@ -88,7 +106,7 @@ def sweep_folder(folder: Path, index_name: str) -> bool:
     """
     from whoosh.filedb.filestore import FileStorage
 
-    lock = FileLock(str(folder / lock_name(index_name)))
+    lock = file_lock(folder / lock_name(index_name))
     try:
         if not lock.acquire():
             return False

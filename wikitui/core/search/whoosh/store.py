@@ -34,13 +34,21 @@ import threading
 from pathlib import Path
 
 from whoosh import index
-from whoosh.util.filelock import FileLock, try_for
+from whoosh.util.filelock import try_for
 
 from wikitui.core.search.documents import read_head
 from wikitui.core.search.results import IndexBusy
 from wikitui.core.search.whoosh.analysis import LANGUAGES, detect_language
 from wikitui.core.search.whoosh.folder import MANIFEST as _MANIFEST
-from wikitui.core.search.whoosh.folder import empty_folder, has_litter, index_files, lock_name, sweep_folder
+from wikitui.core.search.whoosh.folder import (
+    empty_folder,
+    ensure_lock_file,
+    file_lock,
+    has_litter,
+    index_files,
+    lock_name,
+    sweep_folder,
+)
 from wikitui.core.search.whoosh.schema import build_schema, make_parser
 from wikitui.core.vault.layout import Vault
 
@@ -191,7 +199,7 @@ class IndexStore:
         folder = self.path
         folder.parent.mkdir(parents=True, exist_ok=True)
         folder.mkdir(exist_ok=True)
-        lock = FileLock(str(folder.parent / "index.lock"))
+        lock = file_lock(folder.parent / "index.lock")
         # flock locks die with their process, so a timeout means a live creator: rare and brief.
         timeout = max(self.lock_timeout, 0.5)
         locked = try_for(lock.acquire, timeout=timeout, delay=0.02)
@@ -199,7 +207,7 @@ class IndexStore:
             if lang is None and not force and self.try_open():
                 self.created = False
                 return
-            writelock = FileLock(str(folder / lock_name(self.index_name)))
+            writelock = file_lock(folder / lock_name(self.index_name))
             if not try_for(writelock.acquire, timeout=timeout, delay=0.05):
                 if self.try_open():  # the writer committed meanwhile
                     self.created = False
@@ -266,6 +274,7 @@ class IndexStore:
         # zlib-compresses every term's block, however small) and searches skip the
         # decompression; the index grows by about a third.
         codec = W3Codec(compression=0)
+        ensure_lock_file(self.path / lock_name(self.index_name))  # Whoosh's own open would make it 0755
         return self.ix.writer(timeout=self.lock_timeout, delay=0.05, limitmb=256, codec=codec)
 
     def commit(self, writer, *, removed=(), indexed=(), clear: bool = False, **kwargs) -> None:

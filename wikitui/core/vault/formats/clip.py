@@ -180,13 +180,15 @@ def clip_url(vault, url: str, *, name: str | None = None, today: _dt.date | None
         url: An http(s) address.
         name: The file-name stem to use (made safe); default: the page's title or the URL's file name.
         today: The ``clipped`` date (default: today).
-        timeout: Seconds for connecting and between reads (default :data:`fetch.TIMEOUT`).
+        timeout: Seconds for connecting and between reads (default :data:`fetch.TIMEOUT`); the whole
+            fetch has the total deadline :data:`fetch.TOTAL_S` besides.
         max_page_bytes: The largest web page read.
         max_document_bytes: The largest document saved.
 
     Raises:
         ClipError: a type wikitui does not take, a page with no text (exit status 2).
-        fetch.FetchError: network, timeout, HTTP error status, too many redirects (exit status 3).
+        fetch.FetchError: network, timeout, the total deadline passed, HTTP error status, too many
+            redirects (exit status 3).
         fetch.TooLarge: over the cap (exit status 2). In every case nothing is written.
     """
     options = {"timeout": timeout} if timeout else {}

@@ -1,14 +1,21 @@
-"""Fetching a web address for ``clip``: a timeout, a redirect limit and a size cap read as it streams.
+"""Fetching a web address for ``clip``: a total deadline, a redirect limit and a size cap read as it streams.
 
 The body is never read past its cap: a declared ``Content-Length`` over it is
 refused before the first byte, and an undeclared one is cut off as soon as the
 count passes it (decompressed bytes are counted, so a gzip bomb is cut off too).
-A server that drips bytes forever is stopped by an overall deadline.
+
+httpx's timeouts are per read, so a server that sends one byte a second (of its
+headers or its body) would never trip them. The whole fetch, redirects, headers
+and body together, has a total deadline (:data:`TOTAL_S`, DESIGN §8 "Every wait
+has a total deadline"): a watchdog shuts the connection's socket down when it
+passes, which wakes the read blocked on it, whatever phase the fetch is in.
 """
 
 from __future__ import annotations
 
 import re
+import socket
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +26,9 @@ from wikitui import __version__
 from wikitui.core.errors import WikituiError
 
 USER_AGENT = f"wikitui/{__version__} (clip)"
-#: Seconds allowed for connecting and between two reads; the whole download gets a few times that.
+#: Seconds the whole fetch may take (connecting, redirects, headers, body), however the bytes trickle in.
+TOTAL_S = 20.0
+#: Seconds allowed for connecting and between two reads (each within :data:`TOTAL_S` too).
 TIMEOUT = 20.0
 MAX_REDIRECTS = 5
 
@@ -67,9 +76,9 @@ def check_url(url: str) -> str:
 class Download:
     """An HTTP response whose headers have arrived; the body is read by :meth:`chunks`."""
 
-    def __init__(self, response, deadline: float, timeout: float) -> None:
+    def __init__(self, response, watchdog: _Watchdog, timeout: float) -> None:
         self._response = response
-        self._deadline = deadline
+        self._watchdog = watchdog
         self._timeout = timeout
         #: The address the body came from (after redirects).
         self.url = str(response.url)
@@ -95,18 +104,24 @@ class Download:
         if self.length is not None and self.length > max_bytes:
             raise TooLarge(self._too_large(max_bytes, declared=self.length))
         seen = 0
+        watchdog = self._watchdog
         try:
             for chunk in self._response.iter_bytes():
                 seen += len(chunk)
                 if seen > max_bytes:
                     raise TooLarge(self._too_large(max_bytes))
-                if time.monotonic() > self._deadline:
-                    raise FetchError(f"{shown(self.url)}: the download took too long; nothing was written")
+                if watchdog.passed():
+                    raise FetchError(watchdog.message(self.url))
                 yield chunk
-        except httpx.TimeoutException:
-            raise FetchError(f"{shown(self.url)}: no answer within {self._timeout:g} s; nothing was written") from None
         except httpx.HTTPError as exc:
+            if watchdog.passed():  # the watchdog cut the connection
+                raise FetchError(watchdog.message(self.url)) from None
+            if isinstance(exc, httpx.TimeoutException):
+                raise FetchError(f"{shown(self.url)}: no answer within {self._timeout:g} s; "
+                                 "nothing was written") from None
             raise FetchError(f"{shown(self.url)}: the download failed ({_reason(exc)}); nothing was written") from None
+        if watchdog.passed():  # an end of the body the watchdog made: a cut page, not a whole one
+            raise FetchError(watchdog.message(self.url))
 
     def read(self, max_bytes: int) -> bytes:
         """The whole body (at most ``max_bytes``; see :meth:`chunks`)."""
@@ -120,33 +135,107 @@ class Download:
                 "nothing was written")
 
 
+class _Watchdog:
+    """The total deadline of one fetch: when it passes, every connection the fetch opened is shut down.
+
+    httpcore reports each new connection through its ``trace`` request extension
+    (``connection.connect_tcp.complete``, with the network stream); a timer thread
+    shuts those sockets down at the deadline, which makes a read blocked on one
+    return at once, in the header phase as in the body.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._deadline = time.monotonic() + seconds
+        self._expired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def __enter__(self) -> _Watchdog:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._timer.cancel()
+
+    def trace(self, event: str, info: dict) -> None:
+        """httpcore's ``trace`` extension: remembers each connection's socket."""
+        if event != "connection.connect_tcp.complete":
+            return
+        stream = info.get("return_value")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if not isinstance(sock, socket.socket):
+            return
+        with self._lock:
+            self._sockets.append(sock)
+            expired = self._expired
+        if expired:
+            _shut(sock)
+
+    def passed(self) -> bool:
+        """Whether the deadline has passed."""
+        return self._expired or time.monotonic() >= self._deadline
+
+    def message(self, url: str) -> str:
+        """What a fetch stopped at its deadline says."""
+        return f"{shown(url)}: no whole answer within {self.seconds:g} s; nothing was written"
+
+    def _expire(self) -> None:
+        with self._lock:
+            self._expired = True
+            sockets = list(self._sockets)
+        for sock in sockets:
+            _shut(sock)
+
+
+def _shut(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # closed already
+
+
 @contextmanager
-def open_url(url: str, *, timeout: float = TIMEOUT, max_redirects: int = MAX_REDIRECTS) -> Iterator[Download]:
+def open_url(url: str, *, timeout: float = TIMEOUT, total: float | None = None,
+             max_redirects: int = MAX_REDIRECTS) -> Iterator[Download]:
     """GET ``url`` (redirects followed up to ``max_redirects``) and yield the response before its body.
+
+    Args:
+        timeout: Seconds for connecting and between two reads.
+        total: Seconds for the whole fetch, the body included (default :data:`TOTAL_S`).
 
     Raises:
         BadAddress: ``url`` is not an http(s) address.
-        FetchError: no connection, a timeout, too many redirects, or an HTTP error status.
+        FetchError: no connection, a timeout, the total deadline passed, too many redirects,
+            or an HTTP error status.
     """
     import httpx
 
     url = check_url(url)
-    deadline = time.monotonic() + timeout * 6
-    try:
-        with httpx.Client(follow_redirects=True, max_redirects=max_redirects, timeout=httpx.Timeout(timeout),
-                          headers={"User-Agent": USER_AGENT}) as client:
-            with client.stream("GET", url) as response:
-                if response.status_code >= 400:
-                    phrase = f" {response.reason_phrase}" if response.reason_phrase else ""
-                    raise FetchError(f"{shown(str(response.url))}: the server answered "
-                                     f"{response.status_code}{phrase}; nothing was written")
-                yield Download(response, deadline, timeout)
-    except httpx.TooManyRedirects:
-        raise FetchError(f"{shown(url)}: more than {max_redirects} redirects; nothing was written") from None
-    except httpx.TimeoutException:
-        raise FetchError(f"{shown(url)}: no answer within {timeout:g} s; nothing was written") from None
-    except httpx.HTTPError as exc:
-        raise FetchError(f"{shown(url)}: {_reason(exc)}; nothing was written") from None
+    total = TOTAL_S if total is None else total
+    timeout = min(timeout, total)
+    with _Watchdog(total) as watchdog:
+        try:
+            with httpx.Client(follow_redirects=True, max_redirects=max_redirects, timeout=httpx.Timeout(timeout),
+                              headers={"User-Agent": USER_AGENT}) as client:
+                with client.stream("GET", url, extensions={"trace": watchdog.trace}) as response:
+                    if response.status_code >= 400:
+                        phrase = f" {response.reason_phrase}" if response.reason_phrase else ""
+                        raise FetchError(f"{shown(str(response.url))}: the server answered "
+                                         f"{response.status_code}{phrase}; nothing was written")
+                    if watchdog.passed():
+                        raise FetchError(watchdog.message(url))
+                    yield Download(response, watchdog, timeout)
+        except httpx.TooManyRedirects:
+            raise FetchError(f"{shown(url)}: more than {max_redirects} redirects; nothing was written") from None
+        except httpx.HTTPError as exc:
+            if watchdog.passed():  # the watchdog cut the connection
+                raise FetchError(watchdog.message(url)) from None
+            if isinstance(exc, httpx.TimeoutException):
+                raise FetchError(f"{shown(url)}: no answer within {timeout:g} s; nothing was written") from None
+            raise FetchError(f"{shown(url)}: {_reason(exc)}; nothing was written") from None
 
 
 def _int(text: str | None) -> int | None:
