@@ -174,3 +174,41 @@ def _utf16(ch: str) -> list[int]:
         return [o]
     o -= 0x10000
     return [0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)]
+
+
+class VisibleWriter:
+    """A text stream whose every write is passed through :func:`visible` (the CLI's stdout and stderr).
+
+    Everything else (``flush``, ``isatty``, ``fileno``...) is the wrapped stream's; a
+    program's own terminal codes (a progress line's ``\\r``) go to :attr:`unfiltered`.
+
+    Args:
+        stream: The stream written to.
+    """
+
+    def __init__(self, stream) -> None:
+        #: The wrapped stream, for the program's own terminal codes.
+        self.unfiltered = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text`` shown visibly; returns the length of ``text`` (what was asked to be written)."""
+        self.unfiltered.write(visible(text))
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        """Write each of ``lines`` shown visibly."""
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str):
+        return getattr(self.unfiltered, name)
+
+
+def visible_stream(stream):
+    """``stream`` wrapped in a :class:`VisibleWriter` (once: a wrapped stream is returned as it is)."""
+    return stream if isinstance(stream, VisibleWriter) else VisibleWriter(stream)
+
+
+def unfiltered(stream):
+    """The stream under a :class:`VisibleWriter` (``stream`` itself when it is not one)."""
+    return stream.unfiltered if isinstance(stream, VisibleWriter) else stream
