@@ -26,7 +26,8 @@ from wikitui.core.workspace import Workspace
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 ESCAPES = "\x1b[1A\x1b[2Khidden rabbit\x1b]52;c;ZXZpbA==\x07 \x9b2J \u202eevil\u202c \u2066iso\u2069"
 HOSTILE_PAGE = (f"---\ntitle: Hostile\ntype: concept\nsummary: a page with escapes\n---\n\n# Hostile\n\n"
-                f"visible rabbit line\n{ESCAPES} see [[Alice]] and [[Nowhere{chr(0x1b)}[2J]]\n")
+                f"visible zyzzyva line\n{ESCAPES} see [[Alice]] and [[Nowhere{chr(0x1b)}[2J]]\n"
+                f"and [[Elsewhere \u202eevil]] zyzzyva\n")
 DODO = "wiki/characters/dodo.md"
 
 
@@ -64,7 +65,7 @@ def assert_visible(out: str, err: str) -> None:
 @pytest.mark.parametrize("argv", [
     ["pending"],
     ["pending", "show", "cs-20260101-abcdef"],
-    ["search", "rabbit"],
+    ["search", "zyzzyva"],
     ["search", "zyzzyva", "--scope", "raw"],
     ["links", "wiki/hostile.md"],
     ["links", "wiki/characters/alice.md"],
@@ -91,7 +92,7 @@ def test_pending_show_of_a_humans_escapes_shows_them(capsys, hostile_vault):
 @pytest.mark.parametrize("argv", [
     ["pending", "list", "--json"],
     ["pending", "show", "cs-20260101-abcdef", "--json"],
-    ["search", "rabbit", "--json"],
+    ["search", "zyzzyva", "--json"],
     ["links", "wiki/hostile.md", "--json"],
     ["lint", "--json"],
 ])
