@@ -105,9 +105,11 @@ def format_chars(text: str) -> list[str]:
 
 
 def control_chars(text: str) -> list[str]:
-    """The control characters (C0 but tab and newline, a lone CR, DEL, C1) in ``text``, each once, as ``U+001B``."""
-    found = dict.fromkeys(m.group() for m in _PROPOSAL_CONTROL.finditer(text)) if _PROPOSAL_CONTROL.search(text) else {}
-    return [f"U+{ord(c):04X}" for c in found]
+    """The control characters (C0 but tab and newline, a lone CR, DEL, C1) in ``text``, each once, as ``U+001B ESCAPE``."""
+    if not _PROPOSAL_CONTROL.search(text):
+        return []
+    found = dict.fromkeys(m.group() for m in _PROPOSAL_CONTROL.finditer(text))
+    return [f"U+{ord(c):04X} {_C0_NAMES.get(ord(c), 'CONTROL')}" for c in found]
 
 
 def describe(ch: str) -> str:
