@@ -145,3 +145,24 @@ def test_a_stream_of_the_cli_keeps_our_own_progress_codes():
     print("page \x1b[2J", file=w)
     unfiltered(w).write("\r\x1b[K")
     assert raw.getvalue() == "page ␛[2J\n\r\x1b[K"
+
+
+def test_mcp_text_shows_them_and_a_proposal_of_them_is_an_error(hostile_vault):
+    from wikitui.core.mcp_session import McpSession
+
+    ws = Workspace.open(hostile_vault)
+    session = McpSession(ws, client="test-client")
+    try:
+        for name, args in (("read", {"path": "wiki/hostile.md"}), ("search", {"query": "zyzzyva"}),
+                           ("links", {"path": "wiki/characters/alice.md"})):
+            ok, shown = session.call(name, args)
+            assert ok and "␛[1A" in shown and not RAW.search(shown), (name, shown)
+        resource = session.read_resource("wiki://page/wiki/hostile.md")
+        assert "␛[1A" in resource and not RAW.search(resource)
+        ok, shown = session.call("propose_page", {"path": "wiki/evil.md", "content": f"# E\n{ESCAPES}\n", "reason": "r"})
+        assert not ok and "U+001B (ESCAPE)" in shown
+        ok, shown = session.call("propose_page", {"path": "wiki/a\nb.md", "content": "# E\n", "reason": "r"})
+        assert not ok and "a path may not hold the control character U+000A" in shown
+        assert session.changeset_id is None or not (hostile_vault / ".wikitui/pending" / f"{session.changeset_id}.json").exists()
+    finally:
+        ws.close()

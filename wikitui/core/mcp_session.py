@@ -24,6 +24,7 @@ from wikitui.core.agent.tools import PROPOSE_TOOLS, ToolBox
 from wikitui.core.agent.tools.read import MAX_READ_BYTES
 from wikitui.core.agent.toolschema import function_schema
 from wikitui.core.errors import WikituiError
+from wikitui.core.vault.visible_text import visible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -100,7 +101,15 @@ class McpSession:
                  "input_schema": s["function"]["parameters"]} for s in self._schemas]
 
     def call(self, name: str, arguments: object) -> tuple[bool, str]:
-        """Run one tool call; never raises. Returns ``(ok, text)``; an error's text starts with ``error:``."""
+        """Run one tool call; never raises. Returns ``(ok, text)``; an error's text starts with ``error:``.
+
+        The text shows a page's control and invisible characters visibly (``␛``, ``⟨U+202E⟩``):
+        a client may print it on a terminal (DESIGN §8).
+        """
+        ok, text = self._call(name, arguments)
+        return ok, visible(text)
+
+    def _call(self, name: str, arguments: object) -> tuple[bool, str]:
         with self.lock:
             try:
                 box = self._toolbox()
@@ -216,7 +225,7 @@ class McpSession:
             else:
                 raise WikituiError(f"error: no resource {display(uri, 200)!r}; the resources are {INDEX_URI}, "
                                    f"{LOG_URI} and {PAGE_TEMPLATE}")
-            return _read_text(ws, rel)
+            return visible(_read_text(ws, rel))  # shown visibly, as the tools' text is
 
 
 def _read_text(ws: Workspace, rel: str) -> str:
