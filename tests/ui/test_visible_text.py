@@ -84,3 +84,32 @@ def test_textual_alone_would_send_them_raw():
     assert "\x07" not in content.plain
     assert "\x1b" in content.plain and "\x9b" in content.plain and "\u202e" in content.plain
     assert visible(ESCAPES) == SHOWN
+
+
+async def test_the_workspace_shows_a_hostile_page_and_source_visibly(sample_vault):
+    from tests.ui.workspace_helpers import wait_for, wait_ready, workspace
+
+    (sample_vault / "wiki/hostile.md").write_text(
+        f"---\ntitle: \"Hostile \\x1b[2J\\u202eevil\"\ntype: concept\n---\n\n# Hostile\n\nvisible line\n"
+        f"{ESCAPES} [[Alice]]\n\n## Head \x1b[31mred\n")
+    alice = sample_vault / "wiki/characters/alice.md"
+    alice.write_text(alice.read_text() + f"\nSee [[Hostile]] {ESCAPES}\n")
+    (sample_vault / "raw/hostile.txt").write_text(f"visible line\n{ESCAPES}\n")
+    (sample_vault / "raw/name \x1b[2J.md").write_text("# A name\n")
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("wiki/hostile.md")
+        await wait_for(pilot, lambda: "visible line" in screen_text(app), "the page")
+        shown = screen_text(app)
+        assert not RAW.search(shown), repr(RAW.search(shown))
+        assert SHOWN in shown and "Hostile ␛[2J⟨U+202E⟩evil" in shown
+        app.main.open_path("wiki/characters/alice.md")
+        await wait_for(pilot, lambda: "See Hostile" in screen_text(app) or "Hostile ␛" in screen_text(app), "alice")
+        shown = screen_text(app)
+        assert not RAW.search(shown), repr(RAW.search(shown))
+        app.main.open_path("raw/hostile.txt")
+        await wait_for(pilot, lambda: "visible line" in screen_text(app), "the source")
+        shown = screen_text(app)
+        assert not RAW.search(shown), repr(RAW.search(shown))
+        assert SHOWN in shown
