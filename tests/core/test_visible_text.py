@@ -122,3 +122,12 @@ def test_a_path_with_a_control_or_bidi_character_is_refused(box, sample_vault, t
     assert not out.ok and "a path may not hold the control character" in out.text, out.text
     assert box.builder.build("edit", "t") is None
     assert not any("\n" in p.name or "\x1b" in p.name for p in sample_vault.rglob("*"))
+
+
+def test_a_chart_whose_spec_holds_a_control_character_is_refused(box):
+    spec = {"kind": "bar", "title": "sales \x9b2J", "series": [{"name": "a", "x": ["q1"], "y": [1]}]}
+    out = call(box, "propose_chart", path="assets/sales.png", spec=spec, reason="r")
+    assert not out.ok and "spec.title holds the control character U+009B" in out.text, out.text
+    assert box.builder.build("edit", "t") is None
+    out = call(box, "propose_chart", path="assets/sales\x85.png", spec={**spec, "title": "sales"}, reason="r")
+    assert not out.ok and "U+0085" in out.text, out.text

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 
 #: Invisible format characters: bidi embeddings, overrides, isolates and marks, zero-width
 #: spaces and joiners, word joiners and invisible operators, line and paragraph separators,
@@ -133,12 +134,8 @@ def proposal_control(before: str, after: str) -> tuple[str, int] | None:
     """
     if not _PROPOSAL_CONTROL.search(after):
         return None
-    had: dict[str, int] = {}
-    for m in _PROPOSAL_CONTROL.finditer(before):
-        had[m.group()] = had.get(m.group(), 0) + 1
-    counts: dict[str, int] = {}
-    for m in _PROPOSAL_CONTROL.finditer(after):
-        counts[m.group()] = counts.get(m.group(), 0) + 1
+    had = Counter(_PROPOSAL_CONTROL.findall(before))
+    counts = Counter(_PROPOSAL_CONTROL.findall(after))
     added = [c for c, n in counts.items() if n > had.get(c, 0)]
     if not added:
         return None
