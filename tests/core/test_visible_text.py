@@ -131,3 +131,15 @@ def test_a_chart_whose_spec_holds_a_control_character_is_refused(box):
     assert box.builder.build("edit", "t") is None
     out = call(box, "propose_chart", path="assets/sales\x85.png", spec={**spec, "title": "sales"}, reason="r")
     assert not out.ok and "U+0085" in out.text, out.text
+
+
+def test_a_crlf_page_is_edited_and_rewritten_as_before(box, sample_vault):
+    page = sample_vault / "wiki/crlf.md"
+    page.write_bytes(b"# CRLF\r\n\r\nold line\r\nmore\r\n")
+    box.graph = LinkGraph.load(box.vault)
+    out = call(box, "propose_edit", path="wiki/crlf.md", reason="r", edits=[{"old": "old line\nmore", "new": "new\r\nmore"}])
+    assert out.ok, out.text
+    out = call(box, "propose_page", path="wiki/crlf.md", content="# CRLF\n\nrewritten\n", reason="r")
+    assert out.ok, out.text
+    (change,) = box.builder.build("edit", "t").files
+    assert change.new_text.count("\r\n") == change.new_text.count("\n")  # its CRLF line endings kept

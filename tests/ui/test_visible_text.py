@@ -87,7 +87,7 @@ def test_textual_alone_would_send_them_raw():
 
 
 async def test_the_workspace_shows_a_hostile_page_and_source_visibly(sample_vault):
-    from tests.ui.workspace_helpers import wait_for, wait_ready, workspace
+    from tests.ui.workspace_helpers import notices, wait_for, wait_ready, workspace
 
     (sample_vault / "wiki/hostile.md").write_text(
         f"---\ntitle: \"Hostile \\x1b[2J\\u202eevil\"\ntype: concept\n---\n\n# Hostile\n\nvisible line\n"
@@ -113,3 +113,5 @@ async def test_the_workspace_shows_a_hostile_page_and_source_visibly(sample_vaul
         shown = screen_text(app)
         assert not RAW.search(shown), repr(RAW.search(shown))
         assert SHOWN in shown
+        app.main.notify(f"wiki/a {ESCAPES}.md: changed on disk")  # a toast naming a file
+        await wait_for(pilot, lambda: f"wiki/a {SHOWN}.md: changed on disk" in notices(app), "the toast")
