@@ -143,3 +143,8 @@ def test_a_crlf_page_is_edited_and_rewritten_as_before(box, sample_vault):
     assert out.ok, out.text
     (change,) = box.builder.build("edit", "t").files
     assert change.new_text.count("\r\n") == change.new_text.count("\n")  # its CRLF line endings kept
+
+
+def test_blanks_around_a_path_are_trimmed_as_before(box):
+    out = call(box, "propose_page", path=" wiki/trimmed.md\n", content="# T\n", reason="r")
+    assert out.ok, out.text

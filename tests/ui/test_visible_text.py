@@ -115,3 +115,14 @@ async def test_the_workspace_shows_a_hostile_page_and_source_visibly(sample_vaul
         assert SHOWN in shown
         app.main.notify(f"wiki/a {ESCAPES}.md: changed on disk")  # a toast naming a file
         await wait_for(pilot, lambda: f"wiki/a {SHOWN}.md: changed on disk" in notices(app), "the toast")
+
+
+def test_the_files_byte_order_mark_is_not_flagged_but_one_inside_the_text_is():
+    from wikitui.ui.widgets.diff_view import hidden_mark
+
+    bom_only = make_file_change(0, "wiki/a.md", "edit", "x", "\ufeff# T\nold\n", "\ufeff# T\nnew\n").hunks[0]
+    assert hidden_mark(bom_only) is None
+    inside = make_file_change(0, "wiki/a.md", "create", None, "", "\ufeff# T\npay\u200bpal \ufeffx\n").hunks[0]
+    assert inside.display_lines == ["+# T", "+pay\u200bpal \ufeffx"]
+    mark = hidden_mark(inside).plain
+    assert "U+200B ZERO WIDTH SPACE" in mark and "U+FEFF ZERO WIDTH NO-BREAK SPACE" in mark

@@ -89,7 +89,7 @@ class ChangesetBuilder:
         """Normalise a path given relative to the wiki folder or the vault, and check it may be written."""
         if not isinstance(path, str) or not path.strip():
             raise ProposalError("a path is required (for example concepts/Transformer.md)")
-        bad = path_unsafe(path)
+        bad = path_unsafe(path.strip())  # blanks around it are trimmed as ever; one inside is refused
         if bad is not None:
             raise ProposalError(f"{path!r}: a path may not hold the control character {describe(bad)}; "
                                 "name the page with printable characters")
