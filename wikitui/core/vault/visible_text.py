@@ -119,7 +119,8 @@ def describe(ch: str) -> str:
     return f"U+{ord(ch):04X} ({name})"
 
 
-_C0_NAMES = {0x00: "NUL", 0x07: "BELL", 0x08: "BACKSPACE", 0x0B: "LINE TABULATION", 0x0C: "FORM FEED",
+_C0_NAMES = {0x00: "NUL", 0x07: "BELL", 0x08: "BACKSPACE", 0x09: "TAB", 0x0A: "LINE FEED", 0x0B: "LINE TABULATION",
+             0x0C: "FORM FEED", 0x85: "NEXT LINE",
              0x0D: "CARRIAGE RETURN", 0x1B: "ESCAPE", 0x7F: "DELETE", 0x9B: "CONTROL SEQUENCE INTRODUCER",
              0x9D: "OPERATING SYSTEM COMMAND"}
 
