@@ -1,4 +1,8 @@
-"""Streamed JSON is byte for byte what ``json.dumps(indent=2, ensure_ascii=False)`` writes, generators included."""
+"""Streamed JSON is byte for byte what ``json.dumps(indent=2, ensure_ascii=False)`` writes, generators included.
+
+But for what a terminal would obey (DEL, C1, bidi and invisible format characters): those are ``\\uXXXX``
+escapes, the same data (:func:`~wikitui.core.vault.visible_text.json_visible`).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wikitui.core.jsonstream import write_json
+from wikitui.core.vault.visible_text import json_visible
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
@@ -27,7 +32,9 @@ def streamed(data) -> str:
 @settings(max_examples=200, deadline=None)
 @given(JSON)
 def test_any_json_value_is_written_as_json_dumps_writes_it(data):
-    assert streamed(data) == json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    text = streamed(data)
+    assert text == json_visible(json.dumps(data, ensure_ascii=False, indent=2)) + "\n"
+    assert json.loads(text) == json.loads(json.dumps(data))
 
 
 def test_generators_are_written_as_lists_and_consumed_once():

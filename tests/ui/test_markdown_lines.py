@@ -450,7 +450,7 @@ def test_only_plain_prose_paragraphs_are_cut_and_nothing_else_parses_differently
 
 def test_control_characters_never_reach_the_terminal():
     doc = render_page("bell\x07 and escape\x1b[31m red\n", 80)
-    assert texts(doc)[0] == "bell\ufffd and escape\ufffd[31m red"
+    assert texts(doc)[0] == "bell␇ and escape␛[31m red"
 
 
 def test_anchors_match_headings_case_insensitively_and_block_ids():

@@ -66,13 +66,36 @@ def _run(argv: list[str]) -> int:
     if argv and argv[0] in COMMANDS:  # `wikitui search ...`: only that command's parser is needed
         args = command_parser(argv[0]).parse_args(argv[1:])
         args.command = argv[0]
-        return _handler(args.command)(args)
+        return _visibly(args)
     if first in COMMANDS or first is None and any(a in ("-h", "--help", "--version") for a in argv):
         args = build_parser().parse_args(argv)
-        return _handler(args.command)(args)
+        return _visibly(args)
     from wikitui.cli.launch import cmd_launch
 
     return cmd_launch(launch_parser().parse_args(argv))
+
+
+#: Commands whose stdout is not text for a person: the MCP wire, the browser server.
+_WIRE = ("mcp", "serve")
+
+
+def _visibly(args: argparse.Namespace) -> int:
+    """Run the command with stdout and stderr showing control characters visibly (DESIGN §8).
+
+    A page, title or source holding ``ESC [ 2 J`` or an OSC 52 clipboard write is printed
+    as ``␛[2J``: no command sends vault text to the terminal raw. JSON output escapes
+    them itself (the data stays exact); the MCP wire and ``serve`` are not touched.
+    """
+    if args.command in _WIRE:
+        return _handler(args.command)(args)
+    from wikitui.core.vault.visible_text import VisibleWriter
+
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = VisibleWriter(sys.stdout), VisibleWriter(sys.stderr)
+    try:
+        return _handler(args.command)(args)
+    finally:
+        sys.stdout, sys.stderr = saved
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -56,7 +56,9 @@ def load_graph(ws: Workspace):
 
 
 def dump(data: object) -> None:
-    """``data`` as indented JSON on stdout."""
+    """``data`` as indented JSON on stdout (what a terminal would obey escaped: the same data)."""
     import json
 
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    from wikitui.core.vault.visible_text import json_visible
+
+    sys.stdout.write(json_visible(json.dumps(data, ensure_ascii=False, indent=2)) + "\n")

@@ -118,7 +118,9 @@ def cmd_index(args: argparse.Namespace) -> int:
     with ws:
         stats = ws.rebuild_index(progress=progress) if args.rebuild else ws.update_index(progress=progress)
     if progress is not None:
-        sys.stderr.write("\r\033[K")
+        from wikitui.core.vault.visible_text import unfiltered
+
+        unfiltered(sys.stderr).write("\r\033[K")  # our own code: clears the progress line
     if stats.busy:
         err("another wikitui is writing the search index; try again when it has finished")
         return 1
@@ -129,9 +131,12 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 
 def _progress_printer() -> Callable[[int, int], None]:
+    from wikitui.core.vault.visible_text import unfiltered
+
     def progress(done: int, total: int) -> None:
-        sys.stderr.write(f"\rindexing {done}/{total}")
-        sys.stderr.flush()
+        stream = unfiltered(sys.stderr)  # its \r returns to the line's start: ours, not vault text
+        stream.write(f"\rindexing {done}/{total}")
+        stream.flush()
 
     return progress
 

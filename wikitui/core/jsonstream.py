@@ -3,8 +3,9 @@
 ``json.dumps(data, indent=2)`` builds the whole text in memory, from a structure
 that must itself be whole: a page with 450,000 links made ``links --json`` peak
 above a gigabyte. :func:`write_json` writes the same text (byte for byte what
-``json.dumps(data, ensure_ascii=False, indent=2)`` gives) piece by piece, and takes
-generators where lists would be, so a long list is never held at once.
+``json.dumps(data, ensure_ascii=False, indent=2)`` gives, but for DEL, C1 and invisible
+format characters, escaped as ``\\uXXXX`` so no terminal obeys them: the same data) piece
+by piece, and takes generators where lists would be, so a long list is never held at once.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import json
 from collections.abc import Iterable
 from json.encoder import encode_basestring  # what json.dumps uses with ensure_ascii=False
 from typing import IO
+
+from wikitui.core.vault.visible_text import json_visible
 
 _INDENT = "  "
 #: Characters gathered before each write.
@@ -48,7 +51,7 @@ def write_json(out: IO[str], data: object) -> None:
 def _scalar(value: object) -> str | None:
     """The JSON of a scalar, as json.dumps writes it; None for a container."""
     if isinstance(value, str):
-        return encode_basestring(value)
+        return json_visible(encode_basestring(value))
     if value is None:
         return "null"
     if value is True:
@@ -69,7 +72,7 @@ def _write(value: object, level: int, emit) -> None:
         return
     inner = "\n" + _INDENT * (level + 1)
     if isinstance(value, dict):
-        items = [(encode_basestring(str(k)), v) for k, v in value.items()]
+        items = [(json_visible(encode_basestring(str(k))), v) for k, v in value.items()]
         flat = [_scalar(v) for _k, v in items]
         if items and None not in flat:  # the common row of scalars, in one piece
             emit("{" + ",".join(inner + k + ": " + v for (k, _), v in zip(items, flat)) + "\n" + _INDENT * level + "}")

@@ -24,6 +24,7 @@ from wikitui.core.agent.tools import PROPOSE_TOOLS, ToolBox
 from wikitui.core.agent.tools.read import MAX_READ_BYTES
 from wikitui.core.agent.toolschema import function_schema
 from wikitui.core.errors import WikituiError
+from wikitui.core.vault.visible_text import visible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -104,7 +105,13 @@ class McpSession:
 
         A chart is drawn before the session's lock is taken (it may take a second), so
         the calls that come meanwhile are answered; the proposal then takes the picture.
+        The text shows a page's control and invisible characters visibly (``␛``, ``⟨U+202E⟩``):
+        a client may print it on a terminal (DESIGN §8).
         """
+        ok, text = self._call(name, arguments)
+        return ok, visible(text)
+
+    def _call(self, name: str, arguments: object) -> tuple[bool, str]:
         if name == "propose_chart" and isinstance(arguments, dict):
             from wikitui.core.outputs.charts import prerender
 
@@ -233,7 +240,7 @@ class McpSession:
             else:
                 raise WikituiError(f"error: no resource {display(uri, 200)!r}; the resources are {INDEX_URI}, "
                                    f"{LOG_URI} and {PAGE_TEMPLATE}")
-            return _read_text(ws, rel)
+            return visible(_read_text(ws, rel))  # shown visibly, as the tools' text is
 
 
 def _read_text(ws: Workspace, rel: str) -> str:

@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from wikitui import gc_tuning
+from wikitui.core.vault.visible_text import visible
 from wikitui.core.workspace import IndexState, Workspace
 from wikitui.ui.early_keys import EarlyKeys, KeyHandled
 from wikitui.ui.idle_lint import IdleLint
@@ -123,6 +125,11 @@ class WikituiApp(App[None]):
             self.early_keys.handed_out(target)
             return
         await super().on_event(event)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Show a toast; a page's or a path's control and invisible characters in it are drawn visibly (DESIGN §8)."""
+        super().notify(visible(message), title=visible(title), severity=severity, timeout=timeout, markup=markup)
 
     def on_key_handled(self, message: KeyHandled) -> None:
         """A key has been handled: the next one may go."""

@@ -16,6 +16,7 @@ from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from wikitui.core.vault.visible_text import has_unsafe, visible_line
 from wikitui.ui.switcher_match import WordMatcher
 
 if TYPE_CHECKING:
@@ -96,7 +97,8 @@ class PageSwitcher(Provider):
             seen.append(graph.vault.index_path)
         for path in seen[:DISCOVERY_LIMIT]:
             info = graph.pages[path]
-            yield DiscoveryHit(info.title, partial(self._open, path), help=graph.vault.wiki_relative(path))
+            yield DiscoveryHit(visible_line(info.title), partial(self._open, path),
+                               help=visible_line(graph.vault.wiki_relative(path)))
 
     async def search(self, query: str) -> Hits:
         """Pages whose title, an alias or the path holds every word of ``query`` (in any order), best first."""
@@ -115,12 +117,15 @@ class PageSwitcher(Provider):
             if text == title:
                 prompt = marked
             else:  # matched an alias or the path: name the page, show what matched beside it
-                prompt = Content(title) + Content("  ") + marked.stylize("$text-muted")
-            yield Hit(score, prompt, partial(self._open, path), text=title, help=help_text)
+                prompt = Content(visible_line(title)) + Content("  ") + marked.stylize("$text-muted")
+            yield Hit(score, prompt, partial(self._open, path), text=visible_line(title), help=visible_line(help_text))
 
 
 def _highlight(text: str, positions: tuple[int, ...], style) -> Content:
-    """``text`` with the characters at ``positions`` in the palette's match style."""
+    """``text`` with the characters at ``positions`` in the palette's match style (plain, shown visibly, if it
+    holds control or invisible characters: the positions no longer fit it)."""
+    if has_unsafe(text):
+        return Content(visible_line(text))
     content = Content(text)
     for offset in positions:
         if offset < len(text) and not text[offset].isspace():

@@ -24,6 +24,7 @@ from wikitui.core.agent.events import (
     TurnUsage,
 )
 from wikitui.core.errors import WikituiError
+from wikitui.core.vault.visible_text import visible_stream
 
 EXIT_OK, EXIT_NOTHING, EXIT_USER, EXIT_MODEL, EXIT_CONFLICT = 0, 1, 2, 3, 4
 
@@ -132,7 +133,8 @@ def run_ask(workspace, question: str, *, file: bool = False, model: str | None =
     Returns:
         The exit status.
     """
-    out, err = out or sys.stdout, err or sys.stderr
+    # What the model, a page or a source says reaches the terminal shown, never obeyed (DESIGN §8).
+    out, err = visible_stream(out or sys.stdout), visible_stream(err or sys.stderr)
 
     async def body(session, printer) -> int:
         done = await session.ask(question)
@@ -176,7 +178,8 @@ def run_ingest(workspace, source: str, *, apply: bool = False, model: str | None
     Returns:
         The exit status.
     """
-    out, err = out or sys.stdout, err or sys.stderr
+    # What the model, a page or a source says reaches the terminal shown, never obeyed (DESIGN §8).
+    out, err = visible_stream(out or sys.stdout), visible_stream(err or sys.stderr)
 
     async def body(session, printer) -> int:
         done = await session.ingest(source, auto_go=True)

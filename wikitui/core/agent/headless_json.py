@@ -12,6 +12,7 @@ import json
 from typing import Any, TextIO
 
 from wikitui.core.changes.summary import file_summary
+from wikitui.core.vault.visible_text import json_visible
 
 
 def tokens_of(usage: Any) -> tuple[dict, float]:
@@ -54,5 +55,5 @@ def ingest_document(plan: str, changeset, applied: bool, usage: Any) -> dict:
 
 def write_document(out: TextIO, document: dict) -> None:
     """``document`` as indented JSON, the one thing on ``out``."""
-    out.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    out.write(json_visible(json.dumps(document, ensure_ascii=False, indent=2)) + "\n")
     out.flush()

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from wikitui.core.agent.events import LintReady, TurnFinished, TurnUsage
+from wikitui.core.vault.visible_text import visible_stream
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_MODEL = 0, 1, 3
 #: Where the background lint's transcripts go, under ``.wikitui/``.
@@ -111,7 +112,8 @@ def run_semantic_lint(workspace, *, as_json: bool = False, model: str | None = N
     """
     from wikitui.core.agent.headless import _failure, _run
 
-    out, err = out or sys.stdout, err or sys.stderr
+    # What the model, a page or a source says reaches the terminal shown, never obeyed (DESIGN §8).
+    out, err = visible_stream(out or sys.stdout), visible_stream(err or sys.stderr)
 
     async def body(session, printer) -> int:
         def on_event(event: Any) -> None:

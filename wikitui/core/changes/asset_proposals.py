@@ -14,6 +14,7 @@ from wikitui.core.changes.builder import ChangesetBuilder, ProposalError, _Entry
 from wikitui.core.changes.model import sha256_bytes
 from wikitui.core.errors import UnsafePath
 from wikitui.core.vault.files import decode_exact
+from wikitui.core.vault.visible_text import describe, path_unsafe
 
 
 def propose_asset(builder: ChangesetBuilder, rel: str, content: bytes | str, reason: str = "") -> str:
@@ -30,6 +31,9 @@ def propose_asset(builder: ChangesetBuilder, rel: str, content: bytes | str, rea
     """
     vault = builder.vault
     binary = isinstance(content, bytes)
+    bad = path_unsafe(rel)
+    if bad is not None:
+        raise ProposalError(f"{rel!r}: a path may not hold the control character {describe(bad)}")
     if not is_asset_path(vault, rel):
         raise ProposalError(f"{rel}: only charts (.png) and their sidecars go there")
     try:

@@ -37,6 +37,7 @@ from wikitui.core.errors import UnsafePath
 from wikitui.core.vault.files import decode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import SCHEMA_FILE, Vault
+from wikitui.core.vault.visible_text import describe, path_unsafe, proposal_control
 
 __all__ = ["ACTIONS", "Changeset", "ChangeStats", "ChangesetBuilder", "FileChange", "FileConflict", "Hunk",
            "ProposalError", "make_file_change", "new_changeset_id", "sha256_bytes"]
@@ -44,6 +45,23 @@ __all__ = ["ACTIONS", "Changeset", "ChangeStats", "ChangesetBuilder", "FileChang
 _BOM = "\ufeff"
 #: The operations a changeset may come from (log.md's operations, less ``undo``).
 OPS = ("ingest", "query", "lint", "edit")
+
+
+def _check_controls(rel: str, before: str, after: str) -> None:
+    """Refuse a control character the proposal adds (DESIGN §8: what the reviewer sees is what is written).
+
+    Tab, newline and CRLF line endings are text; a control a human left in the page may stay.
+
+    Raises:
+        ProposalError: naming the character and its line.
+    """
+    found = proposal_control(before, after)
+    if found is not None:
+        ch, line = found
+        raise ProposalError(
+            f"{rel}: line {line} holds the control character {describe(ch)}; a page is text that a person "
+            "reviews on a terminal: leave it out (tab and newline are the only controls a page may hold)"
+        )
 
 
 class ChangesetBuilder:
@@ -71,6 +89,10 @@ class ChangesetBuilder:
         """Normalise a path given relative to the wiki folder or the vault, and check it may be written."""
         if not isinstance(path, str) or not path.strip():
             raise ProposalError("a path is required (for example concepts/Transformer.md)")
+        bad = path_unsafe(path.strip())  # blanks around it are trimmed as ever; one inside is refused
+        if bad is not None:
+            raise ProposalError(f"{path!r}: a path may not hold the control character {describe(bad)}; "
+                                "name the page with printable characters")
         raw = path.strip().replace("\\", "/")
         p = raw
         while p.startswith("./"):
@@ -178,6 +200,7 @@ class ChangesetBuilder:
             new = apply_edits(entry.text, edits)
         except EditError as exc:
             raise ProposalError(f"{rel}: {exc}") from None
+        _check_controls(rel, entry.text, new)
         self._check_index(rel, entry.text, new)
         self._check_policy(entry, new)
         delta = _line_delta(entry.text, new)
@@ -187,13 +210,21 @@ class ChangesetBuilder:
         n = len(edits)
         return f"recorded {n} edit{'s' if n != 1 else ''} to {rel} ({delta})"
 
-    def new_page(self, path: str, content: str, reason: str = "") -> str:
+    def new_page(self, path: str, content: str, reason: str = "", *, carried: str = "") -> str:
         """Propose a new page, or a whole new text for an existing one.
 
         A rewrite keeps the file's byte-order mark and line-ending style.
 
+        Args:
+            path: The page, relative to the wiki folder or the vault.
+            content: Its full text.
+            reason: Why.
+            carried: Text of another page this content takes in (a merge): the control
+                characters it holds are the human's, not added by the proposal.
+
         Raises:
-            ProposalError: The path is refused, or the content is not text.
+            ProposalError: The path is refused, or the content is not text or adds a
+                control character.
         """
         rel = self._resolve(path)
         if not isinstance(content, str):
@@ -202,6 +233,8 @@ class ChangesetBuilder:
         if content and not content.endswith("\n"):
             content += "\n"
         entry = self._lookup(rel, must_exist=False)
+        old = entry.text if entry is not None and entry.text is not None else (entry.base_text if entry else "")
+        _check_controls(rel, old + carried, content)
         if entry is None:
             entry = _Entry(rel, False, None, "", content.replace("\r\n", "\n"))
             self._register(entry, reason)

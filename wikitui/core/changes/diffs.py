@@ -59,11 +59,23 @@ class Hunk:
 
     @property
     def display_lines(self) -> list[str]:
-        """The prefixed lines without line endings or a byte-order mark, for showing.
+        """The prefixed lines without line endings or the file's byte-order mark, for showing.
 
-        A byte that is not UTF-8 (kept in the text as a lone surrogate) shows as U+FFFD.
+        A byte that is not UTF-8 (kept in the text as a lone surrogate) shows as U+FFFD. Only
+        the mark that starts line 1 is dropped: a U+FEFF anywhere else is hidden text, which
+        the review shows and flags (DESIGN §8).
         """
-        return [_shown(ln.rstrip("\n").rstrip("\r").replace("\ufeff", "")) for ln in self.lines]
+        old, new = self.old_start, self.new_start
+        out = []
+        for ln in self.lines:
+            line = ln.rstrip("\n").rstrip("\r")
+            sign = line[:1]
+            if line[1:2] == "\ufeff" and ((sign in " -" and old == 1) or (sign in " +" and new == 1)):
+                line = sign + line[2:]
+            old += sign in " -"
+            new += sign in " +"
+            out.append(_shown(line))
+        return out
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (``review`` only when a reviewer read the hunk)."""

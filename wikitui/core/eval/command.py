@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from wikitui.core.errors import WikituiError
+from wikitui.core.vault.visible_text import json_visible, visible_stream
 from wikitui.core.eval.runner import DEFAULT_TASK_TIMEOUT, RunStopped, run_eval
 from wikitui.core.eval.tasks import select
 
@@ -64,7 +65,8 @@ def main(*, vault: Path | None = None, model: str | None = None, only: str | Non
     """
     from wikitui.core.config import NoModelConfigured, load_settings
 
-    out, err = out or sys.stdout, err or sys.stderr
+    # What the model, a page or a source says reaches the terminal shown, never obeyed (DESIGN §8).
+    out, err = visible_stream(out or sys.stdout), visible_stream(err or sys.stderr)
     try:
         tasks = select(only)
         settings = load_settings(_vault_folder(vault), model)
@@ -94,7 +96,7 @@ def main(*, vault: Path | None = None, model: str | None = None, only: str | Non
     from wikitui.core.eval import report
 
     if as_json:
-        out.write(json.dumps(report.to_json(model_name, results), ensure_ascii=False, indent=2) + "\n")
+        out.write(json_visible(json.dumps(report.to_json(model_name, results), ensure_ascii=False, indent=2)) + "\n")
     else:
         out.write(report.table(model_name, results) + "\n")
     if keep is not None:

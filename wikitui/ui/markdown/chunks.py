@@ -1,8 +1,9 @@
 """A page's text made safe to parse, and cut into chunks that parse the same alone as together.
 
 Control characters would corrupt the terminal and megabyte-long lines would freeze the
-parse, so the text is cleaned and over-long lines are cut first (line numbers and
-offsets stay those of the file). The body is then cut at blank lines into chunks of a
+parse, so the text is cleaned (controls and invisible format characters shown as ``␛``,
+``\\x9b``, ``⟨U+202E⟩``: :func:`~wikitui.core.vault.visible_text.visible`) and over-long
+lines are cut first (line numbers stay those of the file). The body is then cut at blank lines into chunks of a
 few dozen lines; each is parsed when it is first laid out (see
 :class:`~wikitui.ui.markdown.document.PageDocument`).
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import re
 from typing import Iterator
+
+from wikitui.core.vault.visible_text import visible
 
 #: Source lines per chunk; a chunk parses in a few milliseconds.
 CHUNK_LINES = 40
@@ -25,10 +28,6 @@ MAX_LINE_CHARS = 10_000
 #: text lets the UI thread draw between steps (one call over 4 MB held it for ~40 ms).
 SLICE_CHARS = 128 * 1024
 
-# C0/C1 control characters would corrupt the terminal; each becomes one replacement
-# character so offsets and line numbers stay those of the file.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_LONE_CR = re.compile(r"\r(?!\n)")
 _FENCE = re.compile(r"^ *(`{3,}|~{3,})")
 _BULLET = re.compile(r"[-+*] \S")
 _ORDERED = re.compile(r"\d{1,9}[.)](?:[ \t]|$)")
@@ -47,10 +46,12 @@ _QUOTE_BLANK = re.compile(r"(?:> ?)*[ \t]*$")
 
 
 def clean_text(text: str) -> str:
-    """The text as it is parsed: CRLF as LF, control characters replaced (same lines, same length per line)."""
-    if "\r" in text:
-        text = _LONE_CR.sub("\ufffd", text).replace("\r\n", "\n")
-    return _CONTROL.sub("\ufffd", text) if _CONTROL.search(text) else text
+    """The text as it is parsed: CRLF as LF, control and invisible characters shown visibly (same lines).
+
+    A page may hold ``ESC [ 2 J`` or a bidi override (a clipped page, a human's paste): they
+    are drawn as ``␛[2J`` and ``⟨U+202E⟩``, never sent to the terminal (DESIGN §8).
+    """
+    return visible(text)
 
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from wikitui.core.vault.page import PageInfo, split_frontmatter
+from wikitui.core.vault.visible_text import visible_line
 from wikitui.ui.markdown.anchors import normalize_anchor
 from wikitui.ui.markdown.blocks import BlankBlock, Block, CodeBlock, RuleBlock, TextBlock
 from wikitui.ui.markdown.chunks import clean_text
@@ -49,12 +50,12 @@ def page_header(source: str, info: PageInfo, own: PageInfo) -> list[Block]:
     title = info.title if own.has_frontmatter else ""
     first_h1 = own.headings[0].text if own.headings and own.headings[0].level == 1 else ""
     if title and normalize_anchor(title) != normalize_anchor(first_h1):
-        blocks.append(TextBlock(0, runs=[(title, "title", None)]))
+        blocks.append(TextBlock(0, runs=[(visible_line(title), "title", None)]))
     meta = _meta_runs(info)
     if meta:
         blocks.append(TextBlock(0, runs=meta))
     if info.summary:
-        blocks.append(TextBlock(0, runs=[(info.summary, "meta summary", None)]))
+        blocks.append(TextBlock(0, runs=[(visible_line(info.summary), "meta summary", None)]))
     if blocks and (own.has_frontmatter or own.frontmatter_error):
         blocks.append(RuleBlock(0, roles="header-rule"))
     return blocks
@@ -70,4 +71,4 @@ def _meta_runs(info: PageInfo) -> list[Seg]:
     if info.aliases:
         meta.append(("  " if meta else "", "meta", None))
         meta.append(("aka " + ", ".join(info.aliases), "meta", None))
-    return [m for m in meta if m[0]]
+    return [(visible_line(text), role, link) for text, role, link in meta if text]

@@ -16,6 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from wikitui.core.vault.visible_text import visible_line
+
 if TYPE_CHECKING:
     from wikitui.core.vault.page import Heading
 
@@ -52,7 +54,7 @@ class OutlineScreen(ModalScreen["Heading | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="outline") as box:
-            box.border_title = f"Outline · {self._title}"
+            box.border_title = f"Outline · {visible_line(self._title)}"
             box.border_subtitle = f"{len(self._headings)} headings · enter jumps · esc closes"
             yield Input(placeholder="filter headings", id="outline-filter")
             yield OptionList(id="outline-list")
@@ -68,7 +70,7 @@ class OutlineScreen(ModalScreen["Heading | None"]):
         options = []
         for heading in self._shown:
             label = Text("  " * (heading.level - top))
-            label.append(heading.text or "(untitled)", style="bold" if heading.level == top else "")
+            label.append(visible_line(heading.text) or "(untitled)", style="bold" if heading.level == top else "")
             label.append(f"  :{heading.line}", style="dim")
             options.append(Option(label))
         listing = self.query_one(OptionList)

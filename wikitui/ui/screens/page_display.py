@@ -15,6 +15,7 @@ from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
 from wikitui.core.vault.page import PageInfo, parse_page
 from wikitui.core.vault.staleness import SourceRecords
+from wikitui.core.vault.visible_text import visible_line
 from wikitui.ui.screens.embedded_pictures import load_embedded_pictures
 from wikitui.ui.screens.source_display import hide_picture, lexer_for, show_converted
 from wikitui.ui.state import VaultState
@@ -99,7 +100,7 @@ class PageDisplay:
         except FileNotFoundError:
             self.current_kind = "missing"
             page.slides = None
-            page.border_title = f"{path} · deleted"
+            page.border_title = f"{visible_line(path)} · deleted"
             page.border_subtitle = ""
             page.show_message(
                 "Page deleted",
@@ -136,7 +137,7 @@ class PageDisplay:
         else:
             page.show(text, path=path, info=info, resolve=resolve, scroll_y=scroll_y, anchor=anchor or None,
                       valid_utf8=utf8)
-            page.border_title = title
+            page.border_title = visible_line(title)
             if line:
                 page.scroll_to_line(line)
             load_embedded_pictures(self, path)  # drawn under their embed lines once decoded, in a worker
@@ -177,7 +178,7 @@ class PageDisplay:
         shown = ", ".join(changed[:2]) + (f" and {len(changed) - 2} more" if len(changed) > 2 else "")
         page = self.page
         base = page.border_title.split(" · stale: ", 1)[0] if isinstance(page.border_title, str) else ""
-        page.border_title = f"{base} · stale: {shown} changed"
+        page.border_title = f"{base} · stale: {visible_line(shown)} changed"
 
     def mark_reviewed(self) -> None:
         """The user checked the page against its sources: record their hashes; it is no longer stale."""
@@ -220,7 +221,7 @@ class PageDisplay:
             return
         self.current_kind = "source"
         self.current_info = None
-        page.border_title = f"{path} · read-only source"
+        page.border_title = f"{visible_line(path)} · read-only source"
         page.border_subtitle = ""
         citing = self.citations.get(path, [])
         if is_binary(data):

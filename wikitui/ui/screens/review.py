@@ -40,6 +40,7 @@ from textual.widgets import Footer, Input, Label
 from wikitui.core.changes.disk_status import DiskStatus
 from wikitui.core.errors import Conflict, WikituiError
 from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.visible_text import visible_line
 from wikitui.ui.messages import VaultChanged
 from wikitui.ui.screens.conflict import ConflictScreen
 from wikitui.ui.screens.review_disk import DiskMarks
@@ -132,7 +133,7 @@ class ReviewScreen(Screen[ReviewResult]):
         yield Footer(show_command_palette=False)
 
     def _title(self) -> Content:
-        title = getattr(self.changeset, "title", "") or ""
+        title = visible_line(getattr(self.changeset, "title", "") or "")
         op = getattr(self.changeset, "op", "") or ""
         parts: list[Any] = [("Review", "bold $text-accent")]
         if op:

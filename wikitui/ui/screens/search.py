@@ -16,6 +16,8 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from wikitui.core.vault.visible_text import visible, visible_line
+
 if TYPE_CHECKING:
     from wikitui.core.search.results import Hit
     from wikitui.core.workspace import Workspace
@@ -31,7 +33,7 @@ def snippet_text(snippet: str, highlight: str | Style = "bold reverse") -> Text:
     """A search snippet with its ``**term**`` marks turned into highlighted text."""
     text = Text(no_wrap=False)
     pos = 0
-    flat = " ".join(snippet.split())
+    flat = " ".join(visible(snippet).split())  # a page's escapes drawn, never sent (DESIGN §8)
     for m in _MARK.finditer(flat):
         text.append(flat[pos : m.start()])
         text.append(m.group(1), style=highlight)
@@ -43,8 +45,8 @@ def snippet_text(snippet: str, highlight: str | Style = "bold reverse") -> Text:
 def hit_prompt(hit: "Hit", highlight: str | Style = "bold reverse") -> Text:
     """How one hit looks in the list: title, path and kind, then the snippet."""
     text = Text()
-    text.append(hit.title or hit.path, style="bold")
-    text.append(f"  {hit.path}", style="dim")
+    text.append(visible_line(hit.title or hit.path), style="bold")
+    text.append(f"  {visible_line(hit.path)}", style="dim")
     if hit.line:
         text.append(f":{hit.line}", style="dim")
     if hit.kind == "raw":

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from wikitui.core.record import Record
 from wikitui.core.vault.formats import kind_of
 from wikitui.core.vault.formats.citations import locate
+from wikitui.core.vault.visible_text import visible_line
 
 if TYPE_CHECKING:
     from wikitui.core.vault.formats import Conversion
@@ -51,7 +52,7 @@ def show_converted(display: PageDisplay, path: str, *, anchor: str, line: int | 
     """Show ``path`` through its converter: a "Converting…" message now, the prepared text from a worker."""
     screen, page = display.screen, display.page
     kind = kind_of(path) or "text"
-    page.border_title = f"{path} · read-only source"
+    page.border_title = f"{visible_line(path)} · read-only source"
     page.border_subtitle = "converting…"
     if kind == "text":
         page.show_message("Reading…", f"{path} is large: its first megabytes are being read.")
@@ -172,7 +173,7 @@ def show_picture(display: PageDisplay, path: str, picture, caption: str) -> None
     focused = page.has_focus
     hide_picture(display)
     view = PictureView(picture, caption, id="picture")
-    view.border_title = f"{path} · read-only source"
+    view.border_title = f"{visible_line(path)} · read-only source"
     view.border_subtitle = "picture" if picture is not None else "cannot be drawn"
     page.parent.mount(view, after=page)
     page.display = False

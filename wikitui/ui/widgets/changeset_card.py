@@ -15,6 +15,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from wikitui.core.vault.visible_text import visible_line
+
 #: Where a changeset stands.
 CardStatus = Literal["pending", "applied", "partial", "discarded"]
 
@@ -118,7 +120,7 @@ class ChangesetCard(Widget):
         self._update_borders()
 
     def _update_borders(self) -> None:
-        title = (getattr(self.changeset, "title", "") or "").strip()
+        title = visible_line((getattr(self.changeset, "title", "") or "").strip())
         op = getattr(self.changeset, "op", "") or ""
         self.border_title = f"{op} · {title}" if op and title else title or op or "Changeset"
         self.border_subtitle = _STATUS_TEXT.get(self.status, self.status)
@@ -152,6 +154,7 @@ class ChangesetCard(Widget):
         plus, minus = _stats(change)
         stats = Content.assemble((f"+{plus}", "$text-success"), " ", (f"−{minus}", "$text-error"))
         path = change.path if not getattr(change, "new_path", None) else f"{change.path} → {change.new_path}"
+        path = visible_line(path)
         room = width - 2 - stats.cell_length - 1
         if len(path) > room:
             path = "…" + path[-max(room - 1, 1) :]

@@ -18,6 +18,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from wikitui.core.vault.visible_text import visible_line
+
 _ACTION_BADGES = {
     "create": ("A", "$text-success"),
     "edit": ("M", "$text-warning"),
@@ -60,7 +62,7 @@ def _file_prompt(change: Any, decided: int, width: int, disk: str = "same") -> C
     done_style = "$text-success" if decided == total and total else "$text-muted"
     parts: list[Any] = [
         (f"{letter} ", f"bold {colour}"),
-        (_fit_path(moved_to or change.path, width - 2), "bold" if decided < total else ""),
+        (_fit_path(visible_line(moved_to or change.path), width - 2), "bold" if decided < total else ""),
         "\n  ",
         (f"{change.action:<7}", "$text-muted"),
         *(["binary"] if getattr(change, "binary", False) else [
@@ -69,7 +71,7 @@ def _file_prompt(change: Any, decided: int, width: int, disk: str = "same") -> C
         (f"{decided}/{total} decided", done_style),
     ]
     if moved_to:
-        parts += ["\n  ", ("from ", "$text-muted"), (_fit_path(change.path, width - 7), "$text-muted")]
+        parts += ["\n  ", ("from ", "$text-muted"), (_fit_path(visible_line(change.path), width - 7), "$text-muted")]
     if disk in DISK_LABELS:
         parts += ["\n  ", DISK_LABELS[disk]]
     return Content.assemble(*parts)

@@ -19,11 +19,23 @@ from textual.message import Message
 from textual.widgets import Static
 
 from wikitui.core.vault.links import Link
+from wikitui.core.vault.visible_text import has_unsafe, visible, visible_line
 from wikitui.ui.widgets.changeset_card import ChangesetCard
 from wikitui.ui.widgets.chat_message import ChatMessage
 
 #: Kinds of notes, each with its own look (see ChatLog's DEFAULT_CSS).
 NoteKind = Literal["note", "error", "success", "plan", "setup"]
+
+
+def shown(text: str | Content) -> str | Content:
+    """``text`` with control and invisible characters drawn visibly (a note may quote a page or the model).
+
+    Styled text that holds one loses its styles: it is rare, and a terminal must never get it raw.
+    """
+    plain = text.plain if isinstance(text, Content) else text
+    if not has_unsafe(plain):
+        return text
+    return Content(visible(plain)) if isinstance(text, Content) else visible(text)
 
 
 class UserLine(Static):
@@ -40,7 +52,7 @@ class UserLine(Static):
     """
 
     def __init__(self, text: str) -> None:
-        super().__init__(text, markup=False)
+        super().__init__(visible(text), markup=False)
         self.text = text
 
 
@@ -59,6 +71,7 @@ class ToolLine(Static):
     """
 
     def __init__(self, description: str) -> None:
+        description = visible_line(description)
         super().__init__(Content.assemble(("› ", "$text-accent 60%"), description))
         self.description = description
         self.summary = ""
@@ -69,7 +82,7 @@ class ToolLine(Static):
         mark = ("✓ ", "$text-success 70%") if ok else ("✗ ", "$text-warning")
         parts: list[Any] = [mark, self.description]
         if summary:
-            parts += [(" · ", "$text-muted"), summary]
+            parts += [(" · ", "$text-muted"), visible_line(summary)]
         self.set_class(not ok, "-failed")
         self.update(Content.assemble(*parts))
 
@@ -92,6 +105,7 @@ class NoteLine(Static):
     """
 
     def __init__(self, text: str | Content, kind: NoteKind = "note") -> None:
+        text = shown(text)
         super().__init__(text, markup=False, classes=f"-{kind}")
         self.kind = kind
         self.plain = text.plain if isinstance(text, Content) else text

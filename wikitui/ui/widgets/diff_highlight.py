@@ -15,6 +15,8 @@ from typing import Any
 
 from textual.content import Content, Span
 
+from wikitui.core.vault.visible_text import visible
+
 #: One line of a highlighted hunk: ``(kind, content without the sign, old no., new no.)``.
 HunkLine = tuple[str, Content, "int | None", "int | None"]
 
@@ -38,8 +40,9 @@ def highlight_hunk(hunk: Any, added: str, removed: str) -> list[HunkLine]:
     shown = getattr(hunk, "display_lines", None)
     if shown is None:  # a plain hunk: lines may still carry their endings
         shown = [line.rstrip("\n").rstrip("\r") for line in hunk.lines]
-    raw_lines = [line.expandtabs(4) or " " for line in shown]
-    text = hunk.header.rstrip("\n") + "\n" + "".join(line + "\n" for line in raw_lines)
+    # Controls and invisible characters drawn as what they are (␛, \x9b, ⟨U+202E⟩), never sent (DESIGN §8).
+    raw_lines = [visible(line).expandtabs(4) or " " for line in shown]
+    text = visible(hunk.header.rstrip("\n")) + "\n" + "".join(line + "\n" for line in raw_lines)
     spans: list[Span] = []
     for start, token_type, value in _lexer().get_tokens_unprocessed(text):
         while token_type not in styles and token_type.parent is not None:
@@ -52,7 +55,7 @@ def highlight_hunk(hunk: Any, added: str, removed: str) -> list[HunkLine]:
     old_no, new_no = (int(match.group(1)), int(match.group(2))) if match else (None, None)
     header = pieces[0]
     if getattr(hunk, "kind", "text") != "text":  # a rename, or an empty file made or removed
-        header = Content.styled(hunk.header, "bold $text-primary")
+        header = Content.styled(visible(hunk.header), "bold $text-primary")
     lines: list[HunkLine] = [("header", header, None, None)]
     for raw, piece in zip(raw_lines, pieces[1:]):
         kind = raw[0] if raw[0] in "+-\\" else " "

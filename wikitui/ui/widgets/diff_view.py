@@ -28,6 +28,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from wikitui.core.vault.visible_text import control_chars, format_chars, visible, visible_line
 from wikitui.ui.widgets.diff_highlight import HunkLine, highlight_hunk
 from wikitui.ui.widgets.link_marks import link_mark
 from wikitui.ui.widgets.review_note import review_line
@@ -52,6 +53,22 @@ class _Row:
     content: Content
     old: int | None = None  # line number in the old text (first wrapped piece only)
     new: int | None = None  # line number in the new text (first wrapped piece only)
+
+
+def hidden_mark(hunk: Any) -> Content | None:
+    """The ⚠ line under a hunk whose lines hold invisible or control characters (None when none).
+
+    They are drawn visibly (``⟨U+202E⟩``, ``␛``); the mark says so, since a bidi override
+    or a zero-width character is how a change hides what it writes (DESIGN §8).
+    """
+    lines = getattr(hunk, "display_lines", None) or getattr(hunk, "lines", ())
+    text = "\n".join(line.rstrip("\r\n") for line in lines)
+    hidden = format_chars(text) + control_chars(text)
+    if not hidden:
+        return None
+    shown = ", ".join(hidden[:4]) + (f" and {len(hidden) - 4} more" if len(hidden) > 4 else "")
+    return Content.styled(f"⚠ holds invisible or control characters (shown as ⟨U+…⟩, ␛…): {shown}",
+                          "bold $text-error")
 
 
 class DiffView(ScrollView, can_focus=False):
@@ -248,9 +265,12 @@ class DiffView(ScrollView, can_focus=False):
             review = getattr(hunk, "review", None)
             if isinstance(review, dict) and review.get("verdict"):
                 rows.extend(_Row("note", index, piece) for piece in review_line(review).wrap(text_width))
+            flag = hidden_mark(hunk)
+            if flag is not None:
+                rows.extend(_Row("note", index, piece) for piece in flag.wrap(text_width))
             note = self._notes.get(hunk.id)
             if note:
-                for piece in Content.styled(f"✎ {note}", "italic $text-warning").wrap(text_width):
+                for piece in Content.styled(f"✎ {visible_line(note)}", "italic $text-warning").wrap(text_width):
                     rows.append(_Row("note", index, piece))
             if hunk.id in self.link_marks:
                 for piece in link_mark(self.link_marks[hunk.id]).wrap(text_width):
@@ -274,6 +294,7 @@ class DiffView(ScrollView, can_focus=False):
         added = sum(h.added for h in change.hunks)
         removed = sum(h.removed for h in change.hunks)
         path = change.path if not getattr(change, "new_path", None) else f"{change.path} → {change.new_path}"
+        path = visible_line(path)
         title = Content.assemble(
             (f"{change.action} ", "bold $text-accent"),
             (path, "bold"),
@@ -282,7 +303,7 @@ class DiffView(ScrollView, can_focus=False):
                 (f"+{added}", f"${self._added}"), " ", (f"−{removed}", f"${self._removed}")]),
         )
         rows = [_Row("title", -1, piece) for piece in title.wrap(width - 2)]
-        reason = (getattr(change, "reason", "") or "").strip()
+        reason = visible((getattr(change, "reason", "") or "").strip())
         if reason:
             for piece in Content.styled(reason, "italic $text-muted").wrap(width - 3):
                 rows.append(_Row("reason", -1, Content(" ") + piece))

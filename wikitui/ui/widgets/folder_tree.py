@@ -16,6 +16,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from wikitui.core.vault.natural_order import natural_key
+from wikitui.core.vault.visible_text import has_unsafe, visible_line
 
 
 @dataclass(slots=True)
@@ -118,10 +119,10 @@ class FolderTree(Tree[NodeData]):
         self._filled.add(id(node))
         for name in sorted(folder.dirs, key=natural_key):
             rel = f"{prefix}{name}"
-            child = node.add(Text(f"{name}/", style="bold"), NodeData("dir", rel), allow_expand=True)
+            child = node.add(Text(f"{visible_line(name)}/", style="bold"), NodeData("dir", rel), allow_expand=True)
             self._dir_nodes[rel] = child
         for entry in sorted(folder.files, key=lambda e: e.sort_key or (1, natural_key(str(e.label)))):
-            self._file_nodes[entry.path] = node.add_leaf(entry.label, NodeData("file", entry.path))
+            self._file_nodes[entry.path] = node.add_leaf(_shown(entry.label), NodeData("file", entry.path))
 
     def _folder_at(self, rel: str) -> _Folder | None:
         folder = self._top
@@ -200,3 +201,10 @@ class FolderTree(Tree[NodeData]):
             return len(folder.files) + sum(count(sub) for sub in folder.dirs.values())
 
         return count(self._top)
+
+
+def _shown(label: str | Text) -> str | Text:
+    """A node's label with control and invisible characters drawn visibly (a file name may hold them)."""
+    if isinstance(label, Text):
+        return Text(visible_line(label.plain), style=label.style) if has_unsafe(label.plain) else label
+    return visible_line(label)

@@ -11,10 +11,12 @@ from typing import Any
 
 from textual.content import Content
 
+from wikitui.core.vault.visible_text import visible_line
+
 
 def link_mark(targets: list[str]) -> Content:
     """The line under a hunk's header naming the unresolved links it adds."""
-    shown = ", ".join(f"[[{t}]]" if not t.startswith("raw/") else t for t in targets[:6])
+    shown = visible_line(", ".join(f"[[{t}]]" if not t.startswith("raw/") else t for t in targets[:6]))
     more = f" and {len(targets) - 6} more" if len(targets) > 6 else ""
     return Content.styled(f"⚠ adds an unresolved link: {shown}{more}", "bold $text-error")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import partial
+from functools import partial, wraps
 from typing import TYPE_CHECKING, Callable, ClassVar
 
 from rich.text import Text
@@ -28,6 +28,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wikitui.core.vault.contradictions import Contradiction, page_contradictions
+from wikitui.core.vault.visible_text import has_unsafe, visible_line
 from wikitui.ui.messages import OpenRequested
 
 if TYPE_CHECKING:
@@ -340,6 +341,20 @@ def readable(context: str) -> str:
     return _WIKILINK_TEXT.sub(lambda m: m.group(2) or m.group(1), context)
 
 
+def _shown(build):
+    """``build``'s line, redrawn plain with its control and invisible characters visible when it holds any."""
+
+    @wraps(build)
+    def line(*args) -> Text:
+        text = build(*args)
+        if not has_unsafe(text.plain):
+            return text
+        return Text(visible_line(text.plain), no_wrap=True, overflow="ellipsis")
+
+    return line
+
+
+@_shown
 def _context_line(graph: "LinkGraph", source: str, line: int | None, context: str) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(_title(graph, source), style="bold")
@@ -350,6 +365,7 @@ def _context_line(graph: "LinkGraph", source: str, line: int | None, context: st
     return text
 
 
+@_shown
 def _contradiction_line(c: Contradiction) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("⚠ ", style="dim")
@@ -360,6 +376,7 @@ def _contradiction_line(c: Contradiction) -> Text:
     return text
 
 
+@_shown
 def _outgoing_line(graph: "LinkGraph", link, target: str | None) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     label = link.text

@@ -11,6 +11,8 @@ goes on. Tools run in a worker thread, so matplotlib's first import blocks no ke
 from typing import Literal, Required, TypedDict
 
 from wikitui.core.agent.tools.registry import tool
+from wikitui.core.changes.model import ProposalError
+from wikitui.core.vault.visible_text import describe, proposal_control
 
 
 class ChartSeries(TypedDict, total=False):
@@ -49,8 +51,27 @@ def propose_chart(box, path: str, spec: ChartSpec, reason: str) -> str:
     from wikitui.core.changes.asset_proposals import propose_asset
     from wikitui.core.outputs.charts import build_chart
 
+    _refuse_controls(spec)
     chart = build_chart(path, dict(spec), wiki_prefix=box.vault.wiki_prefix)  # ChartSpecError: the model's to fix
     first = propose_asset(box.builder, chart.png_path, chart.png, reason)
     propose_asset(box.builder, chart.sidecar_path, chart.sidecar, reason)
     name = chart.png_path.rsplit("/", 1)[-1]
     return f"{first} and its spec {chart.sidecar_path}; embed it in a page with ![[assets/{name}]]"
+
+
+def _refuse_controls(value, where: str = "spec") -> None:
+    """Refuse a control character in any string of the spec: its sidecar is text the person reviews (DESIGN §8).
+
+    Raises:
+        ProposalError: naming the field and the character.
+    """
+    if isinstance(value, str):
+        found = proposal_control("", value)
+        if found is not None:
+            raise ProposalError(f"the chart's {where} holds the control character {describe(found[0])}; leave it out")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_controls(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _refuse_controls(item, f"{where}[{i}]")

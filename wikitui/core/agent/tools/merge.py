@@ -161,7 +161,7 @@ def propose_merge(box, from_path: str, into_path: str, reason: str) -> str:
         if n:
             rewrites[source] = text
             total += n
-    box.builder.new_page(dst, merged, reason)
+    box.builder.new_page(dst, merged, reason, carried=from_text)  # from's text is not the model's
     for source, text in rewrites.items():
         box.builder.new_page(source, text, f"links to {src} now point to {dst}")
     box.builder.delete(src, reason)
