@@ -205,12 +205,13 @@ def _own_line_in(fc: FileChange, base: str, new: str) -> tuple[int, int] | None:
 
 
 def _carry_reviews(changeset: Changeset, rest: list[FileChange]) -> None:
-    """A second reviewer's notes follow the hunks that stay pending (the same lines in the same file)."""
-    notes = {(path, tuple(h.lines), h.header if not h.lines else ""): h.review
-             for fc in changeset.files for h in fc.hunks if h.review for path in {fc.path, fc.final_path}}
+    """A second reviewer's notes and the person's reasons follow the hunks that stay pending (the same
+    lines in the same file)."""
+    notes = {(path, tuple(h.lines), h.header if not h.lines else ""): (h.review, h.reason)
+             for fc in changeset.files for h in fc.hunks if h.review or h.reason for path in {fc.path, fc.final_path}}
     for fc in rest if notes else []:
         for h in fc.hunks:
-            h.review = notes.get((fc.path, tuple(h.lines), h.header if not h.lines else ""))
+            h.review, h.reason = notes.get((fc.path, tuple(h.lines), h.header if not h.lines else ""), (None, ""))
 
 
 def _hunks_note(applied: list[str], total: int) -> str:

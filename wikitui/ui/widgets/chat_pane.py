@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from textual import events, on, work
@@ -305,6 +306,8 @@ class ChatPane(Vertical):
         outcome: dict[str, Any] = {}
 
         def apply(decision) -> None:
+            # A reason about a hunk left undecided waits on it, in the pending file, until it is decided.
+            changeset.keep_reasons(decision.reasons, set(changeset.hunk_ids()) - decision.accepted - decision.rejected)
             try:
                 outcome["result"] = self.workspace.apply(changeset, decision.accepted, rejected=decision.rejected)
             except Conflict as exc:
@@ -323,6 +326,10 @@ class ChatPane(Vertical):
                 self._show_conflict(conflict)
             else:
                 self.chat_log.add_note("Left pending: ctrl+r reviews it again.")
+            reasons = getattr(decision, "reasons", None) or {}
+            if reasons and await asyncio.to_thread(self.workspace.pending.keep_reasons, changeset.id, reasons):
+                self.chat_log.add_note("Your reasons are kept with their hunks; they go to the agent once "
+                                       "you decide those hunks.")
             return
         self._applied(changeset, decision, result)
 
@@ -343,8 +350,11 @@ class ChatPane(Vertical):
             hunks = f"{applied} hunk{'s' if applied != 1 else ''}"
             self.notify(f"Applied {hunks} · /undo to revert", title="Changeset applied")
         self._written(result)
-        if decision.reasons:  # they go with the user's next message: a paid call is the user's to start
-            self.controller.queue_feedback(review_feedback(changeset, decision))
+        decided = decision.accepted | decision.rejected
+        ids = set(changeset.hunk_ids())
+        sent = {k: v for k, v in decision.reasons.items() if k in decided or k not in ids}  # the rest wait, pending
+        if sent:  # they go with the user's next message: a paid call is the user's to start
+            self.controller.queue_feedback(review_feedback(changeset, replace(decision, reasons=sent)))
 
     def _written(self, result: Any) -> None:
         """Tell the workspace's screens what an apply or undo wrote; report links it left unresolved."""
