@@ -358,11 +358,14 @@ class WikituiApp(App[None]):
         self.call_later(self.main.run_action, action)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Textual's commands, then every workspace action and every theme."""
-        from wikitui.ui.commands import workspace_commands
+        """Textual's commands, then every workspace action and every theme (on another screen: its keys)."""
+        from wikitui.ui.commands import screen_commands, workspace_commands
 
         yield from super().get_system_commands(screen)
-        yield from workspace_commands(self)
+        if isinstance(screen, MainScreen):
+            yield from workspace_commands(self)
+        else:
+            yield from screen_commands(screen)
 
 
 def make_app(vault_path: Path | str, **options: Any) -> WikituiApp:

@@ -32,7 +32,8 @@ class ConflictScreen(ModalScreen[None]):
     """
 
     CSS_PATH = "conflict.tcss"
-    BINDINGS = [Binding("escape,enter,q", "close", "close")]
+    BINDINGS = [Binding("escape,enter,q", "close", "close"),
+                Binding("question_mark", "help", "help", tooltip="Every key (this list)")]
 
     def __init__(self, conflict: Conflict | str, *, path: str | None = None, region: str | None = None) -> None:
         super().__init__()
@@ -43,6 +44,12 @@ class ConflictScreen(ModalScreen[None]):
         reason = getattr(conflict, "reason", None)
         #: What blocks the apply, in one or two lines.
         self.message: str = reason or str(conflict).split("\n<<<<<<<", 1)[0]
+
+    def action_help(self) -> None:
+        """``?``: every key, this dialog's first."""
+        from wikitui.ui.screens.help import help_screen
+
+        self.app.push_screen(help_screen(self.app, first="Review: a conflict"))
 
     def compose(self) -> ComposeResult:
         with Vertical(id="conflict-dialog"):

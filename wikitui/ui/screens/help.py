@@ -97,6 +97,15 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     ]
 
 
+def help_screen(app: "App", first: str | None = None) -> "HelpScreen":
+    """The help over every place, the one titled ``first`` at the top (the screen it was opened from)."""
+    from wikitui.ui.screens.main import MainScreen
+
+    every = places(type(app), MainScreen)
+    every.sort(key=lambda place: place.title != first)  # stable: the others keep their order
+    return HelpScreen(every, keymap=dict(getattr(app, "keymap", None) or {}))
+
+
 def _declared_by_wikitui(cls: type) -> set[tuple[str, str]]:
     """(action, description) of the bindings that wikitui classes in ``cls``'s ancestry declare."""
     declared: set[tuple[str, str]] = set()
