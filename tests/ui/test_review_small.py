@@ -48,10 +48,26 @@ async def test_a_long_header_is_cut_with_an_ellipsis_and_the_counts_stay_whole(v
         assert header.rstrip().endswith("6 hunks · 1 accepted · 0 rejected · 5 undecided")
 
 
+def pending_dodo_edit(root):
+    from tests.core.changes_util import open_vault
+    from wikitui.core.changes.builder import ChangesetBuilder
+
+    vault, graph = open_vault(root)
+    builder = ChangesetBuilder(vault, graph)
+    builder.edit("wiki/characters/dodo.md", [{"old": "Its remedy is the Caucus-race.", "new": "Its remedy: a race."}], "")
+    changeset = builder.build("edit", "the dodo")
+    PendingStore(vault).save(changeset)
+    return changeset
+
+
 @pytest.mark.parametrize("size", SIZES)
-async def test_question_mark_opens_the_help_with_the_review_keys_first(vault_root, size):
-    app = ReviewApp(long_titled(vault_root))
+async def test_question_mark_opens_the_help_with_the_review_keys_first(sample_vault, size):
+    pending_dodo_edit(sample_vault)
+    app = workspace(sample_vault, watch=False, index=False)
     async with app.run_test(size=size) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("ctrl+r")
+        await wait_for_screen(pilot, ReviewScreen)
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         shown = screen_text(app)
@@ -75,14 +91,7 @@ async def test_a_file_changed_on_disk_says_so_with_an_ellipsis_when_narrow(vault
 
 
 async def test_ctrl_p_on_the_review_lists_the_reviews_commands(sample_vault):
-    from tests.core.changes_util import open_vault
-    from wikitui.core.changes.builder import ChangesetBuilder
-
-    vault, graph = open_vault(sample_vault)
-    builder = ChangesetBuilder(vault, graph)
-    builder.edit("wiki/characters/dodo.md", [{"old": "Its remedy is the Caucus-race.", "new": "Its remedy: a race."}], "")
-    changeset = builder.build("edit", "the dodo")
-    PendingStore(vault).save(changeset)
+    pending_dodo_edit(sample_vault)
     app = workspace(sample_vault)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_ready(pilot)

@@ -19,13 +19,15 @@ def plural_form(word: str) -> str:
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """``n`` and ``word``, the noun in the plural unless ``n`` is 1 (``many`` for an irregular plural).
+    """``n`` (with thousands separators) and ``word``, in the plural unless ``n`` is 1 (``many``: an irregular plural).
 
     Examples:
         >>> plural(1, "hunk"), plural(3, "hunk"), plural(0, "link"), plural(2, "child", "children")
         ('1 hunk', '3 hunks', '0 links', '2 children')
+        >>> plural(12000, "line")
+        '12,000 lines'
     """
-    return f"{n} {word if n == 1 else (many or plural_form(word))}"
+    return f"{n:,} {word if n == 1 else (many or plural_form(word))}"
 
 
 def noun(n: int, word: str, many: str | None = None) -> str:

@@ -22,6 +22,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from wikitui import gc_tuning
+from wikitui.core.words import plural
 from wikitui.core.workspace import IndexState, Workspace
 from wikitui.ui.early_keys import EarlyKeys, KeyHandled
 from wikitui.ui.idle_lint import IdleLint
@@ -225,7 +226,7 @@ class WikituiApp(App[None]):
             self.call_from_thread(
                 self.notify,
                 f"An interrupted {report.kind} of {report.changeset_id} was {report.action} "
-                f"({len(report.restored)} file(s) restored).",
+                f"({plural(len(report.restored), 'file')} restored).",
                 timeout=10,
             )
         try:
@@ -352,6 +353,15 @@ class WikituiApp(App[None]):
         except LookupError:  # the app is closing (the message came after its screens went): nothing to refresh
             return
         main.vault_changed(set(message.paths))
+
+    def action_help(self) -> None:
+        """``?`` on a screen other than the workspace's (the review, a conflict): every key, that screen's first."""
+        from wikitui.ui.screens.conflict import ConflictScreen
+        from wikitui.ui.screens.help import help_screen
+        from wikitui.ui.screens.review import ReviewScreen
+
+        first = {ReviewScreen: "Review (ctrl+r)", ConflictScreen: "Review: a conflict"}.get(type(self.screen))
+        self.push_screen(help_screen(self, MainScreen, first))
 
     def run_main_action(self, action: str) -> None:
         """Run a workspace action (a palette command) on the main screen."""

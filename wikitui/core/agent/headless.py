@@ -24,6 +24,7 @@ from wikitui.core.agent.events import (
     TurnUsage,
 )
 from wikitui.core.errors import WikituiError
+from wikitui.core.words import plural
 
 EXIT_OK, EXIT_NOTHING, EXIT_USER, EXIT_MODEL, EXIT_CONFLICT = 0, 1, 2, 3, 4
 
@@ -88,7 +89,7 @@ def _open(workspace, model: str | None, err: TextIO):
     workspace.require_graph()
     stats = workspace.update_index()
     if stats.changed:
-        err.write(f"  indexed {stats.changed} changed file(s)\n")
+        err.write(f"  indexed {plural(stats.changed, 'changed file')}\n")
     return settings
 
 
@@ -204,7 +205,7 @@ def _finish_ingest(done: TurnFinished, workspace, *, apply: bool, out: TextIO | 
         out.write(changeset.to_patch())
         out.flush()
     if not apply:
-        err.write(f"wikitui: changeset {changeset.id} ({len(changeset.files)} file(s)) is pending; "
+        err.write(f"wikitui: changeset {changeset.id} ({plural(len(changeset.files), 'file')}) is pending; "
                   "review it in wikitui (ctrl+r) or run again with --apply\n")
         return EXIT_OK
     try:

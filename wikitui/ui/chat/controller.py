@@ -31,6 +31,7 @@ from wikitui.core.agent.events import (
     TurnUsage,
 )
 from wikitui.core.config import NoModelConfigured, Settings, load_settings
+from wikitui.core.words import plural
 from wikitui.ui.chat.notes import error_note, lint_note, notice_note, usage_line
 from wikitui.ui.chat.slash import SlashCommands
 
@@ -369,7 +370,7 @@ class ChatController:
                                                "or reply to steer it."), "plan")
         elif event.changeset is not None and not event.failed:
             files = len(event.changeset.files)
-            self.view.notify(f"{files} file{'s' if files != 1 else ''} changed · ctrl+r to review",
+            self.view.notify(f"{plural(files, 'file')} changed · ctrl+r to review",
                              title="Changes proposed")
 
     def _show_notice(self, notice: Notice) -> None:

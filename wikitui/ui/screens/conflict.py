@@ -33,7 +33,7 @@ class ConflictScreen(ModalScreen[None]):
 
     CSS_PATH = "conflict.tcss"
     BINDINGS = [Binding("escape,enter,q", "close", "close"),
-                Binding("question_mark", "help", "help", tooltip="Every key (this list)")]
+                Binding("question_mark", "app.help", "help", tooltip="Every key (this list)")]
 
     def __init__(self, conflict: Conflict | str, *, path: str | None = None, region: str | None = None) -> None:
         super().__init__()
@@ -44,12 +44,6 @@ class ConflictScreen(ModalScreen[None]):
         reason = getattr(conflict, "reason", None)
         #: What blocks the apply, in one or two lines.
         self.message: str = reason or str(conflict).split("\n<<<<<<<", 1)[0]
-
-    def action_help(self) -> None:
-        """``?``: every key, this dialog's first."""
-        from wikitui.ui.screens.help import help_screen
-
-        self.app.push_screen(help_screen(self.app, first="Review: a conflict"))
 
     def compose(self) -> ComposeResult:
         with Vertical(id="conflict-dialog"):

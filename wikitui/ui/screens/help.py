@@ -97,11 +97,9 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     ]
 
 
-def help_screen(app: "App", first: str | None = None) -> "HelpScreen":
+def help_screen(app: "App", workspace_screen: type, first: str | None = None) -> "HelpScreen":
     """The help over every place, the one titled ``first`` at the top (the screen it was opened from)."""
-    from wikitui.ui.screens.main import MainScreen
-
-    every = places(type(app), MainScreen)
+    every = places(type(app), workspace_screen)
     every.sort(key=lambda place: place.title != first)  # stable: the others keep their order
     return HelpScreen(every, keymap=dict(getattr(app, "keymap", None) or {}))
 

@@ -16,6 +16,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from wikitui.core.words import plural
+
 if TYPE_CHECKING:
     from wikitui.core.vault.page import Heading
 
@@ -53,7 +55,7 @@ class OutlineScreen(ModalScreen["Heading | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(id="outline") as box:
             box.border_title = f"Outline · {self._title}"
-            box.border_subtitle = f"{len(self._headings)} headings · enter jumps · esc closes"
+            box.border_subtitle = f"{plural(len(self._headings), 'heading')} · enter jumps · esc closes"
             yield Input(placeholder="filter headings", id="outline-filter")
             yield OptionList(id="outline-list")
 

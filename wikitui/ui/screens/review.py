@@ -82,7 +82,7 @@ class ReviewScreen(Screen[ReviewResult]):
         Binding("escape", "leave", "leave", tooltip="Leave the review; everything stays pending"),
         Binding("a", "decide('accepted')", "accept", tooltip="Accept the hunk, on to the next undecided one"),
         Binding("r", "decide('rejected')", "reject", tooltip="Reject the hunk, on to the next undecided one"),
-        Binding("question_mark", "help", "help", tooltip="Every key (this list)"),
+        Binding("question_mark", "app.help", "help", tooltip="Every key (this list)"),
         Binding("e", "reason", "reason", tooltip="Write a reason for the agent about this hunk"),
         Binding("A", "decide_file('accepted')", "accept file", key_display="A",
                 tooltip="Accept every undecided hunk of this file"),
@@ -264,12 +264,6 @@ class ReviewScreen(Screen[ReviewResult]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No key acts while ``on_apply`` runs (the decisions are being written)."""
         return not self._applying
-
-    def action_help(self) -> None:
-        """``?``: every key, the review's first."""
-        from wikitui.ui.screens.help import help_screen
-
-        self.app.push_screen(help_screen(self.app, first="Review (ctrl+r)"))
 
     def action_rerender_chart(self) -> None:
         """``g``: draw the chart under review again from its sidecar's spec."""

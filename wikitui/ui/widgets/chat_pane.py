@@ -30,6 +30,7 @@ from textual.widgets import OptionList, Static
 
 from wikitui.core.errors import Conflict, WikituiError
 from wikitui.core.vault.links import Link
+from wikitui.core.words import plural
 from wikitui.ui.chat.controller import ChatController
 from wikitui.ui.chat.notes import applied_note, conflict_note, review_feedback, undone_note, unresolved_links
 from wikitui.ui.chat.slash import COMMANDS
@@ -341,14 +342,13 @@ class ChatPane(Vertical):
         card = self.chat_log.cards.get(str(changeset.id))
         if card is None:
             card = self.chat_log.add_card(changeset)
-        if result.remaining is not None:
-            card.update_changeset(result.remaining, "partial")
+        if result.remaining is not None:  # "partly applied" only when something was: else it is still pending
+            card.update_changeset(result.remaining, "partial" if applied else "pending")
         else:
             card.status = "applied" if applied else "discarded"
         self.chat_log.add_note(applied_note(result, len(decision.rejected)), "success" if applied else "note")
         if applied:
-            hunks = f"{applied} hunk{'s' if applied != 1 else ''}"
-            self.notify(f"Applied {hunks} · /undo to revert", title="Changeset applied")
+            self.notify(f"Applied {plural(applied, 'hunk')} · /undo to revert", title="Changeset applied")
         self._written(result)
         decided = decision.accepted | decision.rejected
         ids = set(changeset.hunk_ids())
