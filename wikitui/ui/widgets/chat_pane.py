@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
-from dataclasses import replace
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Callable
 
 from textual import events, on, work
@@ -354,7 +354,8 @@ class ChatPane(Vertical):
         ids = set(changeset.hunk_ids())
         sent = {k: v for k, v in decision.reasons.items() if k in decided or k not in ids}  # the rest wait, pending
         if sent:  # they go with the user's next message: a paid call is the user's to start
-            self.controller.queue_feedback(review_feedback(changeset, replace(decision, reasons=sent)))
+            self.controller.queue_feedback(review_feedback(changeset, SimpleNamespace(
+                accepted=decision.accepted, rejected=decision.rejected, reasons=sent)))
 
     def _written(self, result: Any) -> None:
         """Tell the workspace's screens what an apply or undo wrote; report links it left unresolved."""
