@@ -101,8 +101,9 @@ def test_catalog_is_grouped_by_type_in_a_fixed_order_and_sorted_by_title(tmp_pat
 
 def test_text_above_the_marker_is_kept_byte_for_byte(tmp_path):
     head = f"# My  Index \r\n\r\nTrailing spaces   \r\n[[Alice]] is where to start.\r\n\r\n{INDEX_MARKER}\r\n"
-    vault, graph = make(tmp_path, {"wiki/a.md": page("Alice", "entity", "A.")}, head + "old catalog\r\n")
-    out = render_index(vault, graph, head + "old catalog\r\n")
+    old = "## Entities\r\n\r\n- [[Old]] — gone.\r\n"
+    vault, graph = make(tmp_path, {"wiki/a.md": page("Alice", "entity", "A.")}, head + old)
+    out = render_index(vault, graph, head + old)
     assert out.startswith(head)
     # A CRLF file stays CRLF throughout.
     assert out[len(head) :] == "\r\n## Entities\r\n\r\n- [[Alice]] — A.\r\n"

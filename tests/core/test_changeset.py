@@ -174,7 +174,7 @@ def test_move_rewrites_inbound_stem_and_path_links_keeping_label_anchor_and_embe
     vault, graph = open_vault(small)
     b = ChangesetBuilder(vault, graph)
     msg = b.move("concepts/bert-model.md", "models/bert.md", "tidy")
-    assert "4 link(s) in 1 page(s)" in msg
+    assert "4 links in 1 page" in msg
     cs = b.build("edit", "Move BERT")
     by_path = {fc.path: fc for fc in cs.files}
     move = by_path["wiki/concepts/bert-model.md"]

@@ -132,7 +132,7 @@ def test_a_hand_made_changeset_changing_an_append_page_is_refused_at_apply(root)
 
     result = apply_changeset(vault, graph, cs)
 
-    assert "llm: append" in result.refused[0] and "remove or change lines" in result.refused[0]
+    assert "llm: append" in result.refused[0] and "hunk f0h0 removes or changes lines" in result.refused[0]
     assert (root / "wiki/Diary.md").read_text() == locked("Diary", "# Diary\n\n- day one\n", "append")
     assert result.applied == [] and result.remaining is not None
 

@@ -345,7 +345,7 @@ def test_build_request_drops_the_oldest_turns_last():
     assert notes == []
     messages, notes = build_request("system", old, current, 300, count)
     assert messages[1]["content"].startswith("question 3") and len(messages) == 4
-    assert notes == ["left out the 2 oldest turn(s) of this session to fit the context window"]
+    assert notes == ["left out the 2 oldest turns of this session to fit the context window"]
 
 
 async def test_a_cancel_sent_while_the_turn_starts_still_stops_it_and_the_next_turn_runs(sample_vault, fake_llm):

@@ -173,3 +173,43 @@ def test_property_hunk_grouping_is_difflibs_own(a, b):
     sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
     expected = [g for g in sm.get_grouped_opcodes(3) if any(op[0] != "equal" for op in g)] if a != b else []
     assert groups(sm.get_opcodes(), 3) == expected
+
+
+def _three_hunks(root):
+    """dated.md with its date hunk and two content hunks: (vault, graph, changeset, date, first, second)."""
+    vault, graph = open_vault(root)
+    b = ChangesetBuilder(vault, graph)
+    b.edit("dated.md", [{"old": "Paragraph 2.", "new": "P2."}, {"old": "Paragraph 9.", "new": "P9."}], "")
+    cs = b.build("edit", "t")
+    PendingStore(vault).save(cs)
+    [own] = date_hunks(cs.files[0])
+    first, second = (h for h in cs.files[0].hunks if h is not own)
+    return vault, graph, cs, own, first, second
+
+
+def test_issue21_a_rejected_date_stays_rejected_when_a_content_hunk_is_accepted(root):
+    vault, graph, cs, own, first, _second = _three_hunks(root)
+    result = apply_changeset(vault, graph, cs, {first.id}, rejected={own.id})
+    rest = PendingStore(vault).load(cs.id)
+    assert result.remaining == rest and date_hunks(rest.files[0]) == [] and len(rest.files[0].hunks) == 1
+    assert TODAY not in rest.files[0].new_text and "P9." in rest.files[0].new_text
+
+
+def test_issue21_a_rejected_date_stays_rejected_when_nothing_of_the_page_is_accepted(root):
+    """Nothing of the page written: what stays pending is the proposal less what the user rejected."""
+    vault, graph, cs, own, first, second = _three_hunks(root)
+    apply_changeset(vault, graph, cs, set(), rejected={own.id, first.id})
+    rest = PendingStore(vault).load(cs.id)
+    [left] = rest.files[0].hunks
+    assert date_hunks(rest.files[0]) == [] and TODAY not in rest.files[0].new_text
+    assert [ln for ln in left.lines if ln[0] in "+-"] == ["-Paragraph 9.\n", "+P9.\n"]
+    assert read(root, "wiki/dated.md") == page("Dated", BODY, updated="2026-01-05")  # nothing written
+
+
+def test_issue21_an_undecided_date_stays_its_own_hunk_when_another_hunk_is_rejected(root):
+    vault, graph, cs, own, first, _second = _three_hunks(root)
+    apply_changeset(vault, graph, cs, set(), rejected={first.id})
+    rest = PendingStore(vault).load(cs.id)
+    [own_left] = date_hunks(rest.files[0])
+    assert [ln for ln in own_left.lines if ln[0] in "+-"] == ["-updated: 2026-01-05\n", f"+updated: {TODAY}\n"]
+    assert len(rest.files[0].hunks) == 2 and "P2." not in rest.files[0].new_text

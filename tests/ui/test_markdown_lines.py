@@ -341,7 +341,7 @@ def test_an_over_long_line_is_cut_with_a_notice_and_keeps_the_links_before_the_c
     line = "".join(f"see [[Page {n}]] then " for n in range(1500))  # ~30,000 characters
     doc = render_page(f"{line}\n\nAfter [[Last]].\n", 100, path="wiki/long-line.md")
     lines = texts(doc)
-    assert lines[0] == "⚠ 1 line(s) longer than 10,000 characters are shown cut short"
+    assert lines[0] == "⚠ 1 line longer than 10,000 characters is shown cut short"
     assert len(doc.links) == 1501  # the tab stops are still the core's list
     shown = [i for i, first in enumerate(doc.link_first) if first >= 0]
     assert shown[0] == 0 and shown[-1] == 1500 and 100 < len(shown) < 1000

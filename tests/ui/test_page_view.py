@@ -359,7 +359,7 @@ async def test_a_5mb_single_paragraph_page_shows_its_top_and_end_then_home_work(
         await pilot.pause()
         top = screen_lines(view)
         if shape == "one line":  # readable, and it says what is missing
-            assert top[0] == "⚠ 1 line(s) longer than 10,000 characters are shown cut short"
+            assert top[0] == "⚠ 1 line longer than 10,000 characters is shown cut short"
             assert top[2].startswith("The Hatter's watch ran two days slow")
         else:
             assert top[0] == "The Hatter's watch ran two days slow, and tea went on at the long table;"

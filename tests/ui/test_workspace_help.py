@@ -70,7 +70,13 @@ async def test_help_names_the_keys_a_new_user_missed(sample_vault):
         # ctrl+p, the palette (Textual's binding, listed live).
         assert any("^p" in line and "Command palette" in line for line in lines)
         # The review's keys.
-        for key, what in (("a", "accept"), ("r", "reject"), ("A", "accept file"), ("R", "reject file"), ("e", "reason")):
+        for key, what in (("a", "Accept the hunk, on to the next undecided one"),
+                          ("r", "Reject the hunk, on to the next undecided one"),
+                          ("A", "Accept every undecided hunk of this file"),
+                          ("R", "Reject every undecided hunk of this file"),
+                          ("e", "Write a reason for the agent about this hunk"),
+                          ("⏎", "Apply: write the accepted hunks, drop the rejected ones"),
+                          ("esc", "Leave the review; everything stays pending")):
             assert any(line.split() and line.split()[0] == key and line.rstrip().endswith(what) for line in lines), what
         # shift+tab from the agent's input into the chat log, up to recall a message.
         assert any("shift+tab" in line and "Into the chat log" in line for line in lines)

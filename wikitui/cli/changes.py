@@ -12,6 +12,7 @@ import argparse
 import sys
 
 from wikitui.cli.common import dump, err, open_workspace
+from wikitui.core.words import plural
 
 #: The actions of ``wikitui pending`` and whether each takes a changeset id.
 ACTIONS = {"list": False, "show": True, "apply": True, "reject": True}
@@ -121,7 +122,7 @@ def _reject(ws, changeset, *, as_json: bool) -> int:
     ws.apply(changeset, set(), rejected=set(changeset.hunk_ids()))
     if as_json:
         dump({"changeset": changeset.id, "rejected": True})
-    _note(f"rejected {changeset.id} ({len(changeset.files)} file(s)); nothing was written")
+    _note(f"rejected {changeset.id} ({plural(len(changeset.files), 'file')}); nothing was written")
     return 0
 
 

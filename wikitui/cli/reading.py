@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable
 
 from wikitui.cli.common import dump, err, load_graph, open_workspace, vault_arg
+from wikitui.core.words import plural
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -148,4 +149,4 @@ def _describe_stats(stats, *, rebuilt: bool) -> str:
     if stats.unchanged:
         counts += f"; {stats.unchanged} touched but unchanged"
     head = "Search index rebuilt" if rebuilt or stats.rebuilt else "Search index up to date"
-    return f"{head}: {stats.total} files ({counts}) in {stats.seconds:.2f} s"
+    return f"{head}: {plural(stats.total, 'file')} ({counts}) in {stats.seconds:.2f} s"

@@ -24,6 +24,7 @@ from textual.screen import Screen
 
 from wikitui import gc_tuning
 from wikitui.core.vault.visible_text import visible
+from wikitui.core.words import plural
 from wikitui.core.workspace import IndexState, Workspace
 from wikitui.ui.early_keys import EarlyKeys, KeyHandled
 from wikitui.ui.idle_lint import IdleLint
@@ -232,7 +233,7 @@ class WikituiApp(App[None]):
             self.call_from_thread(
                 self.notify,
                 f"An interrupted {report.kind} of {report.changeset_id} was {report.action} "
-                f"({len(report.restored)} file(s) restored).",
+                f"({plural(len(report.restored), 'file')} restored).",
                 timeout=10,
             )
         try:
@@ -360,16 +361,28 @@ class WikituiApp(App[None]):
             return
         main.vault_changed(set(message.paths))
 
+    def action_help(self) -> None:
+        """``?`` on a screen other than the workspace's (the review, a conflict): every key, that screen's first."""
+        from wikitui.ui.screens.conflict import ConflictScreen
+        from wikitui.ui.screens.help import help_screen
+        from wikitui.ui.screens.review import ReviewScreen
+
+        first = {ReviewScreen: "Review (ctrl+r)", ConflictScreen: "Review: a conflict"}.get(type(self.screen))
+        self.push_screen(help_screen(self, MainScreen, first))
+
     def run_main_action(self, action: str) -> None:
         """Run a workspace action (a palette command) on the main screen."""
         self.call_later(self.main.run_action, action)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Textual's commands, then every workspace action and every theme."""
-        from wikitui.ui.commands import workspace_commands
+        """Textual's commands, then every workspace action and every theme (on another screen: its keys)."""
+        from wikitui.ui.commands import screen_commands, workspace_commands
 
         yield from super().get_system_commands(screen)
-        yield from workspace_commands(self)
+        if isinstance(screen, MainScreen):
+            yield from workspace_commands(self)
+        else:
+            yield from screen_commands(screen)
 
 
 def make_app(vault_path: Path | str, **options: Any) -> WikituiApp:

@@ -4,7 +4,8 @@ The quick switcher matches every page's title, aliases and path against the word
 typed, in any order (see :mod:`wikitui.ui.switcher_match`); with an empty query it
 offers the pages visited most recently. Every action of the
 workspace is also a palette command (not every terminal delivers every key), and
-each theme can be chosen by name.
+each theme can be chosen by name. On another screen (the review), the palette lists
+that screen's own keys instead (:func:`screen_commands`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from functools import partial
 from typing import TYPE_CHECKING, Iterable
 
 from textual.app import SystemCommand
+from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
+from textual.screen import Screen
 
 from wikitui.core.vault.visible_text import has_unsafe, visible_line
 from wikitui.ui.switcher_match import WordMatcher
@@ -141,3 +144,19 @@ def workspace_commands(app: "WikituiApp") -> Iterable[SystemCommand]:
         if name == "textual-ansi":
             continue
         yield SystemCommand(f"Theme: {name}", f"Switch to the {name} theme (remembered)", partial(setattr, app, "theme", name))
+
+
+def screen_commands(screen: Screen) -> Iterable[SystemCommand]:
+    """The keys of a screen other than the workspace's (the review...) as palette commands, in its order.
+
+    One command per action, titled by its description and helped by its tooltip and key.
+    """
+    seen: set[str] = set()
+    for binding in Binding.make_bindings(getattr(type(screen), "BINDINGS", [])):
+        if binding.action in seen or not binding.description:
+            continue
+        seen.add(binding.action)
+        key = screen.app.get_key_display(binding)
+        title = binding.description[:1].upper() + binding.description[1:]
+        help_text = f"{binding.tooltip or binding.description} ({key})"
+        yield SystemCommand(title, help_text, partial(screen.run_action, binding.action))

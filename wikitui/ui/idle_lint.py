@@ -14,6 +14,8 @@ from typing import Any
 
 from textual.css.query import NoMatches
 
+from wikitui.core.words import plural
+
 #: Longest wait between two looks at the clock, in seconds.
 MAX_CHECK_S = 30.0
 
@@ -97,6 +99,6 @@ def notice_text(found: Any) -> str:
     problems = len(found.report.problems) if found.report is not None else 0
     cs = found.changeset
     if cs is None:
-        return f"{problems} problem(s) from the checks; the model proposed nothing."
-    return (f"{problems} problem(s) from the checks; the model's proposals are pending as {cs.id} "
-            f"({len(cs.files)} file(s)): ctrl+r to review. Nothing was applied.")
+        return f"{plural(problems, 'problem')} from the checks; the model proposed nothing."
+    return (f"{plural(problems, 'problem')} from the checks; the model's proposals are pending as {cs.id} "
+            f"({plural(len(cs.files), 'file')}): ctrl+r to review. Nothing was applied.")

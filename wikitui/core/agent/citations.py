@@ -246,7 +246,8 @@ def feedback(answer_missing: list[str], proposal_missing: list[tuple[str, str]])
         parts.append("your answer cites " + ", ".join(_shown(t) for t in answer_missing))
     if proposal_missing:
         parts.append("your proposals add " + ", ".join(f"{_shown(t)} (in {p})" for p, t in proposal_missing))
-    return ("[wikitui: citations checked: " + "; ".join(parts) + ", which resolve to nothing. Cite pages that "
+    verb = "resolves" if len(answer_missing) + len(proposal_missing) == 1 else "resolve"
+    return ("[wikitui: citations checked: " + "; ".join(parts) + f", which {verb} to nothing. Cite pages that "
             "exist (search or list_pages to find them) and raw paths that exist, fix the proposals with "
             "propose_edit, or drop what you cannot back; then give your answer again in full.]")
 

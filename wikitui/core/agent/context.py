@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from wikitui.core.agent.argcheck import ToolArgError, check_strings, decode_arguments
+from wikitui.core.words import plural
 
 
 @dataclass(slots=True)
@@ -215,13 +216,13 @@ def build_request(system: str, previous: list[Turn], current: Turn, budget: int,
             if total() <= budget:
                 break
         if condensed_ids:
-            notes.append(f"condensed {len(condensed_ids)} older tool result(s) to fit the context window")
+            notes.append(f"condensed {plural(len(condensed_ids), 'older tool result')} to fit the context window")
     dropped = 0
     while total() > budget and history:
         history.pop(0)
         dropped += 1
     if dropped:
-        notes.append(f"left out the {dropped} oldest turn(s) of this session to fit the context window")
+        notes.append(f"left out the {plural(dropped, 'oldest turn')} of this session to fit the context window")
     if total() > budget:
         before = len(condensed_ids)
         for i in latest[:-1]:

@@ -25,6 +25,7 @@ from wikitui.core.agent.events import (
 )
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.visible_text import visible_stream
+from wikitui.core.words import plural
 
 EXIT_OK, EXIT_NOTHING, EXIT_USER, EXIT_MODEL, EXIT_CONFLICT = 0, 1, 2, 3, 4
 
@@ -68,7 +69,7 @@ class _Printer:
         elif isinstance(ev, Notice):
             # What a reader must not miss (a cut answer, proposals kept after a failure) is a
             # "wikitui:" line, as errors are; progress notes stay indented.
-            self.err.write(f"  ! {ev.text}\n" if ev.kind == "note" else f"wikitui: {ev.text}\n")
+            self.err.write(f"  ! {ev.text}\n" if ev.kind in ("note", "revising") else f"wikitui: {ev.text}\n")
         elif isinstance(ev, TurnUsage) and ev.final:
             self.err.write(f"  tokens: in {ev.prompt_tokens:,}, out {ev.completion_tokens:,}; "
                            f"cost ${ev.cost:.4f}\n")
@@ -89,7 +90,7 @@ def _open(workspace, model: str | None, err: TextIO):
     workspace.require_graph()
     stats = workspace.update_index()
     if stats.changed:
-        err.write(f"  indexed {stats.changed} changed file(s)\n")
+        err.write(f"  indexed {plural(stats.changed, 'changed file')}\n")
     return settings
 
 
@@ -207,7 +208,7 @@ def _finish_ingest(done: TurnFinished, workspace, *, apply: bool, out: TextIO | 
         out.write(changeset.to_patch())
         out.flush()
     if not apply:
-        err.write(f"wikitui: changeset {changeset.id} ({len(changeset.files)} file(s)) is pending; "
+        err.write(f"wikitui: changeset {changeset.id} ({plural(len(changeset.files), 'file')}) is pending; "
                   "review it in wikitui (ctrl+r) or run again with --apply\n")
         return EXIT_OK
     try:

@@ -8,6 +8,8 @@ leans on). The lint prompt carries it; the model follows links from there.
 
 from __future__ import annotations
 
+from wikitui.core.words import plural
+
 
 def reading_plan(vault, graph, report, limit: int = 12) -> str:
     """The pages to read first, one line each: stale pages, then the most-linked ones.
@@ -34,7 +36,7 @@ def reading_plan(vault, graph, report, limit: int = 12) -> str:
     linked.sort()
     lines = [f"- {path} ({graph.pages[path].title}): stale, a source it lists has changed" for path in stale[:limit]]
     for count, path in linked[: max(0, limit - len(lines))]:
-        lines.append(f"- {path} ({graph.pages[path].title}): linked from {-count} pages")
+        lines.append(f"- {path} ({graph.pages[path].title}): linked from {plural(-count, 'page')}")
     if not lines:
         return ""
     head = f"{len(graph.pages)} pages; read these first, then follow their links"

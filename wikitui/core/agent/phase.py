@@ -116,6 +116,8 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
                     missing = await asyncio.to_thread(_unresolved, session, turn, text)  # may read a PDF
                     if missing[0] or missing[1]:
                         session._add(turn, {"role": "user", "content": citations.feedback(*missing)})
+                        # The chat shows the next answer in this one's place (kind "revising").
+                        await session._emit(Notice("the answer's citations went back to the model once", "revising"))
                         continue
                 break
             pictures: list = []

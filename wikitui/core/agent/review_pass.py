@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from wikitui.core.agent.events import Done, TextDelta, Usage
 from wikitui.core.changes.model import Changeset
 from wikitui.core.vault.page import load_frontmatter, split_frontmatter
+from wikitui.core.words import plural
 
 VERDICTS = ("ok", "doubt", "wrong")
 #: Characters of each listed source shown to the reviewer, and of all of them together.
@@ -173,7 +174,7 @@ async def review_changeset(client, vault, changeset: Changeset) -> ReviewOutcome
                     h.review = {"verdict": verdict, "note": note, "model": model}
         wrong = sum(1 for v, _ in verdicts.values() if v == "wrong")
         doubt = sum(1 for v, _ in verdicts.values() if v == "doubt")
-        notice = (f"review by {model}: {len(verdicts)} hunk(s) annotated, {wrong} wrong (they start rejected), "
+        notice = (f"review by {model}: {plural(len(verdicts), 'hunk')} annotated, {wrong} wrong (they start rejected), "
                   f"{doubt} in doubt")
     tokens = usage.prompt_tokens + usage.completion_tokens
     changeset.review = {"model": model, "tokens": {"in": usage.prompt_tokens, "out": usage.completion_tokens},

@@ -19,6 +19,7 @@ from typing import Any, TextIO
 
 from wikitui.core.agent.events import LintReady, TurnFinished, TurnUsage
 from wikitui.core.vault.visible_text import visible_stream
+from wikitui.core.words import plural
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_MODEL = 0, 1, 3
 #: Where the background lint's transcripts go, under ``.wikitui/``.
@@ -133,10 +134,10 @@ def run_semantic_lint(workspace, *, as_json: bool = False, model: str | None = N
 
             write_json(out, _json_result(found))
         if cs is not None:
-            err.write(f"wikitui: the model proposed changes: changeset {cs.id} ({len(cs.files)} file(s)) is "
+            err.write(f"wikitui: the model proposed changes: changeset {cs.id} ({plural(len(cs.files), 'file')}) is "
                       "pending; review it in wikitui (ctrl+r) or with wikitui pending\n")
         total = len(found.report.problems) if found.report is not None else 0
-        err.write(f"wikitui: {total} problem(s) from the checks; "
+        err.write(f"wikitui: {plural(total, 'problem')} from the checks; "
                   f"{'a pending changeset' if cs else 'no proposal'} from the model\n")
         return EXIT_PROBLEMS if found.problems_remain else EXIT_CLEAN
 

@@ -42,6 +42,7 @@ from wikitui.core.config import Settings
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.files import is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
+from wikitui.core.words import plural
 
 Approver = Callable[[Any], Awaitable[Any]]
 
@@ -256,7 +257,7 @@ class AgentSession(TurnEndings):
                 builder.new_page(cited, text, f"links the filed answer {path}")
         except WikituiError as exc:
             return await self._finish_failed(turn, str(exc), exc.exit_code)
-        also = f", linked from {len(linked)} page(s) it cites" if linked else ""
+        also = f", linked from {plural(len(linked), 'page')} it cites" if linked else ""
         return await self._finish(turn, builder, f"Proposed {path} with the answer{also}.")
 
     # ------------------------------------------------------------- the loop

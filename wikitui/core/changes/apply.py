@@ -157,9 +157,20 @@ def _remaining_file(plan: _Plan) -> FileChange | None:
     fc = plan.fc
     if not plan.undecided:
         return None
-    if not plan.taken:  # untouched: the proposal stands as it was
-        return make_file_change(0, fc.path, fc.action, fc.base_hash, fc.base_text, fc.new_text, fc.new_path, fc.reason,
-                                own_line=fc.own_line, binary=fc.binary)
+    if not plan.taken:  # nothing of it written: what is left is the proposal less the hunks rejected
+        ids = [h.id for h in fc.hunks]
+        if plan.undecided == ids or fc.binary or fc.action in ("create", "delete"):
+            return make_file_change(0, fc.path, fc.action, fc.base_hash, fc.base_text, fc.new_text, fc.new_path,
+                                    fc.reason, own_line=fc.own_line, binary=fc.binary)
+        left = set(plan.undecided)
+        new = apply_hunks(fc.base_text, fc.hunks, left)
+        own = _own_line_in(fc, fc.base_text, new)
+        if fc.action == "move" and fc.hunks[0].id in left:
+            return make_file_change(0, fc.path, "move", fc.base_hash, fc.base_text, new, fc.new_path, fc.reason,
+                                    own_line=own)
+        if new == fc.base_text:
+            return None
+        return make_file_change(0, fc.path, "edit", fc.base_hash, fc.base_text, new, reason=fc.reason, own_line=own)
     keep = plan.taken | set(plan.undecided)
     wanted = apply_hunks(fc.base_text, fc.hunks, keep)
     intended, on_disk = plan.intended or "", plan.on_disk or ""
@@ -194,12 +205,13 @@ def _own_line_in(fc: FileChange, base: str, new: str) -> tuple[int, int] | None:
 
 
 def _carry_reviews(changeset: Changeset, rest: list[FileChange]) -> None:
-    """A second reviewer's notes follow the hunks that stay pending (the same lines in the same file)."""
-    notes = {(path, tuple(h.lines), h.header if not h.lines else ""): h.review
-             for fc in changeset.files for h in fc.hunks if h.review for path in {fc.path, fc.final_path}}
+    """A second reviewer's notes and the person's reasons follow the hunks that stay pending (the same
+    lines in the same file)."""
+    notes = {(path, tuple(h.lines), h.header if not h.lines else ""): (h.review, h.reason)
+             for fc in changeset.files for h in fc.hunks if h.review or h.reason for path in {fc.path, fc.final_path}}
     for fc in rest if notes else []:
         for h in fc.hunks:
-            h.review = notes.get((fc.path, tuple(h.lines), h.header if not h.lines else ""))
+            h.review, h.reason = notes.get((fc.path, tuple(h.lines), h.header if not h.lines else ""), (None, ""))
 
 
 def _hunks_note(applied: list[str], total: int) -> str:

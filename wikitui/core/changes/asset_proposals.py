@@ -15,6 +15,7 @@ from wikitui.core.changes.model import sha256_bytes
 from wikitui.core.errors import UnsafePath
 from wikitui.core.vault.files import decode_exact
 from wikitui.core.vault.visible_text import describe, path_unsafe
+from wikitui.core.words import plural
 
 
 def propose_asset(builder: ChangesetBuilder, rel: str, content: bytes | str, reason: str = "") -> str:
@@ -57,6 +58,6 @@ def propose_asset(builder: ChangesetBuilder, rel: str, content: bytes | str, rea
     new = decode_exact(content) if binary else content
     entry.text, entry.binary = new, binary
     builder._register(entry, reason)
-    size = f"{len(content):,} bytes" if binary else f"{new.count(chr(10))} lines"
+    size = f"{len(content):,} bytes" if binary else plural(new.count(chr(10)), "line")
     what = "new file" if not entry.exists else "new version of"
     return f"recorded {what} {rel} ({size})"

@@ -38,6 +38,7 @@ from wikitui.core.vault.files import decode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import SCHEMA_FILE, Vault
 from wikitui.core.vault.visible_text import describe, path_unsafe, proposal_control
+from wikitui.core.words import plural
 
 __all__ = ["ACTIONS", "Changeset", "ChangeStats", "ChangesetBuilder", "FileChange", "FileConflict", "Hunk",
            "ProposalError", "make_file_change", "new_changeset_id", "sha256_bytes"]
@@ -207,8 +208,7 @@ class ChangesetBuilder:
         entry.text = new
         entry.edited = True
         self._register(entry, reason)
-        n = len(edits)
-        return f"recorded {n} edit{'s' if n != 1 else ''} to {rel} ({delta})"
+        return f"recorded {plural(len(edits), 'edit')} to {rel} ({delta})"
 
     def new_page(self, path: str, content: str, reason: str = "", *, carried: str = "") -> str:
         """Propose a new page, or a whole new text for an existing one.
@@ -238,7 +238,7 @@ class ChangesetBuilder:
         if entry is None:
             entry = _Entry(rel, False, None, "", content.replace("\r\n", "\n"))
             self._register(entry, reason)
-            return f"recorded new page {rel} ({content.count(chr(10))} lines)"
+            return f"recorded new page {rel} ({plural(content.count(chr(10)), 'line')})"
         before = entry.text if entry.text is not None else entry.base_text
         style_of = entry.base_text or before
         bom = _BOM if style_of.startswith(_BOM) else ""
@@ -286,7 +286,8 @@ class ChangesetBuilder:
         note = ""
         if inbound:
             shown = ", ".join(inbound[:8]) + (", ..." if len(inbound) > 8 else "")
-            note = f"; {len(inbound)} page(s) link to it and will have broken links unless edited: {shown}"
+            note = (f"; {plural(len(inbound), 'page')} {'links' if len(inbound) == 1 else 'link'} to it and will have "
+                    f"broken links unless edited: {shown}")
         return f"recorded deletion of {entry.orig}{note}"
 
     def move(self, path: str, new_path: str, reason: str = "") -> str:
@@ -352,7 +353,8 @@ class ChangesetBuilder:
             self._register(other, f"links to {src} now point to {dst}")
         pages = len(rewrites) + (1 if own_n else 0)
         note = f"; not rewritten, by their `llm:` policy (links will break): {', '.join(kept)}" if kept else ""
-        return f"recorded move of {src} to {dst}; {total + own_n} link(s) in {pages} page(s) will be rewritten{note}"
+        return (f"recorded move of {src} to {dst}; {plural(total + own_n, 'link')} in {plural(pages, 'page')} "
+                f"will be rewritten{note}")
 
     # ------------------------------------------------------------------ result
     def drafts(self) -> list[Draft]:

@@ -42,6 +42,9 @@ class Hunk:
             decision) or ``"file"`` (creating or deleting an empty file).
         review: A second reviewer's note (DESIGN §11), ``{"verdict": "ok"|"doubt"|"wrong",
             "note", "model"}``; None when no reviewer read it.
+        reason: The person's reason for the agent, written in the review (``e``) while the
+            hunk is still undecided: it waits here, in the pending file, until the hunk is
+            decided and the reason goes to the agent ("" when none).
     """
 
     id: str
@@ -56,6 +59,7 @@ class Hunk:
     removed: int = 0
     kind: str = "text"
     review: dict | None = None
+    reason: str = ""
 
     @property
     def display_lines(self) -> list[str]:
@@ -78,17 +82,20 @@ class Hunk:
         return out
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict (``review`` only when a reviewer read the hunk)."""
+        """A JSON-ready dict (``review`` only when a reviewer read the hunk, ``reason`` only when written)."""
         data = asdict(self)
         if data["review"] is None:
             del data["review"]
+        if not data["reason"]:
+            del data["reason"]
         return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "Hunk":
         """The inverse of :meth:`to_dict`."""
-        review = data.get("review")
-        return cls(**{**data, "review": review if isinstance(review, dict) else None})
+        review, reason = data.get("review"), data.get("reason")
+        return cls(**{**data, "review": review if isinstance(review, dict) else None,
+                      "reason": reason if isinstance(reason, str) else ""})
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -235,6 +235,20 @@ class Changeset:
         """The file a hunk belongs to (KeyError when there is none)."""
         return self.files[self.hunk(hunk_id).file]
 
+    def keep_reasons(self, reasons: dict[str, str], undecided: set[str] | None = None) -> bool:
+        """Put the person's reasons on their hunks (those of ``undecided`` hunks only, when given).
+
+        A reason waits on its hunk, in the pending file, until the hunk is decided and the
+        reason goes to the agent. Returns whether any hunk's reason changed.
+        """
+        changed = False
+        for fc in self.files:
+            for h in fc.hunks:
+                reason = reasons.get(h.id, "") if undecided is None or h.id in undecided else ""
+                if h.reason != reason:
+                    h.reason, changed = reason, True
+        return changed
+
     def stats(self) -> ChangeStats:
         """Files touched, lines added, lines removed."""
         added = sum(h.added for fc in self.files for h in fc.hunks)

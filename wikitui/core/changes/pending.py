@@ -84,6 +84,20 @@ class PendingStore:
         except (OSError, ValueError) as exc:
             raise UnknownChangeset(f"pending changeset {changeset_id} is unreadable: {exc}") from None
 
+    def keep_reasons(self, changeset_id: str, reasons: dict[str, str]) -> bool:
+        """Keep the person's reasons on the hunks of a pending changeset (by hunk id); whether it was saved.
+
+        Read from disk afresh: a changeset applied or dropped meanwhile is not brought back.
+        """
+        try:
+            changeset = self.load(changeset_id)
+        except UnknownChangeset:
+            return False
+        if not changeset.keep_reasons(reasons):
+            return False
+        self.save(changeset)
+        return True
+
     def list(self) -> list[Changeset]:
         """Every pending changeset, oldest first (unreadable files are skipped)."""
         out: list[Changeset] = []

@@ -16,6 +16,7 @@ import re
 from wikitui.core.changes.diffs import Hunk, compute_hunks
 from wikitui.core.changes.model import ProposalError
 from wikitui.core.vault.page import load_frontmatter, split_frontmatter
+from wikitui.core.words import noun, plural
 
 #: The frontmatter key and its values.
 KEY = "llm"
@@ -86,7 +87,7 @@ def check_proposal(path: str, base_text: str | None, new_text: str | None, *, ac
         raise PolicyRefused(_append_message(path, "deletes the page"))
     removed = sum(h.removed for h in compute_hunks(base_text or "", new_text, 0))
     if removed:
-        raise PolicyRefused(_append_message(path, f"removes or changes {removed} existing line(s)"))
+        raise PolicyRefused(_append_message(path, f"removes or changes {plural(removed, 'existing line')}"))
 
 
 def proposal_allowed(path: str, base_text: str | None, new_text: str | None, *, action: str = "edit") -> bool:
@@ -122,6 +123,7 @@ def refusal_at_apply(path: str, disk_text: str | None, hunks: list[Hunk], action
         return None
     if policy == LOCKED:
         return (f"{path}: refused by policy `llm: locked`; nothing of this file was applied "
-                f"(its {len(hunks)} hunk(s) stay pending)")
-    return (f"{path}: refused by policy `llm: append`: hunk(s) {', '.join(bad)} remove or change lines; "
+                f"(its {plural(len(hunks), 'hunk')} {'stays' if len(hunks) == 1 else 'stay'} pending)")
+    return (f"{path}: refused by policy `llm: append`: {noun(len(bad), 'hunk')} {', '.join(bad)} "
+            f"{'removes or changes' if len(bad) == 1 else 'remove or change'} lines; "
             "nothing of this file was applied (its hunks stay pending)")

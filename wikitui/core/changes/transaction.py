@@ -245,14 +245,20 @@ class WriteTransaction:
 
     def _regenerate_index(self, journal: Journal) -> None:
         """index.md's catalog from the pages as they are now (when it has the marker and changed)."""
-        from wikitui.core.vault.catalog import render_index
+        from wikitui.core.vault.catalog import INDEX_MARKER, regenerate_index
+        from wikitui.core.words import plural
 
         index_rel = self.vault.index_path
         index_bytes = read_file_bytes(self.vault.root / index_rel)
         if index_bytes is None:
             return
         current = decode_exact(index_bytes)
-        new_index = render_index(self.vault, self.graph, current)
+        update = regenerate_index(self.vault, self.graph, current)
+        new_index = None if update is None else update.text
+        if update is not None and update.moved:  # never dropped, never moved without a word
+            self._outcome.warnings.append(
+                f"{index_rel}: {plural(sum(1 for ln in update.moved if ln.strip()), 'line')} written below "
+                f"{INDEX_MARKER} moved above it (below it is the catalog wikitui writes)")
         if new_index is not None and new_index != current:
             journal.write(index_rel, encode_exact(new_index), expected=index_bytes,
                           merge=file_merge(index_rel, self._during))

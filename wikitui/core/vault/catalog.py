@@ -2,14 +2,18 @@
 
 Everything below the line ``<!-- wikitui:index -->`` is wikitui's: a list of every
 page with its one-line summary, grouped by ``type``. The text above the line is the
-user's and is kept byte for byte. An index.md without the line belongs to the user
-(or to an agent following the original pattern) and is never rewritten.
+user's and is kept byte for byte. Lines a person writes below the line are never
+dropped: they are moved above it, in order, when the catalog is regenerated (what has
+the shape of a catalog line, a ``- [[link]] — summary`` entry or a group's ``## Heading``,
+is taken to be wikitui's). An index.md without the line belongs to the user (or to an
+agent following the original pattern) and is never rewritten.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
@@ -31,6 +35,8 @@ _OTHER = "Other"
 _DIGITS = re.compile(r"(\d+)")
 #: Characters that would end or split a wikilink if they appeared in its label.
 _LABEL_BREAKERS = str.maketrans({"[": "(", "]": ")", "\n": " ", "\r": " "})
+#: A catalog entry as :func:`catalog_lines` writes it (a link, then maybe `` — summary``).
+_ENTRY = re.compile(r"^- \[\[[^\]\n]+\]\](?: — .*)?$")
 
 
 def _group_key(page_type: str) -> tuple[int, str]:
@@ -105,18 +111,48 @@ def catalog_lines(graph: LinkGraph, pages: Iterable[PageInfo]) -> list[str]:
     return lines
 
 
-def render_index(vault: Vault, graph: LinkGraph, current_text: str) -> str | None:
-    """Regenerate index.md below the marker line.
+def human_lines(below: list[str], catalog: list[str]) -> list[str]:
+    """The lines below the marker that wikitui did not write, in order (blank lines between them kept).
 
-    Args:
-        vault: The vault (names index.md and log.md, which are left out of the catalog).
-        graph: The link graph, up to date with the pages on disk.
-        current_text: index.md's current text.
+    A catalog entry (``- [[...]]``) is wikitui's, and so is a ``## Heading`` that is one of the
+    new catalog's or heads entries; everything else that is not blank is a person's.
+    """
+    ours = set(catalog)
+    kinds: list[bool | None] = []  # True: a person's; False: wikitui's; None: blank
+    for i, line in enumerate(below):
+        if not line.strip():
+            kinds.append(None)
+        elif _ENTRY.match(line) or line in ours:
+            kinds.append(False)
+        elif line.startswith("## "):
+            following = next((ln for ln in below[i + 1:] if ln.strip()), "")
+            kinds.append(not _ENTRY.match(following))
+        else:
+            kinds.append(True)
+    out: list[str] = []
+    for i, (line, kind) in enumerate(zip(below, kinds)):
+        if kind:
+            out.append(line)
+        elif kind is None and out:
+            before = next((k for k in reversed(kinds[:i]) if k is not None), None)
+            after = next((k for k in kinds[i + 1:] if k is not None), None)
+            if before and after:
+                out.append(line)
+    return out
 
-    Returns:
-        The new text of index.md: the text up to and including the marker line kept
-        byte for byte, then the catalog. None when ``current_text`` has no marker
-        (the index is the user's own and must not be touched).
+
+@dataclass
+class IndexUpdate:
+    """index.md regenerated: its new text, and the lines a person wrote below the marker, now above it."""
+
+    text: str
+    moved: list[str] = field(default_factory=list)
+
+
+def regenerate_index(vault: Vault, graph: LinkGraph, current_text: str) -> IndexUpdate | None:
+    """index.md with its catalog regenerated, and what was moved above the marker to make room.
+
+    None when ``current_text`` has no marker (the index is the user's own and must not be touched).
     """
     at = current_text.find(INDEX_MARKER)
     if at == -1:
@@ -129,6 +165,28 @@ def render_index(vault: Vault, graph: LinkGraph, current_text: str) -> str | Non
     newline = "\r\n" if head.endswith("\r\n") else "\n"
     skip = {vault.index_path, vault.log_path}
     lines = catalog_lines(graph, (info for path, info in graph.pages.items() if path not in skip))
-    if not lines:
-        return head
-    return head + newline + newline.join(lines) + newline
+    below = [ln.rstrip("\r") for ln in current_text[len(head):].split("\n")] if eol != -1 else []
+    moved = human_lines(below, lines)
+    if moved:  # a person's lines go above the marker, kept in order, a blank line before the marker
+        start = current_text.rfind("\n", 0, at) + 1
+        head = current_text[:start] + newline.join(moved) + newline + newline + head[start:]
+    text = head if not lines else head + newline + newline.join(lines) + newline
+    return IndexUpdate(text, moved)
+
+
+def render_index(vault: Vault, graph: LinkGraph, current_text: str) -> str | None:
+    """Regenerate index.md below the marker line.
+
+    Args:
+        vault: The vault (names index.md and log.md, which are left out of the catalog).
+        graph: The link graph, up to date with the pages on disk.
+        current_text: index.md's current text.
+
+    Returns:
+        The new text of index.md: the text up to and including the marker line kept
+        byte for byte (with any lines a person wrote below the marker moved just above
+        it, :func:`regenerate_index`), then the catalog. None when ``current_text`` has no marker
+        (the index is the user's own and must not be touched).
+    """
+    update = regenerate_index(vault, graph, current_text)
+    return None if update is None else update.text

@@ -24,7 +24,8 @@ GITIGNORE_LINE = f"{STATE_DIR}/"
 INDEX_TEMPLATE = f"""# Index
 
 Every page of this wiki with its one-line summary, grouped by type. wikitui writes everything below the
-marker line from the pages' frontmatter; the text above it is yours.
+marker line from the pages' frontmatter; the text above it is yours. Lines you write below it are moved
+above it the next time the catalog is written.
 
 {INDEX_MARKER}
 """

@@ -31,6 +31,7 @@ from wikitui.core.agent.events import (
     TurnUsage,
 )
 from wikitui.core.config import NoModelConfigured, Settings, load_settings
+from wikitui.core.words import plural
 from wikitui.ui.chat.notes import error_note, lint_note, notice_note, usage_line
 from wikitui.ui.chat.slash import SlashCommands
 
@@ -108,6 +109,9 @@ class ChatController:
         self.running = False
         """Whether a turn is running."""
         self._answer: ChatMessage | None = None
+        #: The first answer of a turn whose citations went back to the model: replaced by the next one.
+        self._superseded: ChatMessage | None = None
+        self._revised = False
         self._tools: dict[str, ToolLine] = {}
         self._last_usage: TurnUsage | None = None
         self._review: dict | None = None  # the second reviewer's usage for the last changeset (DESIGN §11)
@@ -302,6 +306,9 @@ class ChatController:
         if isinstance(event, TextDelta):
             if self._answer is None:
                 self._answer = log.start_answer()
+                if self._superseded is not None:  # the revised answer replaces the first one
+                    self._superseded.remove()
+                    self._superseded = None
             self._answer.append(event.text)
         elif isinstance(event, ToolStarted):
             self._end_answer()
@@ -312,10 +319,16 @@ class ChatController:
             if line is not None:
                 line.finish(event.summary, event.ok)
         elif isinstance(event, TurnStarted):
-            self._answer = None
+            self._answer = self._superseded = None
+            self._revised = False
             self._last_usage = None  # the footer's turn line follows the new turn (its first TurnUsage)
             self._review = None
             self.view.set_busy(True, "writing the changes…" if event.op == "ingest-write" else "thinking…")
+        elif isinstance(event, Notice) and event.kind == "revising":
+            # The answer's citations went back to the model: its next answer takes this one's place.
+            self._end_answer(superseded=True)
+            self._revised = True
+            self.view.set_busy(True, "revising the answer's citations…")
         elif isinstance(event, Notice):
             self._end_answer()
             self._show_notice(event)
@@ -335,13 +348,19 @@ class ChatController:
         elif isinstance(event, TurnFinished):
             self._finish_turn(event)
 
-    def _end_answer(self) -> None:
+    def _end_answer(self, *, superseded: bool = False) -> None:
         if self._answer is not None:
             self._answer.finish()
+            if superseded:
+                self._superseded = self._answer
             self._answer = None
 
     def _finish_turn(self, event: TurnFinished) -> None:
         self._end_answer()
+        if self._revised and self._superseded is None:  # the first answer gave way to the revised one
+            self.log.add_note(Content.styled("↻ revised: the first answer cited pages that do not exist, and the "
+                                             "model was asked once to fix them", "$text-muted"))
+        self._revised, self._superseded = False, None
         if event.cancelled and event.changeset is not None:
             self.log.add_note("Cancelled. What was proposed before is pending: ctrl+r reviews it.", "error")
         elif event.cancelled:
@@ -351,7 +370,7 @@ class ChatController:
                                                "or reply to steer it."), "plan")
         elif event.changeset is not None and not event.failed:
             files = len(event.changeset.files)
-            self.view.notify(f"{files} file{'s' if files != 1 else ''} changed · ctrl+r to review",
+            self.view.notify(f"{plural(files, 'file')} changed · ctrl+r to review",
                              title="Changes proposed")
 
     def _show_notice(self, notice: Notice) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 from textual.content import Content
 
 from wikitui.core.agent.events import Notice
+from wikitui.core.words import plural
 
 
 def _tokens(n: int) -> str:
@@ -104,7 +105,7 @@ def applied_note(result: Any, rejected: int) -> Content:
     """What an apply wrote: hunks, files, what stays pending, merges and warnings."""
     applied = len(result.applied)
     paths = [*result.written, *result.deleted]
-    hunks = f"{applied} hunk{'s' if applied != 1 else ''}"
+    hunks = plural(applied, "hunk")
     parts: list[Any] = [(f"✓ Applied {hunks}", "bold $text-success") if applied else ("Nothing applied", "bold")]
     if paths:
         parts += [" to ", ", ".join(paths)]
@@ -139,7 +140,7 @@ def unresolved_links(result: Any) -> tuple[Content, str] | None:
     more = f" and {len(links) - 6} more" if len(links) > 6 else ""
     ask = "/ask Mend the unresolved links: " + "; ".join(shown) + more
     note = Content.assemble(
-        (f"{len(links)} link{'s' if len(links) != 1 else ''} left unresolved: ", "bold $text-warning"),
+        (f"{plural(len(links), 'link')} left unresolved: ", "bold $text-warning"),
         "; ".join(shown) + more, ("\nAsk the agent to mend them: the command is in the input, enter sends it.",
                                   "$text-muted"))
     return note, ask
@@ -147,7 +148,7 @@ def unresolved_links(result: Any) -> tuple[Content, str] | None:
 
 def review_feedback(changeset: Any, decision: Any) -> str:
     """The review's reasons as a message to the agent."""
-    lines = [f"Review of changeset {changeset.id}: {len(decision.accepted)} hunks accepted, "
+    lines = [f"Review of changeset {changeset.id}: {plural(len(decision.accepted), 'hunk')} accepted, "
              f"{len(decision.rejected)} rejected. My reasons:"]
     for key, reason in decision.reasons.items():
         try:

@@ -19,6 +19,7 @@ from typing import Iterator
 
 from wikitui.core.vault.links import Link, extract_links, mask_text
 from wikitui.core.vault.page import Heading, PageInfo, parse_page, split_frontmatter
+from wikitui.core.words import plural
 from wikitui.ui.markdown.anchors import atx_headings, block_id_line, normalize_anchor
 from wikitui.ui.markdown.blocks import BlankBlock, Block, TextBlock
 from wikitui.ui.markdown.chunk_blocks import markdown_blocks, source_blocks
@@ -99,7 +100,8 @@ class PageDocument:
         own = self._open_source() if source_lexer is not None else self._open_page(info)
         if long_lines:
             self.header.append(
-                notice(f"⚠ {len(long_lines):,} line(s) longer than {MAX_LINE_CHARS:,} characters are shown cut short")
+                notice(f"⚠ {plural(len(long_lines), 'line')} longer than {MAX_LINE_CHARS:,} characters "
+                       f"{'is' if len(long_lines) == 1 else 'are'} shown cut short")
             )
         if valid_utf8 is False or (valid_utf8 is None and "\ufffd" in text):
             self.header.append(notice("⚠ Not valid UTF-8: undecodable bytes are shown as �"))

@@ -32,7 +32,8 @@ class ConflictScreen(ModalScreen[None]):
     """
 
     CSS_PATH = "conflict.tcss"
-    BINDINGS = [Binding("escape,enter,q", "close", "close")]
+    BINDINGS = [Binding("escape,enter,q", "close", "close"),
+                Binding("question_mark", "app.help", "help", tooltip="Every key (this list)")]
 
     def __init__(self, conflict: Conflict | str, *, path: str | None = None, region: str | None = None) -> None:
         super().__init__()

@@ -97,6 +97,13 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     ]
 
 
+def help_screen(app: "App", workspace_screen: type, first: str | None = None) -> "HelpScreen":
+    """The help over every place, the one titled ``first`` at the top (the screen it was opened from)."""
+    every = places(type(app), workspace_screen)
+    every.sort(key=lambda place: place.title != first)  # stable: the others keep their order
+    return HelpScreen(every, keymap=dict(getattr(app, "keymap", None) or {}))
+
+
 def _declared_by_wikitui(cls: type) -> set[tuple[str, str]]:
     """(action, description) of the bindings that wikitui classes in ``cls``'s ancestry declare."""
     declared: set[tuple[str, str]] = set()

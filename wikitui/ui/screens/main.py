@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
+from wikitui.core.words import plural
 from wikitui.ui.messages import AskAgentRequested, IndexProgress, IngestRequested, OpenRequested
 from wikitui.ui.screens.navigation import Navigator
 from wikitui.ui.screens.page_display import PageDisplay
@@ -337,7 +338,7 @@ class MainScreen(Screen[None]):
         raws = len(graph.raw_files)
         ingested = sum(1 for r in graph.raw_files if r in citations)
         self.query_one("#sources").border_subtitle = f"{ingested}/{raws} ingested" if raws else "raw/ is empty"
-        self.query_one("#wiki").border_subtitle = f"{len(graph.pages)} pages"
+        self.query_one("#wiki").border_subtitle = plural(len(graph.pages), "page")
         if self.current_path:
             self.navigator.reveal_in_trees(self.current_path)
 

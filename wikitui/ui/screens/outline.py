@@ -17,6 +17,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from wikitui.core.vault.visible_text import visible_line
+from wikitui.core.words import plural
 
 if TYPE_CHECKING:
     from wikitui.core.vault.page import Heading
@@ -55,7 +56,7 @@ class OutlineScreen(ModalScreen["Heading | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(id="outline") as box:
             box.border_title = f"Outline · {visible_line(self._title)}"
-            box.border_subtitle = f"{len(self._headings)} headings · enter jumps · esc closes"
+            box.border_subtitle = f"{plural(len(self._headings), 'heading')} · enter jumps · esc closes"
             yield Input(placeholder="filter headings", id="outline-filter")
             yield OptionList(id="outline-list")
 

@@ -16,6 +16,7 @@ from wikitui.core.vault.formats.kinds import needs_conversion
 from wikitui.core.vault.page import PageInfo, parse_page
 from wikitui.core.vault.staleness import SourceRecords
 from wikitui.core.vault.visible_text import visible_line
+from wikitui.core.words import plural
 from wikitui.ui.screens.embedded_pictures import load_embedded_pictures
 from wikitui.ui.screens.source_display import hide_picture, lexer_for, show_converted
 from wikitui.ui.state import VaultState
@@ -190,7 +191,7 @@ class PageDisplay:
         page = self.page
         if isinstance(page.border_title, str):
             page.border_title = page.border_title.split(" · stale: ", 1)[0]
-        what = f"{len(record)} source(s)" if record else "no source it lists"
+        what = plural(len(record), "source") if record else "no source it lists"
         self.screen.notify(f"{path} marked reviewed against {what}.")
 
     def _info_for(self, path: str, text: str, size: int) -> PageInfo:
@@ -228,7 +229,7 @@ class PageDisplay:
             page.show_message(
                 "Binary file",
                 f"{path} is a binary file ({size_text(len(data))}); it cannot be shown as text. "
-                f"{len(citing)} page(s) cite it (listed below).",
+                f"{plural(len(citing), 'page')} {'cites' if len(citing) == 1 else 'cite'} it (listed below).",
             )
             self.screen.notify(f"{path} is binary: not shown", severity="warning")
         else:

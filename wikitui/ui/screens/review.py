@@ -11,14 +11,17 @@ Keys (DESIGN §4 "Changesets"):
 
 | key | action |
 | --- | --- |
+| `enter` | apply: accepted hunks are written, rejected dropped, undecided stay pending |
+| `esc` | leave; everything stays pending |
+| `?` | every key (the help, with the review's keys first) |
 | `a` / `r` | accept / reject the hunk under the cursor, then go to the next undecided hunk (across files, wrapping) |
 | `A` / `R` | accept / reject every undecided hunk of the current file |
 | `j` `k` / `↓` `↑` | next / previous hunk, deciding nothing |
 | `n` / `p` | next / previous file |
 | `e` | write a reason for the agent about this hunk |
 | `g` | on a chart: draw its picture again from the spec (the sidecar) |
-| `enter` | apply: accepted hunks are written, rejected dropped, undecided stay pending |
-| `esc` | leave; everything stays pending |
+
+``ctrl+p`` lists these keys as commands (:func:`wikitui.ui.commands.screen_commands`).
 """
 
 from __future__ import annotations
@@ -74,21 +77,26 @@ class ReviewScreen(Screen[ReviewResult]):
     #: Keys belong to the screen; the reason input takes focus only while open.
     AUTO_FOCUS = ""
 
+    #: In footer order: what ends the review first (at 80 columns the footer shows the first few).
     BINDINGS = [
-        Binding("a", "decide('accepted')", "accept"),
-        Binding("r", "decide('rejected')", "reject"),
-        Binding("A", "decide_file('accepted')", "accept file", key_display="A"),
-        Binding("R", "decide_file('rejected')", "reject file", key_display="R"),
-        Binding("j,down", "move(1)", "hunk", key_display="j/k"),
-        Binding("k,up", "move(-1)", "previous hunk", show=False),
-        Binding("n", "move_file(1)", "file", key_display="n/p"),
-        Binding("p", "move_file(-1)", "previous file", show=False),
-        Binding("e", "reason", "reason"),
-        Binding("g", "rerender_chart", "draw chart again", show=False),
-        Binding("enter", "apply", "apply"),
-        Binding("escape", "leave", "leave pending"),
-        Binding("pagedown,space", "page(1)", "page down", show=False),
-        Binding("pageup", "page(-1)", "page up", show=False),
+        Binding("enter", "apply", "apply", tooltip="Apply: write the accepted hunks, drop the rejected ones"),
+        Binding("escape", "leave", "leave", tooltip="Leave the review; everything stays pending"),
+        Binding("a", "decide('accepted')", "accept", tooltip="Accept the hunk, on to the next undecided one"),
+        Binding("r", "decide('rejected')", "reject", tooltip="Reject the hunk, on to the next undecided one"),
+        Binding("question_mark", "app.help", "help", tooltip="Every key (this list)"),
+        Binding("e", "reason", "reason", tooltip="Write a reason for the agent about this hunk"),
+        Binding("A", "decide_file('accepted')", "accept file", key_display="A",
+                tooltip="Accept every undecided hunk of this file"),
+        Binding("R", "decide_file('rejected')", "reject file", key_display="R",
+                tooltip="Reject every undecided hunk of this file"),
+        Binding("j,down", "move(1)", "hunk", key_display="j/k", tooltip="Next hunk, deciding nothing"),
+        Binding("k,up", "move(-1)", "previous hunk", show=False, tooltip="Previous hunk, deciding nothing"),
+        Binding("n", "move_file(1)", "file", key_display="n/p", tooltip="Next file"),
+        Binding("p", "move_file(-1)", "previous file", show=False, tooltip="Previous file"),
+        Binding("g", "rerender_chart", "draw chart again", show=False,
+                tooltip="On a chart: draw its picture again from the spec"),
+        Binding("pagedown,space", "page(1)", "page down", show=False, tooltip="Scroll the diff down a page"),
+        Binding("pageup", "page(-1)", "page up", show=False, tooltip="Scroll the diff up a page"),
     ]
 
     def __init__(
@@ -130,7 +138,7 @@ class ReviewScreen(Screen[ReviewResult]):
                 disabled=True,
                 select_on_focus=False,  # editing a reason goes on from its end
             )
-        yield Footer(show_command_palette=False)
+        yield Footer(show_command_palette=False, compact=True)
 
     def _title(self) -> Content:
         title = visible_line(getattr(self.changeset, "title", "") or "")
@@ -248,8 +256,10 @@ class ReviewScreen(Screen[ReviewResult]):
         )
         label = self.query_one("#review-counts", Label)
         if label.visual != counts:
-            # The label's width does not follow its text (see review.tcss): no layout needed.
-            label.update(counts, layout=False)
+            # The label is as wide as its text (the title gives way, with an ellipsis): a layout
+            # pass only when the counts' length changes.
+            was = label.visual.cell_length if isinstance(label.visual, Content) else -1
+            label.update(counts, layout=was != counts.cell_length)
 
     # ---------------------------------------------------------------- actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -48,6 +48,8 @@ class ReviewState:
         self.reasons: dict[str, str] = {}
         for fc in self.files:  # a hunk the second reviewer found wrong starts rejected (DESIGN §11)
             for hunk in fc.hunks:
+                if getattr(hunk, "reason", ""):  # written in an earlier review; kept in the pending file
+                    self.reasons[hunk.id] = hunk.reason
                 review = getattr(hunk, "review", None)
                 if isinstance(review, dict) and review.get("verdict") == "wrong":
                     self.decisions[hunk.id] = REJECTED

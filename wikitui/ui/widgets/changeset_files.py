@@ -73,7 +73,9 @@ def _file_prompt(change: Any, decided: int, width: int, disk: str = "same") -> C
     if moved_to:
         parts += ["\n  ", ("from ", "$text-muted"), (_fit_path(visible_line(change.path), width - 7), "$text-muted")]
     if disk in DISK_LABELS:
-        parts += ["\n  ", DISK_LABELS[disk]]
+        label, style = DISK_LABELS[disk]
+        room = max(width - 2, 4)
+        parts += ["\n  ", (label if len(label) <= room else label[: room - 1].rstrip() + "…", style)]
     return Content.assemble(*parts)
 
 

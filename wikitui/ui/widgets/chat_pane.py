@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Callable
 
 from textual import events, on, work
@@ -29,6 +30,7 @@ from textual.widgets import OptionList, Static
 
 from wikitui.core.errors import Conflict, WikituiError
 from wikitui.core.vault.links import Link
+from wikitui.core.words import plural
 from wikitui.ui.chat.controller import ChatController
 from wikitui.ui.chat.notes import applied_note, conflict_note, review_feedback, undone_note, unresolved_links
 from wikitui.ui.chat.slash import COMMANDS
@@ -305,6 +307,8 @@ class ChatPane(Vertical):
         outcome: dict[str, Any] = {}
 
         def apply(decision) -> None:
+            # A reason about a hunk left undecided waits on it, in the pending file, until it is decided.
+            changeset.keep_reasons(decision.reasons, set(changeset.hunk_ids()) - decision.accepted - decision.rejected)
             try:
                 outcome["result"] = self.workspace.apply(changeset, decision.accepted, rejected=decision.rejected)
             except Conflict as exc:
@@ -323,6 +327,10 @@ class ChatPane(Vertical):
                 self._show_conflict(conflict)
             else:
                 self.chat_log.add_note("Left pending: ctrl+r reviews it again.")
+            reasons = getattr(decision, "reasons", None) or {}
+            if reasons and await asyncio.to_thread(self.workspace.pending.keep_reasons, changeset.id, reasons):
+                self.chat_log.add_note("Your reasons are kept with their hunks; they go to the agent once "
+                                       "you decide those hunks.")
             return
         self._applied(changeset, decision, result)
 
@@ -334,17 +342,20 @@ class ChatPane(Vertical):
         card = self.chat_log.cards.get(str(changeset.id))
         if card is None:
             card = self.chat_log.add_card(changeset)
-        if result.remaining is not None:
-            card.update_changeset(result.remaining, "partial")
+        if result.remaining is not None:  # "partly applied" only when something was: else it is still pending
+            card.update_changeset(result.remaining, "partial" if applied else "pending")
         else:
             card.status = "applied" if applied else "discarded"
         self.chat_log.add_note(applied_note(result, len(decision.rejected)), "success" if applied else "note")
         if applied:
-            hunks = f"{applied} hunk{'s' if applied != 1 else ''}"
-            self.notify(f"Applied {hunks} · /undo to revert", title="Changeset applied")
+            self.notify(f"Applied {plural(applied, 'hunk')} · /undo to revert", title="Changeset applied")
         self._written(result)
-        if decision.reasons:  # they go with the user's next message: a paid call is the user's to start
-            self.controller.queue_feedback(review_feedback(changeset, decision))
+        decided = decision.accepted | decision.rejected
+        ids = set(changeset.hunk_ids())
+        sent = {k: v for k, v in decision.reasons.items() if k in decided or k not in ids}  # the rest wait, pending
+        if sent:  # they go with the user's next message: a paid call is the user's to start
+            self.controller.queue_feedback(review_feedback(changeset, SimpleNamespace(
+                accepted=decision.accepted, rejected=decision.rejected, reasons=sent)))
 
     def _written(self, result: Any) -> None:
         """Tell the workspace's screens what an apply or undo wrote; report links it left unresolved."""

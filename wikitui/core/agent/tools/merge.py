@@ -21,6 +21,7 @@ from wikitui.core.vault.files import read_text
 from wikitui.core.vault.frontmatter_edit import FrontmatterEditError, set_frontmatter_keys
 from wikitui.core.vault.page import parse_page
 from wikitui.core.vault.text_facts import body_of
+from wikitui.core.words import plural
 
 _BOM = "\ufeff"
 _INDEX_MARKER = "<!-- wikitui:index -->"
@@ -166,4 +167,4 @@ def propose_merge(box, from_path: str, into_path: str, reason: str) -> str:
         box.builder.new_page(source, text, f"links to {src} now point to {dst}")
     box.builder.delete(src, reason)
     return (f"recorded merge of {src} into {dst} (its title is now an alias); "
-            f"{total} link(s) in {len(rewrites) + (1 if own else 0)} page(s) rewritten; {src} deleted")
+            f"{plural(total, 'link')} in {plural(len(rewrites) + (1 if own else 0), 'page')} rewritten; {src} deleted")

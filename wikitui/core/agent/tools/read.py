@@ -14,6 +14,7 @@ from wikitui.core.agent.reading import describe_binary, resolve_readable
 from wikitui.core.agent.tools.registry import Arg, tool
 from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
+from wikitui.core.words import plural
 
 #: Files larger than this are not read at all.
 MAX_READ_BYTES = 32 * 1024 * 1024
@@ -132,7 +133,7 @@ def list_pages(box, folder: str = "", type: str = "") -> str:  # noqa: A002 - th
         return f"0 pages{where}{of_type}. Types in this wiki: {', '.join(types) or 'none'}."
     shown = rows[:300]
     more = [f"[{len(rows) - len(shown)} more; narrow with folder= or type=]"] if len(rows) > len(shown) else []
-    return "\n".join([f"{len(rows)} pages{where}{of_type}:", *shown, *more])
+    return "\n".join([f"{plural(len(rows), 'page')}{where}{of_type}:", *shown, *more])
 
 
 @tool("read", lambda arg, args: f"looked at the links of {arg('path')}")
