@@ -60,6 +60,7 @@ from tests.fakereplies import (  # noqa: F401 - the replies are part of this mod
     error,
     hang,
     cut,
+    ends_early,
     stall,
     empty_ok,
     html_page,
@@ -315,6 +316,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
 
+        held: list[str] = []  # events not yet written (``reply.batch`` of them go in one write)
+
         def chunk(delta: dict | None, finish: str | None = None, usage: dict | None = None) -> None:
             payload: dict[str, Any] = {
                 "id": f"chatcmpl-{n}", "object": "chat.completion.chunk", "created": int(time.time()),
@@ -323,7 +326,14 @@ class _Handler(BaseHTTPRequestHandler):
             }
             if usage is not None:
                 payload["usage"] = usage
-            self._send(f"data: {json.dumps(payload)}\n\n")
+            held.append(f"data: {json.dumps(payload)}\n\n")
+            if len(held) >= reply.batch:
+                flush()
+
+        def flush() -> None:
+            if held:
+                self._send("".join(held))
+                held.clear()
 
         deltas: list[dict] = [{"content": reply.text[i : i + reply.chunk]}
                               for i in range(0, len(reply.text), reply.chunk)]
@@ -337,6 +347,12 @@ class _Handler(BaseHTTPRequestHandler):
         chunk({"role": "assistant", "content": ""})
         for sent, delta in enumerate(deltas):
             if reply.cut_after is not None and sent >= reply.cut_after:
+                flush()
+                if reply.clean_end:  # the body ends as a body should, but the stream never did
+                    self.close_connection = True
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
+                    return
                 if reply.stall:
                     fake._stop.wait(reply.stall)
                 self._drop()
@@ -347,6 +363,7 @@ class _Handler(BaseHTTPRequestHandler):
         chunk({}, reply.finish)
         if (body.get("stream_options") or {}).get("include_usage"):
             chunk(None, usage=self._usage(reply, body))
+        flush()
         self._send("data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
