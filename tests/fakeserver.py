@@ -16,7 +16,8 @@ which the client reports as a model error at once (no retries): a test that forg
 reply fails fast and clearly.
 
 The server also plays the faults a real one shows (DESIGN §8): a stream cut off midway
-(``cut_after``), a stream that stalls (``stall``), an empty 200, an HTML page, a plain
+(``cut_after``), one whose body ends properly but before its ``finish_reason`` and ``[DONE]``
+(``ends_early``), a stream that stalls (``stall``), an empty 200, an HTML page, a plain
 JSON completion where a stream was asked for, an answer ended by the output limit
 (``finish="length"``), a hang past the client's timeout, and a context window it
 enforces as llama.cpp does (``context_limit``, advertised in ``GET /v1/models``).
