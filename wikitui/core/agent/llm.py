@@ -269,7 +269,7 @@ class LLMClient:
                                 args = str(args)
                             if tc.id:
                                 slot.id = str(tc.id)
-                            if name:
+                            if name and len(slot.name) < 1000:  # kept to 200 characters anyway: never grown past
                                 slot.name += name if slot.name != name else ""
                             slot.add(args)
                             yield ToolCallDelta(index, name, args)
