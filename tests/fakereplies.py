@@ -29,6 +29,10 @@ class Text(Reply):
         finish: The finish reason sent at the end ("length": cut by the output limit).
         cut_after: Drop the connection after this many content chunks (no end, no [DONE]).
         stall: Seconds to go silent after ``cut_after`` chunks instead of dropping (a hang).
+        clean_end: After ``cut_after`` chunks, end the body properly (its last chunk sent, the
+            connection closed) with no ``finish_reason`` and no ``[DONE]``: a stream without its end.
+        batch: SSE events sent in one write (1: each on its own, as a model server does; more
+            lets a test stream a million chunks without the server's writes dominating).
     """
 
     text: str
@@ -38,6 +42,8 @@ class Text(Reply):
     finish: str = "stop"
     cut_after: int | None = None
     stall: float = 0.0
+    clean_end: bool = False
+    batch: int = 1
 
 
 @dataclass
@@ -49,7 +55,7 @@ class ToolCalls(Reply):
             (so a test can send malformed JSON).
         text: Assistant text streamed before the calls.
         chunk: Characters of arguments per chunk.
-        usage: As for :class:`Text`.
+        usage, delay, finish, cut_after, stall, clean_end, batch: As for :class:`Text`.
     """
 
     calls: list[tuple[str, dict | str]]
@@ -60,6 +66,8 @@ class ToolCalls(Reply):
     finish: str = "tool_calls"
     cut_after: int | None = None
     stall: float = 0.0
+    clean_end: bool = False
+    batch: int = 1
 
 
 @dataclass
@@ -136,6 +144,12 @@ def hang(seconds: float, then: Reply | None = None) -> Hang:
 def cut(reply: Text | ToolCalls, after: int = 2) -> Text | ToolCalls:
     """``reply`` streamed for ``after`` chunks, then the connection dropped mid-stream."""
     reply.cut_after = after
+    return reply
+
+
+def ends_early(reply: Text | ToolCalls, after: int = 2) -> Text | ToolCalls:
+    """``reply`` streamed for ``after`` chunks, then its body ended cleanly: no finish_reason, no ``[DONE]``."""
+    reply.cut_after, reply.clean_end = after, True
     return reply
 
 

@@ -16,7 +16,8 @@ which the client reports as a model error at once (no retries): a test that forg
 reply fails fast and clearly.
 
 The server also plays the faults a real one shows (DESIGN §8): a stream cut off midway
-(``cut_after``), a stream that stalls (``stall``), an empty 200, an HTML page, a plain
+(``cut_after``), one whose body ends properly but before its ``finish_reason`` and ``[DONE]``
+(``ends_early``), a stream that stalls (``stall``), an empty 200, an HTML page, a plain
 JSON completion where a stream was asked for, an answer ended by the output limit
 (``finish="length"``), a hang past the client's timeout, and a context window it
 enforces as llama.cpp does (``context_limit``, advertised in ``GET /v1/models``).
@@ -60,6 +61,7 @@ from tests.fakereplies import (  # noqa: F401 - the replies are part of this mod
     error,
     hang,
     cut,
+    ends_early,
     stall,
     empty_ok,
     html_page,
@@ -315,6 +317,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
 
+        held: list[str] = []  # events not yet written (``reply.batch`` of them go in one write)
+
         def chunk(delta: dict | None, finish: str | None = None, usage: dict | None = None) -> None:
             payload: dict[str, Any] = {
                 "id": f"chatcmpl-{n}", "object": "chat.completion.chunk", "created": int(time.time()),
@@ -323,7 +327,14 @@ class _Handler(BaseHTTPRequestHandler):
             }
             if usage is not None:
                 payload["usage"] = usage
-            self._send(f"data: {json.dumps(payload)}\n\n")
+            held.append(f"data: {json.dumps(payload)}\n\n")
+            if len(held) >= reply.batch:
+                flush()
+
+        def flush() -> None:
+            if held:
+                self._send("".join(held))
+                held.clear()
 
         deltas: list[dict] = [{"content": reply.text[i : i + reply.chunk]}
                               for i in range(0, len(reply.text), reply.chunk)]
@@ -337,6 +348,12 @@ class _Handler(BaseHTTPRequestHandler):
         chunk({"role": "assistant", "content": ""})
         for sent, delta in enumerate(deltas):
             if reply.cut_after is not None and sent >= reply.cut_after:
+                flush()
+                if reply.clean_end:  # the body ends as a body should, but the stream never did
+                    self.close_connection = True
+                    self.wfile.write(b"0\r\n\r\n")
+                    self.wfile.flush()
+                    return
                 if reply.stall:
                     fake._stop.wait(reply.stall)
                 self._drop()
@@ -347,6 +364,7 @@ class _Handler(BaseHTTPRequestHandler):
         chunk({}, reply.finish)
         if (body.get("stream_options") or {}).get("include_usage"):
             chunk(None, usage=self._usage(reply, body))
+        flush()
         self._send("data: [DONE]\n\n")
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()

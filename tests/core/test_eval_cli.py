@@ -193,3 +193,41 @@ def closed_port() -> int:
 def test_the_cli_lists_eval_in_its_help(capsys):
     assert cli.main(["--help"]) == 0
     assert "eval" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------------- nothing scored: exit 3
+def _refused_from_now_on(client):
+    """A reply that answers, then points ``client`` at a port nothing listens on: every later request is refused."""
+    import dataclasses
+
+    from tests.fakeserver import Dynamic, tool_call
+
+    def answer(_body):
+        client.settings = dataclasses.replace(client.settings, api_base=f"http://127.0.0.1:{closed_port()}/v1")
+        return tool_call("search", query="Dinah")
+
+    return Dynamic(answer)
+
+
+@pytest.mark.parametrize("kind", ["401", "500", "refused", "cut"])
+def test_a_run_in_which_the_model_failed_every_task_exits_3(fake_llm, private_tmp, kind):
+    """The first request is answered (so the run does not stop at once), then every task fails by the model."""
+    from tests.fakeserver import cut, tool_call
+
+    client = fast_client()
+    first = tool_call("search", query="Dinah")
+    failures = {"401": lambda: [error(401, "key revoked")],
+                "500": lambda: [error(500, "upstream exploded")] * 4,
+                "refused": lambda: [],
+                "cut": lambda: [cut(text("Dinah is Alice's cat and she", chunk=4), 2)]}[kind]
+    if kind == "refused":
+        fake_llm.script(_refused_from_now_on(client))
+    else:
+        fake_llm.script(first, *[reply for _ in range(12) for reply in failures()])
+    out, err = io.StringIO(), io.StringIO()
+    code = command.main(only="economy", as_json=True, out=out, err=err, client=client)
+    assert (code, out.getvalue()) == (3, ""), err.getvalue()
+    errors = [line for line in err.getvalue().splitlines() if line.startswith("wikitui: error:")]
+    assert len(errors) == 1 and "the model failed in every task, so nothing could be scored" in errors[0]
+    assert err.getvalue().count("FAILED: the model failed") == len(ECONOMY)  # each task ran, and said why
+    assert "Traceback" not in err.getvalue() and list(private_tmp.iterdir()) == []

@@ -17,7 +17,7 @@ import json
 
 import pytest
 
-from tests.fakeserver import Raw, Text, cut, malformed_tool_call, text, tool_calls
+from tests.fakeserver import Raw, Text, cut, ends_early, malformed_tool_call, text, tool_calls
 from wikitui.core.agent import fast_stream
 from wikitui.core.agent.events import Done, TextDelta, ToolCall, ToolCallDelta, Usage
 from wikitui.core.agent.fast_stream import SSEChunks, chunk_source
@@ -107,6 +107,7 @@ REPLIES = {
     "lone surrogates": SURROGATES,
     "comments and CR, CRLF line ends": LINE_ENDS,
     "cut stream": cut(text("The Cat grins, and then it slowly vanishes.", chunk=5), 4),
+    "stream without its end": ends_early(text("The Cat grins, and then it slowly vanishes.", chunk=5), 4),
     "error object midway": ERROR_MIDWAY,
     "error object first": ERROR_FIRST,
 }

@@ -46,7 +46,7 @@ def test_list_show_apply_then_undo_without_git(fake_llm, sample_vault):
     listed = wikitui(sample_vault, "pending", "list", "--json")
     assert listed.returncode == 0 and listed.stderr == ""
     (item,) = json.loads(listed.stdout)
-    assert list(item) == ["id", "op", "title", "created", "files"]
+    assert list(item) == ["id", "op", "title", "created", "files", "hunks"]
     assert item["id"] == cs_id and item["op"] == "ingest" and item["created"][:4].isdigit()
     assert item["files"] == [{"path": CAUCUS, "op": "new", "hunks": 1}, {"path": DODO, "op": "edit", "hunks": 2}]
 

@@ -102,3 +102,25 @@ async def test_a_restored_chat_keeps_its_error_notes(fake_llm, sample_vault):
         await pilot.pause()
         assert [u.text for u in again.pane.chat_log.query(UserLine)] == ["Who is Alice?"]
         assert notes(again.pane, "error") == [before]  # the question is not left seemingly unanswered
+
+
+async def test_an_answer_whose_stream_ends_without_its_end_is_marked_as_cut(fake_llm, sample_vault):
+    from tests.fakeserver import ends_early
+
+    fake_llm.script(ends_early(text("The Cat grins and then it fades away", chunk=5), 3))
+    app = ChatHost(sample_vault)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await turn(pilot, "Who grins?")
+        assert app.pane.chat_log.answers[-1].text == "The Cat grins a"  # the three chunks that came, kept
+        errors = notes(app.pane, "error")
+        assert any("was cut off: the connection closed before the stream ended" in n for n in errors)
+        assert any(n.startswith("✂ The answer was cut off") for n in errors)
+
+
+async def test_an_error_that_starts_with_an_address_keeps_it_as_written(fake_llm, sample_vault):
+    fake_llm.script(*[error(500, "upstream exploded")] * 4)
+    app = ChatHost(sample_vault)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await turn(pilot, "Who is Alice?")
+        (message,) = notes(app.pane, "error")
+        assert message.startswith(f"✗ {fake_llm.api_base} failed with HTTP 500"), message  # not "Http://"

@@ -49,7 +49,7 @@ def _list(ws, *, as_json: bool) -> int:
 
     items = ws.pending.list()
     if as_json:
-        dump([changeset_summary(cs) for cs in items])
+        dump([changeset_summary(cs, hunks=True) for cs in items])
         return 0
     if not items:
         _note("no changeset is pending")
@@ -70,7 +70,7 @@ def _show(changeset, *, as_json: bool) -> int:
     if as_json:
         from wikitui.core.changes.summary import changeset_summary
 
-        dump(dict(changeset_summary(changeset), model=changeset.model, tokens=changeset.tokens,
+        dump(dict(changeset_summary(changeset, hunks=True), model=changeset.model, tokens=changeset.tokens,
                   cost=changeset.cost, patch=changeset.to_patch()))
     else:
         sys.stdout.write(changeset.to_patch())
@@ -108,12 +108,21 @@ def _one_line_conflict(exc) -> int:
 
 
 def _apply(ws, changeset, *, as_json: bool) -> int:
+    from wikitui.core.changes.summary import held_by_review, held_lines
     from wikitui.core.errors import Conflict
 
+    # Every hunk, all or nothing, but those the second reviewer found wrong: the review screen starts
+    # them rejected, so here they stay pending for a person to decide (DESIGN §8).
+    held = held_by_review(changeset)
+    accepted = None if not held else set(changeset.hunk_ids()) - set(held)
     try:
-        result = ws.apply(changeset)  # every hunk; all or nothing
+        result = ws.apply(changeset, accepted)
     except Conflict as exc:
         return _one_line_conflict(exc)
+    for line in held_lines(changeset, held):
+        _note(line)
+    if held:
+        _note(f"changeset {changeset.id} keeps {len(held)} hunk(s) pending; review them in wikitui (ctrl+r)")
     return _report(result, "applied", as_json=as_json)
 
 

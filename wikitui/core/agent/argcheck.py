@@ -145,3 +145,23 @@ def display(text: Any, limit: int = 200) -> str:
 def encodable(text: str) -> str:
     """``text`` with lone surrogates replaced, so it encodes as UTF-8 (for answers and transcripts)."""
     return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def valid_unicode(value: Any) -> Any:
+    """``value`` (a request's messages: dicts, lists, strings) with every lone surrogate replaced by U+FFFD.
+
+    What holds none is returned as it is (one regular-expression scan per string); only
+    the containers on the way to a string that holds one are copied.
+    """
+    if isinstance(value, str):
+        return encodable(value)
+    if isinstance(value, list):
+        items = [valid_unicode(item) for item in value]
+        return value if all(a is b for a, b in zip(items, value)) else items
+    if isinstance(value, dict):
+        pairs = {valid_unicode(k) if isinstance(k, str) else k: valid_unicode(v) for k, v in value.items()}
+        same = all(a is b for a, b in zip(pairs, value)) and all(pairs[k] is v for k, v in zip(pairs, value.values()))
+        return value if same else pairs
+    if isinstance(value, tuple):
+        return tuple(valid_unicode(item) for item in value)
+    return value

@@ -56,7 +56,9 @@ class _Names:
         for path, text in pages.items():
             info = parse_page(path, text.lstrip("\ufeff"))
             stem = posixpath.splitext(posixpath.basename(path))[0]
-            for name in (stem, posixpath.splitext(path)[0], info.title, *info.aliases):
+            # A file that is not a page (a chart's picture) is reached by its name with its suffix.
+            whole = () if path.endswith(".md") else (path, posixpath.basename(path))
+            for name in (stem, posixpath.splitext(path)[0], info.title, *info.aliases, *whole):
                 if name:
                     self.by_name.setdefault(name.strip().casefold(), path)
 
@@ -141,7 +143,7 @@ def check_citations(text: str, graph: "LinkGraph", *, from_path: str = "", build
         from_path: Where relative markdown links resolve from ("" : the vault's root).
         builder: The turn's changeset builder: pages it proposes to create count as existing.
     """
-    names = _Names({path: new for path, _b, new, created in _drafts(builder) if created},
+    names = _Names({path: "" if binary else new for path, _b, new, created, binary in _drafts(builder) if created},
                    builder.gone()) if builder else None
     seen: set[str] = set()
     out: list[Cited] = []
@@ -158,7 +160,8 @@ def unresolved(citations: list[Cited]) -> list[str]:
 
 
 def _created(changeset: "Changeset") -> _Names:
-    return _Names({f.final_path: f.new_text for f in changeset.files if f.action in ("create", "move")},
+    return _Names({f.final_path: "" if f.binary else f.new_text for f in changeset.files
+                   if f.action in ("create", "move")},
                   {f.path for f in changeset.files if f.action in ("delete", "move")})
 
 
@@ -182,7 +185,7 @@ def proposal_unresolved(changeset: "Changeset | None", graph: "LinkGraph") -> li
     """(path, target) of each unresolved citation a changeset adds (pages it creates count as existing)."""
     if changeset is None:
         return []
-    drafts = [(f.final_path, f.base_text, f.new_text, f.action in ("create", "move"))
+    drafts = [(f.final_path, f.base_text, f.new_text, f.action in ("create", "move"), f.binary)
               for f in changeset.files if f.action != "delete" and f.new_text]
     return _drafts_unresolved(drafts, graph, {f.path for f in changeset.files if f.action in ("delete", "move")})
 
@@ -196,17 +199,21 @@ def builder_unresolved(builder, graph: "LinkGraph") -> list[tuple[str, str]]:
     return _drafts_unresolved(_drafts(builder), graph, builder.gone())
 
 
-def _drafts(builder) -> list[tuple[str, str, str, bool]]:
-    """(final path, text before, text after, created or moved) of each page a builder proposes to write."""
+def _drafts(builder) -> list[tuple[str, str, str, bool, bool]]:
+    """(final path, text before, text after, created or moved, binary) of each file a builder proposes to write."""
     return [tuple(d) for d in builder.drafts() if d.after]
 
 
-def _drafts_unresolved(drafts: list[tuple[str, str, str, bool]], graph: "LinkGraph",
+def _drafts_unresolved(drafts: list[tuple[str, str, str, bool, bool]], graph: "LinkGraph",
                        gone: set[str]) -> list[tuple[str, str]]:
-    """(path, target) for drafts ``(final path, text before, text after, created or moved)``; ``gone``: removed paths."""
-    names = _Names({path: new for path, _base, new, created in drafts if created}, gone)
+    """(path, target) for drafts ``(final path, text before, text after, created or moved, binary)``; ``gone``:
+    removed paths. A binary file (a chart's picture) is a name links may reach, never text searched for links:
+    its bytes, decoded exactly, hold lone surrogates and whatever looks like a link by chance."""
+    names = _Names({path: "" if binary else new for path, _base, new, created, binary in drafts if created}, gone)
     out = []
-    for path, base, new, _created_here in drafts:
+    for path, base, new, _created_here, binary in drafts:
+        if binary:
+            continue
         out.extend((path, t) for t, _line in _new_unresolved(graph, path, base, new, names))
     return out
 
@@ -216,7 +223,7 @@ def hunk_unresolved(changeset: "Changeset", graph: "LinkGraph") -> dict[str, lis
     names = _created(changeset)
     out: dict[str, list[str]] = {}
     for f in changeset.files:
-        if f.action == "delete" or not f.new_text:
+        if f.action == "delete" or not f.new_text or f.binary:  # a picture's bytes are not text to scan
             continue
         for target, line in _new_unresolved(graph, f.final_path, f.base_text, f.new_text, names):
             for hunk in f.hunks:

@@ -42,12 +42,16 @@ class ToolCall:
     Attributes:
         id: The call id to answer with a tool message.
         name: The tool's name.
-        arguments_json: The arguments exactly as the model sent them (may be malformed).
+        arguments_json: The arguments exactly as the model sent them (may be malformed); "" when
+            they were too long to keep.
+        too_long: The arguments' length when it passed the limit of one call's arguments (they
+            were not kept: the call gets an error result naming the limit); 0 otherwise.
     """
 
     id: str
     name: str
     arguments_json: str
+    too_long: int = 0
 
 
 @dataclass(slots=True)

@@ -117,6 +117,8 @@ class SSEChunks:
     def __init__(self, stream: Any) -> None:
         self._stream = stream
         self._chunks = self._read()
+        #: Whether ``[DONE]`` came: a stream that stops before it (and any finish_reason) was cut.
+        self.ended = False
 
     def __aiter__(self) -> Any:
         return self._chunks
@@ -136,6 +138,7 @@ class SSEChunks:
             async for sse in events:
                 data = sse.data
                 if data.startswith("[DONE]"):
+                    self.ended = True
                     await _drain(response, events)
                     return
                 # json.loads refuses a leading BOM with its own message; the shared decoder would not.

@@ -211,11 +211,20 @@ def _finish_ingest(done: TurnFinished, workspace, *, apply: bool, out: TextIO | 
         err.write(f"wikitui: changeset {changeset.id} ({plural(len(changeset.files), 'file')}) is pending; "
                   "review it in wikitui (ctrl+r) or run again with --apply\n")
         return EXIT_OK
+    from wikitui.core.changes.summary import held_by_review, held_lines
+
+    # The second reviewer binds here too (DESIGN §8): a hunk it found wrong is not applied but left pending.
+    held = held_by_review(changeset)
     try:
-        result = workspace.apply(changeset)
+        result = workspace.apply(changeset, None if not held else set(changeset.hunk_ids()) - set(held))
     except WikituiError as exc:
         err.write(f"wikitui: {exc}\n")
         return exc.exit_code
+    for line in held_lines(changeset, held):
+        err.write(f"wikitui: {line}\n")
+    if held:
+        err.write(f"wikitui: changeset {changeset.id} keeps {len(held)} hunk(s) pending; review them in wikitui "
+                  "(ctrl+r) or `wikitui pending show " + changeset.id + "`\n")
     commit = f"; commit {result.commit[:10]}" if result.commit else ""
     err.write(f"wikitui: applied {changeset.id}: {len(result.written)} written, "
               f"{len(result.deleted)} deleted{commit}\n")

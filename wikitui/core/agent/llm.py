@@ -22,10 +22,17 @@ import uuid
 from collections import deque
 from typing import Any, AsyncIterator, Awaitable, Callable
 
-from wikitui.core.agent.argcheck import encodable
+from wikitui.core.agent.argcheck import MAX_ARGUMENTS_CHARS, encodable, valid_unicode
 from wikitui.core.agent.events import Done, Retrying, TextDelta, ToolCall, ToolCallDelta, Usage
 from wikitui.core.agent.fast_stream import CANCELLED, END, Pump, chunk_source
-from wikitui.core.agent.llm_errors import classify, key_var, model_error, not_a_completion, provider_of
+from wikitui.core.agent.llm_errors import (
+    StreamEnded,
+    classify,
+    key_var,
+    model_error,
+    not_a_completion,
+    provider_of,
+)
 from wikitui.core.agent.window import DEFAULT_CONTEXT_TOKENS, PROBE_TIMEOUT, ContextWindow, probe_server, resolve_window
 from wikitui.core.config import Settings
 from wikitui.core.errors import ModelError
@@ -166,14 +173,16 @@ class LLMClient:
     def _request_kwargs(self, messages: list[dict], tools: list[dict] | None) -> dict:
         kwargs: dict[str, Any] = {
             "model": self.model,
-            "messages": messages,
+            # No request carries what is not Unicode text (a lone surrogate from a file's invalid
+            # bytes, say): no server accepts it, and a retry would only send it again (DESIGN §8).
+            "messages": valid_unicode(messages),
             "stream": True,
             "stream_options": {"include_usage": True},
             "timeout": self.settings.timeout,
             "max_retries": 0,  # the retries are ours (visible, with backoff); not the SDK's silent ones
         }
         if tools:
-            kwargs["tools"] = tools
+            kwargs["tools"] = valid_unicode(tools)
         if self.settings.api_base:
             kwargs["api_base"] = self.settings.api_base
         if self.settings.api_key_env:
@@ -250,23 +259,30 @@ class LLMClient:
                         for tc in getattr(delta, "tool_calls", None) or []:
                             started = received = True
                             index = tc.index if type(tc.index) is int else max(calls, default=0)
-                            slot = calls.setdefault(index, {"id": None, "name": "", "arguments": ""})
+                            slot = calls.get(index)
+                            if slot is None:
+                                slot = calls[index] = _Slot()
                             fn = tc.function
                             name = getattr(fn, "name", None) if fn else None
                             args = (getattr(fn, "arguments", None) or "") if fn else ""
+                            if not isinstance(args, str):
+                                args = str(args)
                             if tc.id:
-                                slot["id"] = str(tc.id)
-                            if name:
-                                slot["name"] += name if slot["name"] != name else ""
-                            slot["arguments"] += args
+                                slot.id = str(tc.id)
+                            if name and len(slot.name) < 1000:  # kept to 200 characters anyway: never grown past
+                                slot.name += name if slot.name != name else ""
+                            slot.add(args)
                             yield ToolCallDelta(index, name, args)
                         if choice.finish_reason:
                             finish = choice.finish_reason
                 marks["ended"] = time.perf_counter()
+                ended = getattr(source, "ended", False)  # the SSE reader saw [DONE]
                 if source is not response:
                     await _stop(pump, source)  # litellm's wrapper was bypassed: release the connection ourselves
                 if not received:  # litellm invents a "stop" chunk for a body with no stream in it
                     raise not_a_completion(self.settings, _content_type(response))
+                if finish is None and not ended:  # closed before its end: what came is not the whole answer
+                    raise StreamEnded("the stream ended before a finish_reason or [DONE]")
             except ModelError:
                 raise
             except Exception as exc:  # every provider failure passes through here to be named
@@ -370,12 +386,48 @@ def _content_type(response: Any) -> str:
     return f"HTTP 200, {kind}" if kind else ""
 
 
-def _assemble(calls: dict[int, dict]) -> list[ToolCall]:
+class _Slot:
+    """One tool call as its chunks arrive: the arguments kept as a list of parts, joined once.
+
+    ``+=`` on a string held in a container copies it whole each time: 5 MB of arguments in
+    5-character chunks moved terabytes. Past :data:`MAX_ARGUMENTS_CHARS` (the limit every
+    tool call has, the MCP server's too) the parts are no longer kept, only counted: the
+    call gets an error result naming the limit, and the turn goes on with the other calls.
+    """
+
+    __slots__ = ("id", "name", "parts", "size")
+
+    def __init__(self) -> None:
+        self.id: str | None = None
+        self.name = ""
+        self.parts: list[str] = []
+        self.size = 0
+
+    def add(self, args: str) -> None:
+        if not args:
+            return
+        self.size += len(args)
+        if self.size <= MAX_ARGUMENTS_CHARS:
+            self.parts.append(args)
+        elif self.parts:
+            self.parts = []  # over the limit: what came is dropped, the rest only counted
+
+    @property
+    def arguments(self) -> str:
+        if self.size > MAX_ARGUMENTS_CHARS:
+            return ""
+        if len(self.parts) > 1:
+            self.parts = ["".join(self.parts)]
+        return self.parts[0] if self.parts else ""
+
+
+def _assemble(calls: dict[int, _Slot]) -> list[ToolCall]:
     out = []
     for index in sorted(calls):
         slot = calls[index]
         # The id and name go back to the server in the next request: no lone surrogate may make
         # that request unencodable. The arguments stay as sent, for the tool to refuse with a reason.
-        call_id = encodable(slot["id"] or "")[:200] or f"call_{uuid.uuid4().hex[:12]}"
-        out.append(ToolCall(call_id, encodable(slot["name"])[:200], slot["arguments"]))
+        call_id = encodable(slot.id or "")[:200] or f"call_{uuid.uuid4().hex[:12]}"
+        too_long = slot.size if slot.size > MAX_ARGUMENTS_CHARS else 0
+        out.append(ToolCall(call_id, encodable(slot.name)[:200], slot.arguments, too_long))
     return out

@@ -34,6 +34,14 @@ class NotACompletion(ModelError):
     """The server answered 200 with something that is not a chat completion (empty, HTML, plain JSON)."""
 
 
+class CutAnswer(ModelError):
+    """The stream broke off or closed before its end after it began: what arrived is not the whole answer."""
+
+
+class StreamEnded(Exception):
+    """A stream that closed before its end (no ``finish_reason``, no ``[DONE]``): the answer is cut (DESIGN §8)."""
+
+
 def provider_of(model: str) -> str:
     """The provider part of a litellm model name (``openai/gpt-4o`` -> ``openai``)."""
     return model.split("/", 1)[0] if "/" in model else "openai"
@@ -92,8 +100,8 @@ def model_error(litellm: Any, exc: Exception, settings: Settings, attempt: int, 
         return ModelError(f"rate limited by {where}{tries}; wait a minute and try again")
     kind = transport_failure(exc)
     if kind == "cut":
-        return ModelError(f"the answer from {where} was cut off: the connection closed before the stream "
-                          f"ended{tries}")
+        return CutAnswer(f"the answer from {where} was cut off: the connection closed before the stream "
+                         f"ended{tries}")
     if kind == "timeout":
         if started:
             return ModelError(f"{model} stopped sending in the middle of its answer (nothing for "
@@ -130,7 +138,7 @@ _TIMEOUT_NAMES = {"Timeout", "APITimeoutError", "TimeoutException", "ReadTimeout
 _CONNECTION_NAMES = {"APIConnectionError", "ConnectError", "ConnectionError", "ClientConnectorError",
                      "RemoteProtocolError", "ServerDisconnectedError", "ClientOSError", "ReadError"}
 #: A response that began and then broke: the body ended before the stream did.
-_CUT_NAMES = {"MidStreamFallbackError", "TransferEncodingError", "ClientPayloadError", "IncompleteRead",
+_CUT_NAMES = {"StreamEnded", "MidStreamFallbackError", "TransferEncodingError", "ClientPayloadError", "IncompleteRead",
               "ContentLengthError"}
 
 

@@ -15,6 +15,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from wikitui.core.agent import citations
+from wikitui.core.agent.argcheck import MAX_ARGUMENTS_CHARS
 from wikitui.core.agent.context import Turn, build_request, safe_arguments
 from wikitui.core.agent.events import (
     Done,
@@ -29,7 +30,7 @@ from wikitui.core.agent.events import (
     Usage,
 )
 from wikitui.core.agent.fitting import fit_first_request, overflow_message, source_excerpt
-from wikitui.core.agent.llm_errors import ContextOverflow
+from wikitui.core.agent.llm_errors import ContextOverflow, CutAnswer
 from wikitui.core.agent.pictures import pictures_message
 from wikitui.core.agent.prompts.compact import Task
 from wikitui.core.agent.sources import sees_pictures
@@ -150,7 +151,9 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
             await session._note(turn, "citations", "Unresolved citations: " + ", ".join(shown))
         return await session._finish(turn, turn.builder, turn.answer, cut=cut)
     except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
-        return await session._finish_failed(turn, scrub(str(exc), session.settings), exc.exit_code)
+        partial = getattr(exc, "partial", "") if isinstance(exc, CutAnswer) else ""
+        return await session._finish_failed(turn, scrub(str(exc), session.settings), exc.exit_code,
+                                            partial=partial)
     except asyncio.CancelledError:  # the UI cancelled the worker: keep the proposals, record it, then let it end
         session._abandon(turn)
         raise
@@ -164,19 +167,23 @@ async def _request(session: AgentSession, turn: Turn, messages: list[dict],
                    tools) -> tuple[str, list[ToolCall], bool, str | None]:
     """One streamed model request; returns (text, tool calls, cancelled, finish reason)."""
     parts: list[str] = []
-    async for ev in session.client.stream(messages, tools, cancel_event=session._cancel):
-        if isinstance(ev, TextDelta):
-            parts.append(ev.text)
-            await session._emit(ev)
-        elif isinstance(ev, Retrying):
-            await session._emit(Notice(f"{ev.reason}; retrying in {ev.delay:.1f} s "
-                                    f"(attempt {ev.attempt + 1} of {ev.max_attempts})"))
-        elif isinstance(ev, Usage):
-            turn.usage.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
-            session.totals.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
-            await session._emit_usage(turn, final=False)
-        elif isinstance(ev, Done):
-            return ev.text or "".join(parts), ev.tool_calls, ev.cancelled, ev.finish_reason
+    try:
+        async for ev in session.client.stream(messages, tools, cancel_event=session._cancel):
+            if isinstance(ev, TextDelta):
+                parts.append(ev.text)
+                await session._emit(ev)
+            elif isinstance(ev, Retrying):
+                await session._emit(Notice(f"{ev.reason}; retrying in {ev.delay:.1f} s "
+                                        f"(attempt {ev.attempt + 1} of {ev.max_attempts})"))
+            elif isinstance(ev, Usage):
+                turn.usage.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
+                session.totals.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
+                await session._emit_usage(turn, final=False)
+            elif isinstance(ev, Done):
+                return ev.text or "".join(parts), ev.tool_calls, ev.cancelled, ev.finish_reason
+    except CutAnswer as exc:  # the words shown so far are kept with the turn, marked as cut
+        exc.partial = "".join(parts)
+        raise
     return "".join(parts), [], session._cancel.is_set(), None
 
 async def _tool(session: AgentSession, toolbox: ToolBox, call: ToolCall):
@@ -185,8 +192,11 @@ async def _tool(session: AgentSession, toolbox: ToolBox, call: ToolCall):
     except ToolArgError:
         args = {}
     await session._emit(ToolStarted(call.id, call.name, describe_call(call.name, args)))
-    # Off the event loop: a search or read on a big vault must not freeze the UI.
-    outcome = await asyncio.to_thread(toolbox.call, call.name, call.arguments_json)
+    if call.too_long:  # its arguments were not kept (see LLMClient): an error result naming the limit
+        outcome = toolbox.refuse(call.name, f"the arguments are {call.too_long:,} characters long; at most "
+                                            f"{MAX_ARGUMENTS_CHARS:,} are accepted: propose smaller pieces")
+    else:  # off the event loop: a search or read on a big vault must not freeze the UI
+        outcome = await asyncio.to_thread(toolbox.call, call.name, call.arguments_json)
     await session._emit(ToolFinished(call.id, call.name, outcome.ok, outcome.summary, outcome.text))
     return outcome
 

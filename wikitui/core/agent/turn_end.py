@@ -76,13 +76,19 @@ class TurnEndings:
         await self._emit(done)
         return done
 
-    async def _finish_failed(self, turn: Turn, message: str, exit_code: int) -> TurnFinished:
+    async def _finish_failed(self, turn: Turn, message: str, exit_code: int, *, partial: str = "") -> TurnFinished:
+        """A failed turn; ``partial``: the words of an answer whose stream was cut (kept, marked as cut)."""
         turn.state = "failed"
+        if partial:
+            self._add(turn, {"role": "assistant", "content": partial})  # a failed turn is not sent again
         changeset = self._save_changeset(turn, turn.builder)
         self.transcript.append({"type": "event", "turn": turn.number, "error": message})
         turn.notes.append((len(turn.entries), "error", message))
         self._record_turn(turn)
         await self._emit(AgentError(message, exit_code))
+        if partial:
+            await self._note(turn, "cut", "The answer was cut off: the stream ended before the answer did, so "
+                             "what arrived is incomplete. Ask again to get it whole.")
         if changeset is not None:
             await self._note(turn, "pending", _pending_line(changeset, "failure"))
             await self._emit(ChangesetReady(changeset))

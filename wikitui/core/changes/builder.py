@@ -359,7 +359,7 @@ class ChangesetBuilder:
     # ------------------------------------------------------------------ result
     def drafts(self) -> list[Draft]:
         """Each file this turn proposes to write so far (not deletions), in the order first proposed."""
-        return [Draft(e.current, e.base_text if e.exists else "", e.text, not e.exists or bool(e.dest))
+        return [Draft(e.current, e.base_text if e.exists else "", e.text, not e.exists or bool(e.dest), e.binary)
                 for e in self._order if e.text is not None]
 
     def gone(self) -> set[str]:

@@ -19,6 +19,7 @@ class Draft(NamedTuple):
     before: str  # "" for a page the turn creates
     after: str
     created: bool  # created or moved by the turn (its name is new)
+    binary: bool = False  # a chart's picture: its bytes decoded exactly, not text to read links in
 
 
 @dataclass(slots=True)

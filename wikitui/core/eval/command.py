@@ -3,8 +3,8 @@
 The model comes from ``--model``, the environment, the vault's config (when run in a
 vault, or with ``--vault``) or the user's config, as for every command; those files
 are only read. Exit status: 0 when the run completed (whatever the score), 2 for a
-user error, 3 when the model failed in a way that stopped the whole run (none
-configured, or unreachable at the first task).
+user error, 3 when the model failed so that nothing could be scored (none
+configured, unreachable at the first task, or failing every task).
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ task copies it, runs the operation with an :class:`~wikitui.core.agent.session.A
 (litellm included), applies what the model proposed in that copy, and scores the
 outcome with the task's checks. A task that runs past its time limit is cancelled
 and fails with a reason; a model that fails before answering a single request of the
-first task stops the run (:class:`RunStopped`): nothing else would be scored.
+first task stops the run (:class:`RunStopped`): nothing else would be scored. A run in
+which the model failed every task (whatever the failure: refused, a server error, no
+connection, a cut stream, no answer in time) ends the same way: nothing could be scored.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class TaskResult:
         tokens: Tokens sent and received.
         cost: US dollars (0.0 when the model's price is unknown).
         seconds: Wall-clock seconds of the whole task (copy, model, apply, checks).
+        model_failed: The model failed (an error, a cut stream, no answer in time), so nothing
+            of the task could be scored; a run where every task is so exits 3.
     """
 
     name: str
@@ -55,6 +59,7 @@ class TaskResult:
     tokens: int
     cost: float
     seconds: float
+    model_failed: bool = False
 
     def to_dict(self) -> dict:
         """The task's entry in ``--json``: ``{"name", "passed", "why", "tokens", "cost", "seconds"}``."""
@@ -147,19 +152,20 @@ async def run_task(task: Task, base: Path, workdir: Path, settings, client, *, t
             done = None
         totals = session.totals
 
-        def verdict(passed: bool, why: str) -> TaskResult:
+        def verdict(passed: bool, why: str, model_failed: bool = False) -> TaskResult:
             return TaskResult(task.name, task.group, passed, why, totals.prompt_tokens + totals.completion_tokens,
-                              totals.cost, time.perf_counter() - start)
+                              totals.cost, time.perf_counter() - start, model_failed)
 
         if done is None:
             return verdict(False, f"no result within the time limit of {timeout:g} s (raise it with --task-timeout "
-                                  "or eval_task_timeout in the config)"), None
+                                  "or eval_task_timeout in the config)", True), None
         if done.failed or done.cancelled:
             why, code = events.errors[-1] if events.errors else ("the turn ended early", 0)
-            if code == ModelError.exit_code and totals.requests == 0:
+            failed = code == ModelError.exit_code
+            if failed and totals.requests == 0:
                 # The run decides: at the first task the model is simply not there; later, this task fails.
-                raise _NoAnswer(why, verdict(False, f"the model failed: {why}"))
-            return verdict(False, f"the model failed: {why}"), None
+                raise _NoAnswer(why, verdict(False, f"the model failed: {why}", True))
+            return verdict(False, f"the model failed: {why}", failed), None
         apply_error = _apply(ws, done.changeset) if done.changeset is not None else None
     turn = session.turns[-1] if session.turns else None
     outcome = Outcome(
@@ -212,6 +218,9 @@ async def _run_all(tasks: tuple[Task, ...], settings, client, workdir: Path, tim
         if progress is not None:
             mark = "passed" if result.passed else f"FAILED: {result.why}"
             progress(f"    {mark} ({result.seconds:.1f} s, {result.tokens:,} tokens)")
+    if results and all(r.model_failed for r in results):  # not one task could be scored: no score to give
+        last = results[-1].why.removeprefix("the model failed: ")
+        raise RunStopped(f"the model failed in every task, so nothing could be scored (the last: {last})")
     return results
 
 
@@ -221,7 +230,7 @@ def run_eval(tasks: tuple[Task, ...], settings, *, client=None, timeout: float =
 
     Raises:
         NoModelConfigured: No model is configured (before anything is copied).
-        RunStopped: The model failed before answering anything in the first task.
+        RunStopped: The model failed before answering anything in the first task, or failed every task.
     """
     settings.require_model()
     if client is None:

@@ -57,10 +57,23 @@ def error_hint(message: str) -> str:
     return "Nothing was changed; browsing, search and lint still work."
 
 
+def sentence(message: str) -> str:
+    """``message`` with its first letter capitalised when its first word is a plain word.
+
+    A message that starts with an address (``http://127.0.0.1:8080/v1 failed…``), a model
+    name (``openai/gpt-4o did not answer…``) or a path keeps it as written: ``Http://`` is
+    no address.
+    """
+    first = message.split(None, 1)[0] if message.strip() else ""
+    if first and first.replace("'", "").isalpha() and first[0].islower():
+        return message[:1].upper() + message[1:]
+    return message
+
+
 def error_note(message: str) -> Content:
     """An agent error as a chat note: ``✗`` and the message, then what to do about it."""
     hint = error_hint(message)
-    return Content.assemble(("✗ ", "bold $text-error"), message[:1].upper() + message[1:],
+    return Content.assemble(("✗ ", "bold $text-error"), sentence(message),
                             *((("\n" + hint, "$text-muted"),) if hint else ()))
 
 

@@ -32,7 +32,7 @@ from wikitui.core.errors import Conflict, WikituiError
 from wikitui.core.vault.links import Link
 from wikitui.core.words import plural
 from wikitui.ui.chat.controller import ChatController
-from wikitui.ui.chat.notes import applied_note, conflict_note, review_feedback, undone_note, unresolved_links
+from wikitui.ui.chat.notes import applied_note, conflict_note, review_feedback, sentence, undone_note, unresolved_links
 from wikitui.ui.chat.slash import COMMANDS
 from wikitui.ui.widgets.changeset_card import ChangesetCard
 from wikitui.ui.widgets.chat_input import ChatInput, Completion, complete
@@ -384,7 +384,7 @@ class ChatPane(Vertical):
             self._show_conflict(exc)
             return
         except WikituiError as exc:
-            self.chat_log.add_note(str(exc)[:1].upper() + str(exc)[1:], "error")
+            self.chat_log.add_note(sentence(str(exc)), "error")
             return
         self.chat_log.add_note(undone_note(result), "success")
         self.notify(f"Undid {result.changeset_id}", title="Undo")

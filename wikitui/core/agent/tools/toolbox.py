@@ -118,6 +118,10 @@ class ToolBox:
         text = self._truncate(text)
         return ToolOutcome(True, text, text.split("\n", 1)[0][:160], description, pictures)
 
+    def refuse(self, name: str, message: str) -> ToolOutcome:
+        """The error result of a call refused before it was read (its arguments too long to keep)."""
+        return self._error(describe_call(name, {}), f"{display(name, 80)}: {message}")
+
     def _refuse_proposal(self) -> str | None:
         if self.phase == "plan":
             return ("this is the PLAN phase of the ingest: nothing can be proposed yet. State the plan first "
