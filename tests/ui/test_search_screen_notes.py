@@ -16,3 +16,15 @@ async def test_a_capped_fuzzy_distance_is_noted_in_the_status_line(sample_vault)
         assert "rabbit~9: fuzzy search allows at most 2 edits" in status()
         await pilot.press("backspace")  # "rabbit~": one edit, as asked: no note
         await wait_for(pilot, lambda: "searched as" not in status() and "result" in status(), "no note")
+
+
+async def test_a_search_ranked_by_any_word_says_so_in_the_status_line(sample_vault):
+    # Issue 21.9: no page holds every word: the hits of any word, and a line saying so.
+    app = workspace(sample_vault, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("slash", *"hatter zzyzzx")
+        status = lambda: str(pilot.app.screen.query_one("#search-status").render())  # noqa: E731
+        await wait_for(pilot, lambda: "any of them" in status(), "the note")
+        assert "result" in status() and "No results" not in status()
+        assert "no result has every word; showing results with any of them" in status()
