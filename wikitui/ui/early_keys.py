@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from textual.message_pump import MessagePump
     from textual.screen import Screen
 
+
 def _clock() -> float:
     """Textual's clock, the one a message's ``time`` is read on."""
     try:

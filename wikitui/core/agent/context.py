@@ -72,6 +72,8 @@ class Turn:
         notes: Notes shown in the chat, as (position among ``entries``, kind, text): errors,
             cancels, cut answers, saved proposals (restored with the conversation).
         builder: The turn's ChangesetBuilder while it runs (not persisted).
+        card: What a restored chat's card shows of the turn's changeset (see
+            :func:`~wikitui.core.agent.transcript.card_summary`), once it is saved.
     """
 
     number: int
@@ -85,6 +87,7 @@ class Turn:
     source: str | None = None
     notes: list[tuple[int, str, str]] = field(default_factory=list)
     builder: Any = field(default=None, repr=False, compare=False)
+    card: dict | None = field(default=None, repr=False, compare=False)
     _summary: list[Entry] | None = field(default=None, repr=False, compare=False)
 
     def summary_entries(self) -> list[Entry]:

@@ -47,8 +47,12 @@ _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now w
 
 
 async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str, *, phase: str,
-                    attach_source: str | None = None) -> TurnFinished:
-    """Run one phase of ``session``'s ``turn`` until the model answers, fails or is cancelled."""
+                    attach_source: str | None = None, typed: str | None = None) -> TurnFinished:
+    """Run one phase of ``session``'s ``turn`` until the model answers, fails or is cancelled.
+
+    ``typed``: what the user typed for it (``/go``), which a restored chat shows
+    instead of the message sent to the model.
+    """
     session._running = True
     start = time.perf_counter()
     toolbox: ToolBox | None = None
@@ -64,9 +68,9 @@ async def run_phase(session: AgentSession, turn: Turn, task: str, user_text: str
         tools = toolbox.schemas()
         budget = Budget.plan(window, session._count_tools(tools), session.settings.initial_context_tokens)
         toolbox.max_result_chars = budget.result_chars()  # big results crowd a small window
-        shown = None
+        shown = typed
         if attach_source:  # the chat shows what the user sent, not the source pasted after it
-            shown = user_text
+            shown = shown or user_text
             user_text += source_excerpt(session.vault, attach_source, budget, session._count_text)
         session._add(turn, {"role": "user", "content": user_text}, prompt=turn.prompt, description=shown)
         system, system_tokens = fit_system_prompt(session.vault, session.graph, task, budget, turn.entries[-1].message,

@@ -156,7 +156,7 @@ class AgentSession(TurnEndings):
     async def send(self, text: str) -> TurnFinished:
         """A chat message: steers a waiting ingest plan into its write phase, else a question."""
         if self.awaiting_go:
-            return await self.go(text)
+            return await self.go(text, typed=text)
         return await self.ask(text)
 
     async def ask(self, question: str) -> TurnFinished:
@@ -166,8 +166,11 @@ class AgentSession(TurnEndings):
         turn = self._new_turn("ask", question)
         return await self._run(turn, ask_prompt.ask_task(), self._with_feedback(question), phase="write")
 
-    async def ingest(self, raw_path: str, *, auto_go: bool = False) -> TurnFinished:
-        """Ingest a source: the plan phase (then ``go()``), or both phases at once with ``auto_go``."""
+    async def ingest(self, raw_path: str, *, auto_go: bool = False, typed: str | None = None) -> TurnFinished:
+        """Ingest a source: the plan phase (then ``go()``), or both phases at once with ``auto_go``.
+
+        ``typed``: what the user typed (a restored chat shows it; default ``/ingest PATH``).
+        """
         if self._running:
             return await self._fail_early("ingest", raw_path, _busy())
         try:
@@ -183,13 +186,17 @@ class AgentSession(TurnEndings):
         turn = self._new_turn("ingest", rel)
         turn.source = rel
         message = f"Ingest {rel}."
-        done = await self._run(turn, ingest_prompt.ingest_plan_task(rel), self._with_feedback(message), phase="plan")
+        done = await self._run(turn, ingest_prompt.ingest_plan_task(rel), self._with_feedback(message), phase="plan",
+                               typed=typed or f"/ingest {raw_path}")
         if auto_go and done.awaiting_go:
             return await self.go()
         return done
 
-    async def go(self, message: str | None = None) -> TurnFinished:
-        """Approve (or steer) the waiting ingest plan and run the write phase."""
+    async def go(self, message: str | None = None, *, typed: str | None = None) -> TurnFinished:
+        """Approve (or steer) the waiting ingest plan and run the write phase.
+
+        ``typed``: what the user typed (a restored chat shows it; default ``/go [NOTE]``).
+        """
         if self._running:
             return await self._fail_early("go", message or "", _busy())
         if not self.awaiting_go:
@@ -207,8 +214,9 @@ class AgentSession(TurnEndings):
             await self._note(turn, "tools", "The model answered the plan without calling any tool, so it never read "
                              f"{attach}: it may not support tool calls (the README's \"Local models\" says which "
                              "servers and chat templates do). The source goes with the next request instead.")
+        typed = typed or ("/go " + message.strip() if message and message.strip() else "/go")
         return await self._run(turn, ingest_prompt.ingest_write_task(turn.source or turn.prompt, index_managed),
-                               text, phase="write", attach_source=attach)
+                               text, phase="write", attach_source=attach, typed=typed)
 
     async def lint(self) -> TurnFinished:
         """Deterministic checks (reported at once as :class:`LintReady`), then the model's semantic pass."""
@@ -223,7 +231,8 @@ class AgentSession(TurnEndings):
         await self._emit(Notice("lint: " + text.splitlines()[0]))
         turn = self._new_turn("lint", "health check")
         plan = reading_plan(self.vault, self.graph, report)
-        return await self._run(turn, lint_prompt.lint_task(text, plan), "Health-check the wiki.", phase="write")
+        return await self._run(turn, lint_prompt.lint_task(text, plan), "Health-check the wiki.", phase="write",
+                               typed="/lint")
 
     async def file_answer(self) -> TurnFinished:
         """Propose the last answer as a page under the wiki's answers/ folder, linked from the pages it cites.
@@ -270,9 +279,9 @@ class AgentSession(TurnEndings):
         return text
 
     async def _run(self, turn: Turn, task: str, user_text: str, *, phase: str,
-                   attach_source: str | None = None) -> TurnFinished:
+                   attach_source: str | None = None, typed: str | None = None) -> TurnFinished:
         """Run one phase of a turn until the model answers, fails or is cancelled (see :mod:`~wikitui.core.agent.phase`)."""
-        return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source)
+        return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source, typed=typed)
 
     # ---------------------------------------------------------- persistence
     def _add(self, turn: Turn, message: dict, *, description: str | None = None, prompt: str | None = None) -> None:
