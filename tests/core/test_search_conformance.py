@@ -129,12 +129,14 @@ def test_a_lone_not_is_left_to_whoosh_and_still_answers(sample_vault):
         (
             "vault-small",
             ["Einkünfte", "Kindergeld Werbungskosten", '"Einkünfte aus Gewerbebetrieb"', '"§ 15"', "Lohnsteu*",
-             "Kindergelt~", "tag:kindergeld", "Umsatzsteuer -Vorsteuer", "kind:page Finanzamt", "Ehegatten OR Kinder", "wie zahle ich Kindergeld zzzznotaword"],
+             "Kindergelt~", "tag:kindergeld", "Umsatzsteuer -Vorsteuer", "kind:page Finanzamt", "Ehegatten OR Kinder",
+             "wie zahle ich Kindergeld zzzznotaword"],
         ),
         (
             "vault-large",
             ["history", "god", "science religion", '"holy spirit"', '"tat tvam asi"', "relig*", "philosphy~",
-             "war -peace", "war NOT peace", "kind:page freedom", "(war OR peace) god", "self-awareness", "how do I find god zzzznotaword"],
+             "war -peace", "war NOT peace", "kind:page freedom", "(war OR peace) god", "self-awareness",
+             "how do I find god zzzznotaword"],
         ),
     ],
 )

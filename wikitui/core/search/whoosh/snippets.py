@@ -265,7 +265,9 @@ class SnippetMaker:
             line_start = text.rfind("\n", 0, at) + 1
             line_end = text.find("\n", at)
             line_end = len(text) if line_end == -1 else line_end
-            start, end = word_bounds(text, max(line_start, at - _REACH), min(line_end, at + _REACH), line_start, line_end)
+            start, end = word_bounds(
+                text, max(line_start, at - _REACH), min(line_end, at + _REACH), line_start, line_end
+            )
             window = plain(text[start:end])
             matches = self._matches(window)
             if matches:
