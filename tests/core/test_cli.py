@@ -130,6 +130,28 @@ def test_search_limit_scope_and_human_output(capsys, sample_vault):
         assert title.startswith("  ") and title.strip()
 
 
+def test_search_shows_and_opens_a_phrase_at_its_line(capsys, sample_vault):
+    # Issue 21.7: "mad here" was listed at raw/chapter-06.md:47, a line with "here" only.
+    code, out, _ = run(capsys, "search", '"mad here"', "--scope", "raw", "--vault", str(sample_vault))
+    where = out.splitlines()[0].split("  (")[0]
+    path, line = where.split(":")
+    text = (sample_vault / path).read_text(encoding="utf-8").splitlines()[int(line) - 1]
+    assert code == 0 and "mad here" in text.lower()
+
+
+def test_a_search_ranked_by_any_word_says_so_on_stderr(capsys, sample_vault):
+    # Issue 21.9: no page holds every word: any word ranks, a note says so; --json stays one array.
+    vault = str(sample_vault)
+    code, out, err = run(capsys, "search", "how do I find the hatter zzyzzx", "--json", "--vault", vault)
+    hits = json.loads(out)
+    assert code == 0 and isinstance(hits, list) and hits and "hatter" in hits[0]["title"].lower()
+    assert err == "note: no result has every word; showing results with any of them\n"
+    code, out, err = run(capsys, "search", "how do I find the hatter zzyzzx", "--vault", vault)
+    assert code == 0 and "any of them" in err and out.strip()
+    code, out, err = run(capsys, "search", "hatter", "--vault", vault)
+    assert code == 0 and err == ""
+
+
 def test_search_sees_a_page_written_since_the_last_search(capsys, sample_vault):
     vault = str(sample_vault)
     assert json.loads(run(capsys, "search", "zyzzyva", "--json", "--vault", vault)[1]) == []

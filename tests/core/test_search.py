@@ -131,6 +131,68 @@ def test_a_phrase_needs_its_words_side_by_side(index):
     assert set(paths(index.search("white rabbit"))) == {"wiki/sources/chapter-9.md", "wiki/concepts/apart.md"}
 
 
+def test_a_phrase_is_shown_and_opened_at_the_line_that_holds_it(tmp_path):
+    # Issue 21.7: the sample's "mad here" was shown at an early line holding "here" only.
+    root = tmp_path / "v"
+    write(root, "WIKI.md", "# Schema\n")
+    early = "".join(f"'I shall sit here,' said voice {i}, 'or here, or there.'\n" for i in range(30))
+    filler = "".join(f"Line {i} of ordinary prose about nothing much.\n" for i in range(40))
+    write(root, "raw/chapter.md", "# Pig and Pepper\n\n" + early + filler + "'We're all mad here. I'm mad.'\n")
+    from wikitui.core.search.whoosh.querying import SNIPPET_HEAD
+
+    deep = "".join(f"Here is line {i}, nothing in it, just padding text.\n" for i in range(600))
+    assert len(deep) > SNIPPET_HEAD
+    write(root, "raw/deep.md", "# Deep\n" + deep + "Everyone is mad here, said the cat.\n")
+    idx = SearchIndex(Vault.open(root))
+    idx.update()
+    hits = {h.path: h for h in idx.search('"mad here"')}
+    lines = (root / "raw/chapter.md").read_text().splitlines()
+    hit = hits["raw/chapter.md"]
+    assert lines[hit.line - 1] == "'We're all mad here. I'm mad.'"
+    assert "**mad** **here**" in hit.snippet
+    hit = hits["raw/deep.md"]  # past the first bytes read for a snippet
+    assert hit.line == 602 and hit.snippet == "Everyone is **mad** **here**, said the cat."
+    # Words between ("mad, here") or stop words only ("mad in here") still read as the phrase.
+    write(root, "wiki/p.md", page("P", "Here.\nHere again.\nThey were mad, as in here.\n"))
+    idx.update()
+    (hit,) = idx.search('"mad here" kind:page')
+    assert hit.line == 13 and "**mad**, as in **here**" in hit.snippet
+    idx.close()
+
+
+def obsidian_help(root: Path) -> Vault:
+    """A few pages the way Obsidian's help vault words them (an Obsidian vault: no raw/)."""
+    (root / ".obsidian").mkdir(parents=True)
+    write(root, "Internal links.md", "# Internal links\n\nLearn how to link notes.\n\n"
+          "## Link to a heading in a note\n\nYou can link to specific headings in notes by adding a hash (#).\n")
+    write(root, "Format your notes.md", "# Format your notes\n\nHeadings start with a hash sign.\n")
+    write(root, "Backlinks.md", "# Backlinks\n\nSee which notes link to this one.\n")
+    return Vault.open(root)
+
+
+def test_a_question_with_no_page_holding_every_word_ranks_by_any_word_and_says_so(tmp_path):
+    # Issue 21.9: "how do I link to a heading" found nothing ("how", "do", "I" are in no page).
+    from wikitui.core.search.whoosh.querying import ANY_WORD_NOTE
+
+    idx = SearchIndex(obsidian_help(tmp_path / "help"))
+    idx.update()
+    exact = idx.search("link heading")
+    assert paths(exact)[0] == "Internal links.md" and exact.notes == ()
+    hits = idx.search("how do I link to a heading")
+    assert paths(hits)[0] == "Internal links.md" and hits.notes == (ANY_WORD_NOTE,)
+    assert hits[0].line == 7 and "**link** to specific **headings**" in hits[0].snippet
+    # Stop words never had to match: "to a" alone adds nothing, and no note.
+    assert paths(idx.search("link to a heading"))[0] == "Internal links.md"
+    assert idx.search("link to a heading").notes == ()
+    # Filters and exclusions stay required; one word has nothing to loosen.
+    assert paths(idx.search("how do I link heading -hash")) == ["Backlinks.md"]
+    assert paths(idx.search("how do I link heading NOT hash")) == ["Backlinks.md"]
+    assert idx.search("zzyzzx") == [] and idx.search("zzyzzx").notes == ()
+    assert paths(idx.search("kind:page zzyzzx backlinks")) == ["Backlinks.md"]
+    assert idx.search("kind:raw how do I link") == []
+    idx.close()
+
+
 def test_prefix_and_fuzzy_queries(index):
     assert paths(index.search("marma*")) == ["wiki/concepts/marmalade.md"]
     hits = index.search("marmelade~")  # one letter wrong

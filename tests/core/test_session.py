@@ -240,6 +240,30 @@ async def test_a_waiting_plan_survives_a_restart(fake_llm, sample_vault):
     assert not done.failed and "WRITE phase" in sent(fake_llm, 1)[0]["content"]
 
 
+async def test_a_restored_ingest_shows_what_was_typed_and_its_changeset(fake_llm, sample_vault):
+    # Issue 21.10: restored, /go showed "The plan is approved. Carry it out now: ..." and /ingest the bare path.
+    fake_llm.script(text("Plan: sharpen the Dodo."),
+                    tool_call("propose_edit", path="wiki/characters/dodo.md",
+                              edits=[{"old": "# Dodo", "new": "# The Dodo"}], reason="its name"),
+                    text("Proposed."), text("Plan: the Mock Turtle."), text("Nothing to change after all."))
+    first = Chat(sample_vault)
+    await first.session.ingest("raw/chapter-03.md")
+    await first.session.go()
+    await first.session.ingest("raw/chapter-09.md")
+    await first.session.send("only the heading, please")  # steering the plan, as typed
+    again = Chat(sample_vault, session_id=first.session.id)
+    log = again.session.chat_log()
+    assert [t for kind, t in log if kind == "user"] == ["/ingest raw/chapter-03.md", "/go",
+                                                        "/ingest raw/chapter-09.md", "only the heading, please"]
+    changeset_id = again.session.turns[0].changeset_id
+    assert changeset_id and ("changeset", changeset_id) in log and again.session.turns[1].changeset_id is None
+    assert log.index(("changeset", changeset_id)) < log.index(("user", "/ingest raw/chapter-09.md"))
+    card = again.session.turns[0].card
+    assert card["id"] == changeset_id and [f["path"] for f in card["files"]] == ["wiki/characters/dodo.md"]
+    assert card["files"][0]["added"] >= 1 and card["files"][0]["action"] == "edit"
+    assert "The plan is approved" in sent(fake_llm, 1)[-1]["content"]  # the model still reads its instruction
+
+
 async def test_no_api_key_is_ever_written(fake_llm, sample_vault):
     fake_llm.script(error(401, f"Incorrect API key provided: {FAKE_API_KEY}"),
                     tool_call("search", query=FAKE_API_KEY), text(f"I was told {FAKE_API_KEY}."))

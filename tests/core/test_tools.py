@@ -138,6 +138,19 @@ def test_search_list_pages_and_links(box):
     assert "Backlinks (" in links.text and "wiki/sources/chapter-03.md:" in links.text
 
 
+def test_search_ranked_by_any_word_says_so_in_the_result(box):
+    # Issue 21.9: a question in words no page holds all of still finds pages, and the model is told.
+    found = call(box, "search", query="how do I find the hatter zzyzzx", scope="wiki", limit=3)
+    lines = found.text.splitlines()
+    assert found.ok and lines[1] == "Note: no result has every word; showing results with any of them"
+    assert "hatter" in found.text.lower()
+    # A phrase is shown at its line (issue 21.7).
+    phrase = call(box, "search", query='"mad here"', scope="raw", limit=1)
+    assert "raw/chapter-06.md" in phrase.text and "**mad** **here**" in phrase.text
+    line = int(phrase.text.split(", line ")[1].split(",")[0])
+    assert "mad here" in (box.vault.root / "raw/chapter-06.md").read_text(encoding="utf-8").splitlines()[line - 1]
+
+
 def test_bad_calls_become_error_results(box):
     cases = {
         ("fly", "{}"): "there is no tool 'fly'",

@@ -27,6 +27,8 @@ def _env(home, **extra: str) -> dict[str, str]:
         "TERM": "xterm-256color",
         "LANG": "C.UTF-8",
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        # The code under test, when the tests run it from a checkout rather than the installed package.
+        **({"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}),
         **extra,
     }
 
@@ -45,6 +47,18 @@ def test_keys_typed_the_instant_wikitui_starts_are_not_lost(sample_vault, isolat
         term.wait_for("enter opens")  # and its results, once the index is ready
         term.send("Escape")
         term.wait_for("search ready")
+    finally:
+        term.close()
+
+
+def test_enter_typed_the_instant_wikitui_starts_opens_the_first_result(sample_vault, isolated_home):
+    # Issue 21.8: `/dodo` and enter typed at once opened the search with its results and lost the enter.
+    term = Terminal(_command(sample_vault), _env(isolated_home))
+    try:
+        term.type("/dodo")
+        term.send("Enter")  # before the index has answered: the enter waits for the results, then opens the first
+        screen = term.wait_for("Dodo · entity")
+        assert "enter opens" not in screen and "Caucus-race" in screen
     finally:
         term.close()
 

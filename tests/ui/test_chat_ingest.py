@@ -274,3 +274,53 @@ async def test_an_apply_reported_while_the_app_closes_is_not_an_error(sample_vau
         chat = app.query_one(ChatPane)
     assert not app.screen_stack  # closed: no workspace screen to refresh
     app.on_chat_pane_changeset_applied(chat.ChangesetApplied([RABBIT], None))
+
+
+async def test_a_restored_chat_shows_what_was_typed_and_what_became_of_the_changeset(fake_llm, sample_vault):
+    # Issue 21.10: the restored chat showed "The plan is approved. Carry it out now: ..." for /go and the bare
+    # path for /ingest, and no card said the ingest had been applied, then undone.
+    from wikitui.core.changes.apply import apply_changeset
+    from wikitui.ui.widgets.chat_log import UserLine
+
+    ingest_script(fake_llm)
+
+    def typed(chat: ChatPane) -> list[str]:
+        return [str(u.text) for u in chat.chat_log.query(UserLine)]
+
+    def statuses(chat: ChatPane) -> list[str]:
+        return [card.status for card in chat.chat_log.cards.values()]
+
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_ready(pilot)
+        chat = await ingest_until_card(pilot)
+        assert typed(chat) == ["/ingest raw/chapter-01.md", "/go"] and statuses(chat) == ["pending"]
+
+    vault = Vault.open(sample_vault)  # applied from elsewhere (`wikitui pending apply`)
+    apply_changeset(vault, LinkGraph.load(vault), PendingStore(vault).latest())
+
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_ready(pilot)
+        chat = app.query_one(ChatPane)
+        await wait_for(pilot, lambda: chat.chat_log.cards, "the restored card")
+        assert typed(chat) == ["/ingest raw/chapter-01.md", "/go"]
+        assert statuses(chat) == ["applied"]
+        assert "3 files changed" in screen_text(app) and "✓ applied" in screen_text(app)
+        assert "The plan is approved" not in screen_text(app)
+        await type_in_chat(pilot, "/undo")
+        await wait_for(pilot, lambda: any(n.plain.startswith("↶ Undid") for n in chat.chat_log.query(NoteLine)),
+                       "the undo")
+        assert statuses(chat) == ["undone"]  # the card says so at once
+
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_ready(pilot)
+        chat = app.query_one(ChatPane)
+        await wait_for(pilot, lambda: chat.chat_log.cards, "the restored card")
+        assert typed(chat) == ["/ingest raw/chapter-01.md", "/go"]
+        assert statuses(chat) == ["undone"]
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "↶ undone" in shown and "ctrl+r review" not in shown
+        assert chat.chat_input.sent[-2:] == ["/ingest raw/chapter-01.md", "/go"]

@@ -123,3 +123,56 @@ async def test_the_footer_shows_whole_hints_and_the_palette_key_at_every_width(s
         assert keys, "some hints fit"
         assert shown == " ".join(f"{k.key_display} {k.description}" for k in keys)
         assert "Search" in shown
+
+
+async def test_at_80_columns_a_second_ctrl_a_puts_the_page_back(sample_vault):
+    # Issue 21.11: ctrl+a raised the agent and focused its input, which took the second ctrl+a (line start).
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot)
+        panes = _panes(app)
+        await pilot.press("ctrl+a")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "agent-input", "the agent's input")
+        await pilot.pause()
+        assert panes["agent"].display and not panes["centre"].display
+        await pilot.press(*"hi", "ctrl+a")
+        await pilot.pause()
+        assert panes["centre"].display and not panes["agent"].display and isinstance(app.focused, PageView)
+        await pilot.press("ctrl+a")  # and up again, the draft kept
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "agent-input", "the agent's input")
+        assert panes["agent"].display and app.focused.text == "hi"
+        await pilot.press("home", "x")  # home still moves to the line's start
+        assert app.focused.text == "xhi"
+
+
+async def test_wide_ctrl_a_in_the_agent_input_hides_the_agent_and_focuses_the_page(sample_vault):
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        panes = _panes(app)
+        await pilot.press("f5")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "agent-input", "the agent's input")
+        await pilot.press("ctrl+a")
+        await pilot.pause()
+        assert not panes["agent"].display and isinstance(app.focused, PageView)
+        await pilot.press("ctrl+a")
+        await pilot.pause()
+        assert panes["agent"].display
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_footer_offers_search_only_where_slash_searches(sample_vault, size):
+    # Issue 21.11: with the agent's input focused, "/" types in it: the footer must not say "/ Search".
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=size) as pilot:
+        await wait_ready(pilot)
+        await pilot.pause()
+        footer = lambda: screen_text(app).splitlines()[-1]  # noqa: E731
+        assert "/ Search" in footer()
+        await pilot.press("f5")
+        await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "agent-input", "the agent's input")
+        await wait_for(pilot, lambda: "/ Search" not in footer(), "the footer without / Search")
+        await pilot.press("slash")
+        assert app.focused.text == "/"
+        await pilot.press("backspace", "f3")
+        await wait_for(pilot, lambda: "/ Search" in footer(), "/ Search back on the page")

@@ -181,6 +181,7 @@ class WikituiApp(App[None]):
 
     def on_mount(self) -> None:
         """Report theme files that were skipped; apply the user's keymap."""
+        self.early_keys.terminal_taken()  # keys read from now on were typed in raw mode
         for error in self._theme_errors:
             self.notify(error, severity="warning", timeout=8)
         self.theme_changed_signal.subscribe(self, self._theme_changed)

@@ -14,6 +14,14 @@ screen on top is ready: mounted, and focused where it means to be. Keys that
 arrive meanwhile are held and posted again in order. A key is never held longer
 than :data:`MAX_WAIT` seconds: a screen that never settles, or a marker that never
 comes back, must not swallow keys.
+
+Keys typed before the app has put the terminal in raw mode were read by the
+terminal's line discipline first, which turns a return (``\r``) into a line feed
+(``\n``, ICRNL): Textual reads that as ``ctrl+j``, which no screen takes for
+enter. A ``ctrl+j`` read with the keys waiting in the terminal when the app took
+it (:meth:`EarlyKeys.terminal_taken`; within :data:`LAUNCH_READ` seconds) is
+therefore read as the ``enter`` it was typed as: ``/dodo`` and enter typed at
+launch open the first result.
 """
 
 from __future__ import annotations
@@ -33,10 +41,22 @@ if TYPE_CHECKING:
     from textual.message_pump import MessagePump
     from textual.screen import Screen
 
+
+def _clock() -> float:
+    """Textual's clock, the one a message's ``time`` is read on."""
+    try:
+        from textual._time import get_time
+    except ImportError:  # pragma: no cover - another Textual: its messages' clock on Linux
+        return time.monotonic()
+    return get_time()
+
+
 #: Seconds between two looks while keys are held.
 POLL = 0.01
 #: Longest a key waits for its screen or for the key before it, in seconds.
 MAX_WAIT = 5.0
+#: Seconds after the app took the terminal within which keys read were typed before (in its line discipline).
+LAUNCH_READ = 0.3
 
 
 class KeyHandled(Message, bubble=True):
@@ -86,6 +106,8 @@ class EarlyKeys:
         self._in_flight: int | None = None
         self._since = 0.0
         self._polling = False
+        #: When the app put the terminal in raw mode (None: not yet), on Textual's clock (``Message.time``).
+        self._raw_at: float | None = None
 
     @property
     def held(self) -> int:
@@ -97,6 +119,14 @@ class EarlyKeys:
         if id(event) in self._replayed:
             self._replayed.discard(id(event))
             return False
+        if event.key == "ctrl+j" and self._typed_before_raw_mode(event):  # a return turned into a line feed
+            event.prevent_default()
+            event.stop()
+            if not self._held:
+                self._since = time.monotonic()
+            self._held.append(events.Key("enter", "\r"))
+            self._poll()
+            return True
         if not self._held and self._free():
             return False
         if not self._held:
@@ -104,6 +134,14 @@ class EarlyKeys:
         self._held.append(events.Key(event.key, event.character))
         self._poll()
         return True
+
+    def terminal_taken(self) -> None:
+        """The app has the terminal in raw mode now (called when the app is mounted)."""
+        self._raw_at = _clock()
+
+    def _typed_before_raw_mode(self, event: events.Key) -> bool:
+        """Whether ``event`` was among the keys waiting in the terminal when the app took it."""
+        return self._raw_at is None or event.time <= self._raw_at + LAUNCH_READ
 
     def handed_out(self, target: "MessagePump") -> None:
         """A key was just handed to ``target`` (or taken by a priority binding): follow it with a marker."""

@@ -75,6 +75,8 @@ class Turn:
         builder: The turn's ChangesetBuilder while it runs (not persisted).
         compact: Whether the turn uses the compact instructions and tools (set by its first phase,
             kept by an ingest's write phase; None until then; not persisted).
+        card: What a restored chat's card shows of the turn's changeset (see
+            :func:`~wikitui.core.agent.transcript.card_summary`), once it is saved.
     """
 
     number: int
@@ -89,6 +91,7 @@ class Turn:
     notes: list[tuple[int, str, str]] = field(default_factory=list)
     builder: Any = field(default=None, repr=False, compare=False)
     compact: bool | None = field(default=None, repr=False, compare=False)
+    card: dict | None = field(default=None, repr=False, compare=False)
     _summary: list[Entry] | None = field(default=None, repr=False, compare=False)
 
     def summary_entries(self) -> list[Entry]:

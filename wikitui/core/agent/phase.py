@@ -48,11 +48,13 @@ _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now w
 
 
 async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_text: str, *, phase: str,
-                    attach_source: str | None = None) -> TurnFinished:
+                    attach_source: str | None = None, typed: str | None = None) -> TurnFinished:
     """Run one phase of ``session``'s ``turn`` until the model answers, fails or is cancelled.
 
     ``task`` is the operation's instructions; a :class:`Task` carries them in both sizes, and the phase
     uses the compact ones (and tools) when the window calls for them (:func:`fit_first_request`).
+    ``typed``: what the user typed for it (``/go``), which a restored chat shows
+    instead of the message sent to the model.
     """
     session._running = True
     start = time.perf_counter()
@@ -64,9 +66,9 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         if phase == "write" and turn.builder is None:
             turn.builder = session._builder()
         window = await session._window_info()
-        shown = None
+        shown = typed
         if attach_source:  # the chat shows what the user sent, not the source pasted after it
-            shown = user_text
+            shown = shown or user_text
             user_text += source_excerpt(session.vault, attach_source, window, session._count_text)
         session._add(turn, {"role": "user", "content": user_text}, prompt=turn.prompt, description=shown)
         fitted = fit_first_request(session.vault, session.graph, task, window,

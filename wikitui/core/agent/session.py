@@ -160,7 +160,7 @@ class AgentSession(TurnEndings):
     async def send(self, text: str) -> TurnFinished:
         """A chat message: steers a waiting ingest plan into its write phase, else a question."""
         if self.awaiting_go:
-            return await self.go(text)
+            return await self.go(text, typed=text)
         return await self.ask(text)
 
     async def ask(self, question: str) -> TurnFinished:
@@ -171,8 +171,11 @@ class AgentSession(TurnEndings):
         task = compact.Task(ask_prompt.ask_task(), compact.ask_task())
         return await self._run(turn, task, self._with_feedback(question), phase="write")
 
-    async def ingest(self, raw_path: str, *, auto_go: bool = False) -> TurnFinished:
-        """Ingest a source: the plan phase (then ``go()``), or both phases at once with ``auto_go``."""
+    async def ingest(self, raw_path: str, *, auto_go: bool = False, typed: str | None = None) -> TurnFinished:
+        """Ingest a source: the plan phase (then ``go()``), or both phases at once with ``auto_go``.
+
+        ``typed``: what the user typed (a restored chat shows it; default ``/ingest PATH``).
+        """
         if self._running:
             return await self._fail_early("ingest", raw_path, _busy())
         try:
@@ -189,13 +192,17 @@ class AgentSession(TurnEndings):
         turn.source = rel
         message = f"Ingest {rel}."
         task = compact.Task(ingest_prompt.ingest_plan_task(rel), compact.ingest_plan_task(rel))
-        done = await self._run(turn, task, self._with_feedback(message), phase="plan")
+        done = await self._run(turn, task, self._with_feedback(message), phase="plan",
+                               typed=typed or f"/ingest {raw_path}")
         if auto_go and done.awaiting_go:
             return await self.go()
         return done
 
-    async def go(self, message: str | None = None) -> TurnFinished:
-        """Approve (or steer) the waiting ingest plan and run the write phase."""
+    async def go(self, message: str | None = None, *, typed: str | None = None) -> TurnFinished:
+        """Approve (or steer) the waiting ingest plan and run the write phase.
+
+        ``typed``: what the user typed (a restored chat shows it; default ``/go [NOTE]``).
+        """
         if self._running:
             return await self._fail_early("go", message or "", _busy())
         if not self.awaiting_go:
@@ -216,7 +223,8 @@ class AgentSession(TurnEndings):
         source = turn.source or turn.prompt
         task = compact.Task(ingest_prompt.ingest_write_task(source, index_managed),
                             compact.ingest_write_task(source, index_managed))
-        return await self._run(turn, task, text, phase="write", attach_source=attach)
+        typed = typed or ("/go " + message.strip() if message and message.strip() else "/go")
+        return await self._run(turn, task, text, phase="write", attach_source=attach, typed=typed)
 
     async def lint(self) -> TurnFinished:
         """Deterministic checks (reported at once as :class:`LintReady`), then the model's semantic pass."""
@@ -233,7 +241,7 @@ class AgentSession(TurnEndings):
         plan = reading_plan(self.vault, self.graph, report)
         short = lint_prompt.format_lint_report(report, limit=30, per_check=6)  # for a small window's compact pass
         task = compact.Task(lint_prompt.lint_task(text, plan), compact.lint_task(short))
-        return await self._run(turn, task, "Health-check the wiki.", phase="write")
+        return await self._run(turn, task, "Health-check the wiki.", phase="write", typed="/lint")
 
     async def file_answer(self) -> TurnFinished:
         """Propose the last answer as a page under the wiki's answers/ folder, linked from the pages it cites.
@@ -280,10 +288,10 @@ class AgentSession(TurnEndings):
         return text
 
     async def _run(self, turn: Turn, task: compact.Task | str, user_text: str, *, phase: str,
-                   attach_source: str | None = None) -> TurnFinished:
+                   attach_source: str | None = None, typed: str | None = None) -> TurnFinished:
         """Run one phase of a turn until the model answers, fails or is cancelled (see :mod:`~wikitui.core.agent.phase`)."""
         remember_model(self.vault, self.settings.model)  # for /model's listing of the models used lately
-        return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source)
+        return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source, typed=typed)
 
     # ---------------------------------------------------------- persistence
     def _add(self, turn: Turn, message: dict, *, description: str | None = None, prompt: str | None = None) -> None:

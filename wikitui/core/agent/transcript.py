@@ -15,7 +15,11 @@ Records (``type``):
   usage and the changeset id;
 * ``event``: a note worth restoring for the reader, where it happened: ``error`` (the
   line of a failed turn), or ``kind`` and ``text`` (``cancelled``, ``cut``, ``pending``,
-  ``tools``: see :class:`~wikitui.core.agent.events.Notice`).
+  ``tools``: see :class:`~wikitui.core.agent.events.Notice`), or ``changeset``: what the
+  card of the changeset the turn proposed shows (:func:`card_summary`).
+
+A user message's ``description`` is what the user typed for it (``/go``,
+``/ingest raw/x.md``), shown by a restored chat instead of the text sent to the model.
 
 A lone surrogate (from a model's hostile output) is written as U+FFFD: every line is valid UTF-8.
 """
@@ -158,7 +162,7 @@ class Transcript:
                             continue
                         msg = rec.get("message") if isinstance(rec, dict) else None
                         if isinstance(msg, dict) and msg.get("role") == "user":
-                            first = str(rec.get("prompt") or msg.get("content") or "")[:120]
+                            first = str(rec.get("description") or rec.get("prompt") or msg.get("content") or "")[:120]
                             break
                 out.append(SessionInfo(path.stem, path, path.stat().st_mtime, first))
             except OSError:
@@ -190,7 +194,9 @@ def turns_from_records(records: list[dict]) -> list[Turn]:
                 turn.prompt = str(rec["prompt"])
                 turn.source = rec.get("source") or turn.source
         elif kind == "event":
-            if isinstance(rec.get("error"), str):
+            if isinstance(rec.get("changeset"), dict):
+                turn.card = rec["changeset"]
+            elif isinstance(rec.get("error"), str):
                 turn.notes.append((len(turn.entries), "error", rec["error"]))
             elif isinstance(rec.get("text"), str):
                 turn.notes.append((len(turn.entries), str(rec.get("kind") or "note"), rec["text"]))
@@ -210,11 +216,60 @@ def turns_from_records(records: list[dict]) -> list[Turn]:
     return turns
 
 
+def card_summary(changeset) -> dict:
+    """What a chat's card shows of a changeset: id, op, title and per file its action and lines added and removed."""
+    files = []
+    for fc in changeset.files:
+        files.append({"path": fc.path, "action": fc.action, "new_path": fc.new_path,
+                      "added": sum(h.added for h in fc.hunks), "removed": sum(h.removed for h in fc.hunks)})
+    return {"id": changeset.id, "op": changeset.op, "title": changeset.title, "files": files}
+
+
+class _Lines:
+    """A hunk's size, as a card counts it."""
+
+    __slots__ = ("added", "removed")
+
+    def __init__(self, added: int, removed: int) -> None:
+        self.added, self.removed = added, removed
+
+
+class CardFile:
+    """One file of a :class:`CardChangeset` (``path``, ``action``, ``new_path``, one ``hunks`` entry of its size)."""
+
+    __slots__ = ("path", "action", "new_path", "hunks")
+
+    def __init__(self, data: dict) -> None:
+        self.path = str(data.get("path") or "?")
+        self.action = str(data.get("action") or "edit")
+        self.new_path = data.get("new_path") if isinstance(data.get("new_path"), str) else None
+        try:
+            self.hunks = [_Lines(int(data.get("added") or 0), int(data.get("removed") or 0))]
+        except (TypeError, ValueError):
+            self.hunks = [_Lines(0, 0)]
+
+
+class CardChangeset:
+    """A changeset no longer pending (applied, undone, discarded), as its card in a restored chat shows it.
+
+    Built from a :func:`card_summary`; has what a card reads (``id``, ``op``, ``title``, ``files``).
+    """
+
+    def __init__(self, summary: dict) -> None:
+        self.id = str(summary.get("id") or "?")
+        self.op = str(summary.get("op") or "")
+        self.title = str(summary.get("title") or "")
+        raw = summary.get("files")
+        self.files = [CardFile(f) for f in raw if isinstance(f, dict)] if isinstance(raw, list) else []
+
+
 def chat_log(turns: list[Turn]) -> list[tuple[str, str]]:
     """(kind, text) pairs a chat pane shows for these turns.
 
     kind is user, assistant or tool, or a note's kind (error, cancelled, cut, pending,
-    tools) placed where the note was made.
+    tools) placed where the note was made, or ``changeset`` (text: its id) at the end
+    of the turn that proposed it. A user message shows what the user typed for it
+    (``/go``, ``/ingest raw/x.md``) when that was recorded.
     """
     out: list[tuple[str, str]] = []
     for turn in turns:
@@ -228,10 +283,12 @@ def chat_log(turns: list[Turn]) -> list[tuple[str, str]]:
                 content = next((p.get("text", "") for p in content if isinstance(p, dict)), "")
             content = str(content)
             if role == "user" and not content.startswith("[wikitui:"):
-                out.append(("user", turn.prompt if e is turn.entries[0] else e.description or content))
+                out.append(("user", e.description or (turn.prompt if e is turn.entries[0] else content)))
             elif role == "assistant" and content:
                 out.append(("assistant", content))
             elif role == "tool" and e.description:
                 out.append(("tool", e.description))
         out += [n[1:] for n in notes]
+        if turn.changeset_id:
+            out.append(("changeset", str(turn.changeset_id)))
     return out

@@ -136,8 +136,12 @@ class TurnEndings:
             return None
         from wikitui.core.changes.pending import PendingStore
 
+        from wikitui.core.agent.transcript import card_summary
+
         PendingStore(self.vault).save(changeset)
         turn.changeset_id = changeset.id
+        turn.card = card_summary(changeset)  # a restored chat shows its card, applied or undone since
+        self.transcript.append({"type": "event", "turn": turn.number, "changeset": turn.card})
         return changeset
 
     async def _note(self, turn: Turn, kind: str, text: str) -> None:

@@ -68,6 +68,16 @@ def list_records(vault: Vault) -> list[tuple[str, dict]]:
     return [(rel, data) for _seq, rel, data in out]
 
 
+def outcomes(vault: Vault) -> dict[str, str]:
+    """What became of each changeset the history knows: ``"applied"``, or ``"undone"`` once every apply of it is."""
+    out: dict[str, str] = {}
+    for _rel, data in list_records(vault):
+        changeset_id = str(data.get("changeset", ""))
+        if changeset_id and out.get(changeset_id) != "applied":
+            out[changeset_id] = "undone" if data.get("undone") else "applied"
+    return out
+
+
 def _encode(record: dict) -> bytes:
     return json_bytes(record)  # kept invalid bytes of a page travel as \udcXX escapes
 

@@ -179,7 +179,10 @@ class SearchIndex:
 
         Returns:
             The hits, best first, with the notes to show beside them (``Hits.notes``):
-            a fuzzy distance capped at 2, an index another process is rebuilding.
+            a fuzzy distance capped at 2, an index another process is rebuilding,
+            no hit with every word so the hits of any word instead. A hit's line
+            and snippet are its best match of the whole query (a phrase's line
+            when the query has one).
 
         Raises:
             BadQuery: a malformed query, one over a bound (DESIGN §8), or an unknown scope.

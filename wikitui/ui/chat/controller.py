@@ -153,8 +153,13 @@ class ChatController:
         if len(entries) > RESTORE_LIMIT:
             self.log.add_note(f"… {len(entries) - RESTORE_LIMIT} earlier messages of this conversation")
             entries = entries[-RESTORE_LIMIT:]
+        pending = {str(c.id): c for c in self.workspace.pending.list()}
+        outcomes = _outcomes(self.workspace.vault)
+        cards = {str(t.changeset_id): t.card for t in self.session.turns if t.changeset_id}
         for kind, text in entries:
-            if kind == "user":
+            if kind == "changeset":
+                self._restore_card(text, pending.pop(text, None), outcomes.get(text), cards.get(text))
+            elif kind == "user":
                 self.log.add_user(text)
                 self.view.chat_input.sent.append(text)
             elif kind == "assistant":
@@ -165,7 +170,7 @@ class ChatController:
                 self._show_error(text)
             else:  # the notes a turn left: cancelled, cut, pending, tools
                 self._show_notice(Notice(text, kind))
-        for changeset in self.workspace.pending.list():
+        for changeset in pending.values():  # proposed elsewhere (the command line, an older session)
             self.log.add_card(changeset)
         if entries:
             self.log.add_note("— restored from the last session · /clear starts afresh —")
@@ -299,6 +304,19 @@ class ChatController:
         self.log.add_note(Content.assemble(("Your reasons will go to the agent with your next message", "bold"),
                                            (" (nothing is sent until you send something).", "$text-muted")), "plan")
 
+    def _restore_card(self, changeset_id: str, pending: Any, outcome: str | None, card: dict | None) -> None:
+        """The card of a restored turn's changeset, saying what became of it: pending, applied, undone, discarded."""
+        from wikitui.core.agent.transcript import CardChangeset
+
+        if pending is not None:
+            self.log.add_card(pending, "partial" if outcome == "applied" else "pending")
+            return
+        status = outcome if outcome in ("applied", "undone") else "discarded"
+        if card is not None:
+            self.log.add_card(CardChangeset(card), status)
+        else:  # a transcript from before cards were recorded: the outcome alone
+            self.log.add_note(f"changeset {changeset_id}: {status}", "success" if status == "applied" else "note")
+
     # ------------------------------------------------------------------ events
     def on_event(self, event: Any) -> None:
         """Show one session event."""
@@ -388,6 +406,16 @@ class ChatController:
     def show_lint(self, report: Any) -> None:
         """A lint report as a note."""
         self.log.add_note(*lint_note(report))
+
+
+def _outcomes(vault: Any) -> dict[str, str]:
+    """Changeset id → "applied" or "undone", from the vault's history (nothing when it does not read)."""
+    from wikitui.core.changes.undo import outcomes
+
+    try:
+        return outcomes(vault)
+    except Exception:  # a damaged history must not keep the chat from opening
+        return {}
 
 
 def _home_relative(path: Path | None) -> Path | None:

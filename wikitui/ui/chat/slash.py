@@ -86,7 +86,7 @@ class SlashCommands:
             self.chat.log.add_note("/ingest needs a source: /ingest raw/chapter-01.md (tab completes)", "error")
             return
         path = unquote(arg)
-        self.chat.model_turn("ingest", lambda s: s.ingest(path))
+        self.chat.model_turn("ingest", lambda s: s.ingest(path, typed=f"/ingest {arg}"))
 
     def cmd_go(self, arg: str) -> None:
         """``/go [NOTE]``: carry out the ingest plan."""

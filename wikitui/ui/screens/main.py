@@ -227,6 +227,8 @@ class MainScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """Grey out Back/Forward at the ends of the history; leave keys to text inputs."""
+        if action == "search" and isinstance(self.focused, (Input, TextArea)):
+            return False  # "/" types in the input: the footer does not offer it
         if action in ("back", "forward"):
             if isinstance(self.focused, (Input, TextArea)):
                 return False

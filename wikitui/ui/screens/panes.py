@@ -153,8 +153,11 @@ class Panes:
             else:
                 self.screen.query_one(PageView).focus()
             return
+        hiding_focus = self.visible(pane) and self.focused_column() == pane
         self.shown[pane] = not self.visible(pane)
         self.apply()
+        if hiding_focus:  # the focus does not stay in a hidden pane
+            self.screen.query_one(PageView).focus()
 
     def focused_column(self) -> str:
         """The column the focus is in: "left", "agent", "links" or "page"."""

@@ -78,7 +78,7 @@ class SearchScreen(ModalScreen["Hit | None"]):
     | Key | Action |
     | :- | :- |
     | up / down | Move through the results. |
-    | enter | Open the highlighted result at its line. |
+    | enter | Open the highlighted result at its line (typed before the results are in: the first, once they are). |
     | escape | Close. |
     """
 
@@ -107,6 +107,10 @@ class SearchScreen(ModalScreen["Hit | None"]):
         self._hits: list[Hit] = []
         #: Whether the query typed is waiting for the index.
         self._waiting = False
+        #: The query whose results the list shows (None: none shown yet).
+        self._shown: str | None = None
+        #: The query enter was pressed on before its results were in: its first result opens when they are.
+        self._open_when_shown: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="search") as box:
@@ -135,6 +139,7 @@ class SearchScreen(ModalScreen["Hit | None"]):
         was_waiting, self._waiting = self._waiting, False
         if not query.strip():
             self._hits = []
+            self._shown = None
             self.query_one(OptionList).clear_options()
             self.query_one("#search-status", Static).update("")
             return
@@ -169,6 +174,12 @@ class SearchScreen(ModalScreen["Hit | None"]):
         if query != self.query_one("#search-input", Input).value:
             return  # a newer query is on its way
         self._hits = hits
+        self._shown = query
+        if self._open_when_shown == query:  # enter was typed ahead of these results (right after launch)
+            self._open_when_shown = None
+            if hits and not error:
+                self.dismiss(hits[0])
+                return
         status = self.query_one("#search-status", Static)
         if error:
             status.update(Text(error, style="italic"))
@@ -193,7 +204,12 @@ class SearchScreen(ModalScreen["Hit | None"]):
         ol.highlighted = max(0, min(ol.option_count - 1, current + step))
 
     @on(Input.Submitted, "#search-input")
-    def _submitted(self) -> None:
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.value.strip() and event.value != self._shown:
+            # Its results are not in yet (the index is opening, or the search runs):
+            # keys typed ahead are handled in order, so this enter opens the first one.
+            self._open_when_shown = event.value
+            return
         ol = self.query_one(OptionList)
         if ol.highlighted is not None and ol.highlighted < len(self._hits):
             self.dismiss(self._hits[ol.highlighted])

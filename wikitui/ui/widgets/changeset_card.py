@@ -18,7 +18,7 @@ from textual.widget import Widget
 from wikitui.core.vault.visible_text import visible_line
 
 #: Where a changeset stands.
-CardStatus = Literal["pending", "applied", "partial", "discarded"]
+CardStatus = Literal["pending", "applied", "partial", "discarded", "undone"]
 
 _ACTIONS = {
     "create": ("A", "$text-success"),
@@ -33,6 +33,7 @@ _STATUS_TEXT: dict[str, str] = {
     "applied": "✓ applied",
     "partial": "partly applied · ctrl+r review the rest",
     "discarded": "discarded",
+    "undone": "↶ undone",
 }
 
 
@@ -64,6 +65,7 @@ class ChangesetCard(Widget):
         &.-applied { border: round $success 50%; border-subtitle-color: $text-success; }
         &.-partial { border: round $warning 50%; border-subtitle-color: $text-warning; }
         &.-discarded { border: round $foreground 20%; border-subtitle-color: $text-muted; }
+        &.-undone { border: round $foreground 20%; border-subtitle-color: $text-muted; }
     }
     """
 
@@ -71,7 +73,7 @@ class ChangesetCard(Widget):
     MAX_FILES = 8
 
     status: reactive[str] = reactive("pending")
-    """Where the changeset stands: ``pending``, ``applied``, ``partial`` or ``discarded``."""
+    """Where the changeset stands: ``pending``, ``applied``, ``partial``, ``discarded`` or ``undone``."""
 
     class ReviewRequested(Message):
         """The user asked to review the card's changeset (they clicked it)."""

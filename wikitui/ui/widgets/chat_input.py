@@ -132,6 +132,10 @@ class ChatInput(TextArea):
         Binding("up", "recall_or_move(-1)", "On the first line: the previous message sent", show=False),
         Binding("down", "recall_or_move(1)", "On the last line: the next message sent", show=False),
         Binding("shift+tab", "app.focus_previous", "Into the chat log (tab / enter: its links)", show=False),
+        # TextArea's ctrl+a is "line start" (home still is): here it is the workspace's agent key, so a
+        # second ctrl+a puts the page back over a raised agent (below 110 columns).
+        Binding("ctrl+a", "toggle_agent", "Toggle agent (below 110 columns: back to the page)", show=False,
+                id="toggle-agent"),
     ]
 
     class Submitted(Message):
@@ -231,6 +235,14 @@ class ChatInput(TextArea):
         self.load_text("")
         self.close_menu()
         self.post_message(self.Submitted(self, text))
+
+    def action_toggle_agent(self) -> None:
+        """The workspace's ``ctrl+a`` (raise or lower the agent, or hide it); elsewhere the line's start."""
+        toggle = getattr(self.screen, "action_toggle_pane", None)
+        if toggle is None:
+            self.action_cursor_line_start()
+            return
+        toggle("agent")
 
     def action_newline(self) -> None:
         """Insert a line break (shift+enter; ctrl+j where the terminal sends shift+enter as enter)."""

@@ -386,6 +386,9 @@ class ChatPane(Vertical):
         except WikituiError as exc:
             self.chat_log.add_note(sentence(str(exc)), "error")
             return
+        card = self.chat_log.cards.get(str(result.changeset_id))
+        if card is not None:  # its card says so, as a restored chat's does
+            card.status = "undone"
         self.chat_log.add_note(undone_note(result), "success")
         self.notify(f"Undid {result.changeset_id}", title="Undo")
         self._written(result)

@@ -9,6 +9,12 @@ per page: too slow for a search that must answer in two. Instead:
 2. the lines holding the most such candidates are confirmed with the analyzer,
    one window of about 300 characters each, usually just one per hit;
 3. the best one is cut to :data:`WIDTH` characters around its first match.
+
+A query with a phrase is shown at the phrase: its words' heads, in order and
+separated only by punctuation and stop words, are looked for in the whole text
+(one regex), and the first occurrence the analyzer confirms is the line shown
+and opened, the snippet cut around it. Only when no line holds the phrase (it
+matched in the title, or across a line break) are the words looked for one by one.
 """
 
 from __future__ import annotations
@@ -63,6 +69,16 @@ def highlight_terms(q, reader) -> frozenset[str]:
     return frozenset(out)
 
 
+def phrase_words(q) -> tuple[tuple[str, ...], ...]:
+    """The word lists of the query's phrases in text fields (each once), as indexed (stems)."""
+    out: dict[tuple[str, ...], None] = {}
+    for leaf in q.leaves():
+        words = getattr(leaf, "words", None)
+        if type(leaf).__name__ == "Phrase" and leaf.field() in TEXT_FIELDS and words and len(words) > 1:
+            out[tuple(w.decode("utf-8") if isinstance(w, bytes) else w for w in words)] = None
+    return tuple(out)
+
+
 class _Match:
     """A matched word in a window: where it is and the term it matched."""
 
@@ -81,10 +97,16 @@ class SnippetMaker:
         terms: The query's terms as indexed (stems), prefix and fuzzy ones expanded.
         analyzer: The index's analyzer.
         width: Characters of snippet text.
+        phrases: The query's phrases, each its words as indexed (see :func:`phrase_words`):
+            a line holding one is the best match.
     """
 
-    def __init__(self, terms: frozenset[str], analyzer: WikiAnalyzer, width: int = WIDTH) -> None:
+    def __init__(
+        self, terms: frozenset[str], analyzer: WikiAnalyzer, width: int = WIDTH, phrases: tuple = ()
+    ) -> None:
         self.terms = terms
+        self.phrases = tuple(p for p in phrases if p)
+        self._phrase_rx: re.Pattern | None = None
         self.analyzer = analyzer
         self.width = width
         self._german = analyzer.lang == "de"
@@ -202,7 +224,84 @@ class SnippetMaker:
                 break
         return [(len(heads), text.startswith("#", ls), ls, le, first) for ls, (heads, le, first) in lines.items()]
 
+    def _phrase_pattern(self) -> re.Pattern:
+        """One regex for every phrase: each word's head spellings, then the rest of the word,
+        the words apart only by what is not a word (and stop words, which take no position)."""
+        if self._phrase_rx is None:
+            stops = "|".join(re.escape(w) for w in sorted(self.analyzer.stopwords, key=len, reverse=True))
+            gap = r"(?:[^\w§]+|(?<=§)|(?=§))" + (rf"(?:(?:{stops})(?![\w])[^\w§]+)*" if stops else "")
+            alts = []
+            for words in self.phrases:
+                parts = []
+                for word in words:
+                    spelt = sorted(alternatives([word], self._german), key=len, reverse=True)
+                    parts.append("(?:" + "|".join(re.escape(a) for a in spelt) + r")\w*(?:\.\d+)*")
+                alts.append("(?:" + gap.join(parts) + ")")
+            self._phrase_rx = re.compile(r"(?<![\w])(?:" + "|".join(alts) + ")", re.IGNORECASE)
+        return self._phrase_rx
+
+    def _phrases_in(self, text: str):
+        """Where occurrences of the query's phrases in ``text`` start, in order (each confirmed with the analyzer)."""
+        wanted = set(self.phrases)
+        terms = self.analyzer.terms
+        for m in self._phrase_pattern().finditer(fold(text, self._german)):
+            if tuple(terms(text[m.start() : m.end()])) in wanted:
+                yield m.start()
+
+    def _find_phrase(self, doc: SearchText) -> tuple[str, int] | None:
+        """The best line holding one of the query's phrases, cut around it.
+
+        Of the first :data:`_MAX_LINES` lines with a phrase, the one holding the
+        most distinct matched terms, a sentence winning over a heading and an
+        earlier line over a later one (as :meth:`_find_words` ranks lines).
+        """
+        text = doc.text
+        best: tuple | None = None  # score, line start, window, matches, cut left, cut right
+        seen = 0
+        line_end = -1
+        for at in self._phrases_in(text):
+            if at < line_end:
+                continue  # another occurrence on a line already looked at
+            line_start = text.rfind("\n", 0, at) + 1
+            line_end = text.find("\n", at)
+            line_end = len(text) if line_end == -1 else line_end
+            start, end = word_bounds(
+                text, max(line_start, at - _REACH), min(line_end, at + _REACH), line_start, line_end
+            )
+            window = plain(text[start:end])
+            matches = self._matches(window)
+            if matches:
+                score = len({mt.text for mt in matches}) * 2 + (not text.startswith("#", line_start))
+                if best is None or score > best[0]:
+                    best = (score, line_start, window, matches, start > line_start, end < line_end)
+            seen += 1
+            if seen >= _MAX_LINES:
+                break
+        if best is None:
+            return None
+        _score, line_start, window, matches, cut_left, cut_right = best
+        anchor = next(self._phrases_in(window), None)
+        snippet = self._format(window, matches, cut_left=cut_left, cut_right=cut_right, anchor=anchor)
+        return snippet, doc.first_line + text.count("\n", 0, line_start)
+
+    def find_best(self, doc: SearchText) -> tuple[tuple[str, int] | None, bool]:
+        """:meth:`find`, and whether the answer is final: False when a phrase was not found
+        in a partly read document (the rest of it may hold the phrase)."""
+        if self.phrases and self._any:
+            found = self._find_phrase(doc)
+            if found is not None:
+                return found, True
+        return self._find_words(doc), not (self.phrases and doc.partial)
+
     def find(self, doc: SearchText) -> tuple[str, int] | None:
+        """The best-matching passage of ``doc`` and its 1-based line in the file.
+
+        A line holding one of the query's phrases is the best; otherwise see
+        :meth:`_find_words`. Returns None when no line matches.
+        """
+        return self.find_best(doc)[0]
+
+    def _find_words(self, doc: SearchText) -> tuple[str, int] | None:
         """The best-matching passage of ``doc`` and its 1-based line in the file.
 
         "Best" is the line holding the most distinct matched terms, a sentence
@@ -243,12 +342,15 @@ class SnippetMaker:
         snippet = self._format(window, matches, cut_left=cut_left, cut_right=cut_right)
         return snippet, doc.first_line + text.count("\n", 0, line_start)
 
-    def _format(self, window: str, matches: list[_Match], *, cut_left: bool = False, cut_right: bool = False) -> str:
-        """The part of ``window`` around its first match, ``width`` long, matches in bold.
+    def _format(
+        self, window: str, matches: list[_Match], *, cut_left: bool = False, cut_right: bool = False,
+        anchor: int | None = None,
+    ) -> str:
+        """The part of ``window`` around its first match (or ``anchor``), ``width`` long, matches in bold.
 
         An ellipsis marks text left out, including where ``window`` was cut from a longer line.
         """
-        first = matches[0].startchar
+        first = matches[0].startchar if anchor is None else anchor
         start = max(0, first - self.width // 3)
         if start:
             sp = window.find(" ", start, first)
