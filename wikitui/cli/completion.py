@@ -32,7 +32,7 @@ def completion_script(shell: str) -> str:
             for arg in sub._actions:
                 if name in PAGE_COMMANDS and arg.dest == "page":
                     arg.complete = pages
-                elif arg.dest in ("vault", "out", "keep"):
+                elif arg.dest in ("vault", "out", "keep", "dest"):
                     arg.complete = shtab.DIRECTORY if arg.dest != "out" else shtab.FILE
     return shtab.complete(parser, shell=shell)
 

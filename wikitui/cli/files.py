@@ -1,4 +1,4 @@
-"""The commands that make files: ``init`` (a vault), ``clip`` (into raw/) and ``export`` (slides)."""
+"""The commands that make files: ``init`` (a vault), ``sample`` (a copy of the sample), ``clip`` (into raw/) and ``export`` (slides)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,21 @@ def cmd_init(args: argparse.Namespace) -> int:
         print(f"created {rel}{'/' if path.is_dir() else ''}" if rel != "." else f"created {root}/")
     print(f"Initialised a wikitui vault in {root}. Put sources in raw/ and run `wikitui` there.")
     return 0
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    """``wikitui sample [DEST] [--no-open]``: a copy of the sample vault to try, opened in the workspace."""
+    from wikitui.core.eval.sample import copy_sample, free_sample_folder
+
+    dest = Path(args.dest).expanduser() if args.dest else free_sample_folder(Path.cwd())
+    copy_sample(dest)
+    print(f"Copied the sample vault to {dest.resolve()}", file=sys.stderr)
+    if args.no_open:
+        print(dest.resolve())
+        return 0
+    from wikitui.cli.launch import cmd_launch
+
+    return cmd_launch(argparse.Namespace(path=str(dest), vault=None, model=getattr(args, "model", None)))
 
 
 def cmd_clip(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
-COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending", "undo",
+COMMANDS = ("init", "sample", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending", "undo",
             "mcp", "serve", "completion")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
@@ -92,6 +92,9 @@ def _model_option(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
 #: Each command's line in ``wikitui --help`` and the description its own ``--help`` opens with.
 _COMMAND_HELP = {
     "init": ("create a vault layout", "Create raw/, wiki/, WIKI.md and .wikitui/ without overwriting anything."),
+    "sample": ("copy the sample vault (an Alice wiki) to a new folder and open it",
+               "Copy the built-in sample vault to DEST (a new folder; default ./wikitui-sample, numbered when "
+               "taken) and open the workspace there. The installed copy is never edited."),
     "search": ("full-text search of pages and sources", None),
     "links": ("outgoing links, backlinks and unlinked mentions of a page", None),
     "lint": ("deterministic checks; exit status 1 when problems are found", None),
@@ -124,6 +127,9 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     """Add command ``name``'s arguments to its parser."""
     if name == "init":
         p.add_argument("path", nargs="?", metavar="PATH", help="the folder (default: --vault or the current folder)")
+    elif name == "sample":
+        p.add_argument("dest", nargs="?", metavar="DEST", help="a new folder (default: ./wikitui-sample)")
+        p.add_argument("--no-open", action="store_true", help="only copy it; print its path")
     elif name == "search":
         p.add_argument("query", metavar="QUERY",
                        help='words, "phrases", prefix*, fuzzy~, tag:x, type:concept, kind:raw')
@@ -172,7 +178,7 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "completion":
         p.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL", help="bash, zsh or fish")
     _common(p, suppress=True)
-    if name in ("ask", "ingest", "eval", "lint"):
+    if name in ("ask", "ingest", "eval", "lint", "sample"):
         _model_option(p, suppress=True)
 
 
