@@ -59,3 +59,40 @@ def test_a_dumb_terminal_gets_one_line_instead_of_a_screen_it_cannot_draw(sample
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "TERM=dumb" in err
     assert opened == []
+
+
+def _prose(line: str) -> bool:
+    """A line of running text: not blank, indented (verse, code), a heading, list, quote, table or markup."""
+    import re
+
+    return bool(line.strip()) and not re.match(r"\s|#|[-*+] |\d+[.)] |>|\||<|```|~~~|---", line)
+
+
+def test_the_samples_paragraphs_are_one_line_each_as_obsidian_shows_them():
+    from tests.conftest import SAMPLE
+
+    wrapped = []
+    for path in sorted([*SAMPLE.glob("raw/*.md"), *SAMPLE.glob("wiki/**/*.md")]):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        start = lines.index("---", 1) + 1 if lines[0] == "---" else 0
+        fenced = False
+        for n in range(start, len(lines) - 1):
+            if lines[n].startswith(("```", "~~~")):
+                fenced = not fenced
+            if not fenced and _prose(lines[n]) and _prose(lines[n + 1]) and not lines[n].endswith("  "):
+                wrapped.append(f"{path.relative_to(SAMPLE)}:{n + 1}")
+    assert wrapped == []
+    # The verse stays verse, and the phrase other tests cite is where they say.
+    chapter6 = (SAMPLE / "raw" / "chapter-06.md").read_text(encoding="utf-8").split("\n")
+    assert "we're all mad here" in chapter6[128]
+
+
+def test_the_samples_index_says_what_the_marker_means_in_inits_words():
+    from wikitui.core.vault.create import INDEX_TEMPLATE
+    from wikitui.core.vault.catalog import INDEX_MARKER
+
+    from tests.conftest import SAMPLE
+
+    (sentence,) = [s.strip() + "." for s in INDEX_TEMPLATE.replace("\n", " ").split(". ") if "marker" in s]
+    above = (SAMPLE / "wiki" / "index.md").read_text(encoding="utf-8").split(INDEX_MARKER)[0]
+    assert sentence.rstrip(".") + "." in " ".join(above.split())
