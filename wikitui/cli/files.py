@@ -46,12 +46,12 @@ def cmd_sample(args: argparse.Namespace) -> int:
 
 
 def cmd_clip(args: argparse.Namespace) -> int:
-    """``wikitui clip URL|FILE [--name N]``: the one command that adds files to raw/."""
+    """``wikitui clip URL|FILE [--name N] [--refresh]``: the one command that adds files to raw/."""
     from wikitui.core.vault.formats import clip
 
     vault = open_workspace(args).vault
     if "://" in args.source:
-        result = clip.clip_url(vault, args.source, name=args.name)
+        result = clip.clip_url(vault, args.source, name=args.name, refresh=args.refresh)
     else:
         result = clip.clip_file(vault, Path(args.source), name=args.name)
     print(result.path)

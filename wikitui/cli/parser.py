@@ -102,7 +102,8 @@ _COMMAND_HELP = {
     "ask": ("ask the wiki a question (headless)", None),
     "ingest": ("ingest a raw source (headless); prints the diffs", None),
     "clip": ("a web page or a document into raw/", "Fetch a web page's article (or copy a document) into raw/; "
-             "never overwrites: a taken name gets a number. Prints the new file's path."),
+             "never overwrites: a taken name gets a number, and an address already clipped is refused "
+             "unless --refresh. Prints the new file's path."),
     "export": ("a Marp page as slides (html, pdf, pptx)", "Export a `marp: true` page with marp-cli when it is "
                "installed, else as a self-contained HTML deck. Prints the file's path."),
     "pending": ("the pending changesets: list, show, apply or reject one", "List the changesets waiting for "
@@ -159,6 +160,8 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "clip":
         p.add_argument("source", metavar="URL|FILE", help="an http(s) address or a local document")
         p.add_argument("--name", metavar="N", help="the new file's name (default: the title or the file's name)")
+        p.add_argument("--refresh", action="store_true",
+                       help="an address already in raw/: add a fresh copy beside it (slug-YYYY-MM-DD.md)")
     elif name == "export":
         p.add_argument("page", metavar="PAGE", help="a Marp page's path, title or alias")
         p.add_argument("--format", choices=("html", "pdf", "pptx"), default="html", help="default html")
