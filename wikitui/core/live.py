@@ -78,15 +78,15 @@ def clean_up_on_signals(cleanup: Callable[[], None]) -> Callable[[], None]:
         return lambda: None
     previous: dict[int, object] = {}
 
-    def handler(signum: int, _frame) -> None:
+    def handler(signum: int, frame) -> None:
         try:
             cleanup()
         finally:
             restore()
             old = previous.get(signum)
-            if callable(old) and old not in (signal.default_int_handler,):
-                old(signum, _frame)
-            else:
+            if callable(old):  # someone else's handler: it decides what happens next
+                old(signum, frame)
+            else:  # the default disposition, back in place: deliver the signal again
                 os.kill(os.getpid(), signum)
 
     def restore() -> None:
@@ -98,7 +98,7 @@ def clean_up_on_signals(cleanup: Callable[[], None]) -> Callable[[], None]:
 
     for name in ("SIGHUP", "SIGTERM"):
         signum = getattr(signal, name, None)
-        if signum is None:
+        if signum is None or signal.getsignal(signum) is signal.SIG_IGN:  # `nohup`: the process outlives it
             continue
         try:
             previous[signum] = signal.signal(signum, handler)
