@@ -152,7 +152,7 @@ GOOD: dict[str, list[Reply]] = {
     "ingest-contradiction": ingest_programme(WASH, CALLOUT),
     "ask-two-pages": [tool_call("search", query="Caucus-race prize"),
                       text("The [[Dodo]] organised it, and Alice's prize was her own thimble ([[Alice's Thimble]]).")],
-    "ask-quote": [tool_call("read", path="raw/chapter-06.md", offset=230, limit=30),
+    "ask-quote": [tool_call("read", path="raw/chapter-06.md", offset=120, limit=20),
                   text("The [[Cheshire Cat]] answers: \u201cOh, you can\u2019t help that: we\u2019re all mad here. "
                        "I\u2019m mad. You\u2019re mad.\u201d (raw/chapter-06.md)")],
     "ask-table": [tool_call("read", path="Size and Growth"), text(TABLE)],

@@ -192,7 +192,7 @@ def test_links_reports_unresolved_targets_as_null(capsys, sample_vault):
     code, out, _ = run(capsys, "links", "wiki/characters/mock-turtle.md", "--json", "--vault", str(sample_vault))
     data = json.loads(out)
     assert code == 0
-    assert {"target": "Lobster Quadrille", "path": None, "line": 25} in data["outgoing"]
+    assert {"target": "Lobster Quadrille", "path": None, "line": 18} in data["outgoing"]
     code, out, _ = run(capsys, "links", "Mock Turtle", "--vault", str(sample_vault))
     assert code == 0 and "Lobster Quadrille → unresolved" in out and "Backlinks (" in out
 
@@ -219,7 +219,7 @@ def test_lint_json_contract_and_exit_1_on_problems(capsys, sample_vault):
         assert p["target"] is None or isinstance(p["target"], str)
     broken = [p for p in data["problems"] if p["check"] == "broken-link"]
     assert broken == [{
-        "check": "broken-link", "path": "wiki/characters/mock-turtle.md", "line": 25,
+        "check": "broken-link", "path": "wiki/characters/mock-turtle.md", "line": 18,
         "target": "Lobster Quadrille", "message": "link [[Lobster Quadrille]] resolves to nothing",
     }]
 

@@ -158,16 +158,42 @@ def test_a_news_article_becomes_a_markdown_source_without_menus_or_scripts(vault
     assert list(raw_files(vault)) == ["glacier-retreat-speeds-up-in-the-alps.md"]
 
 
-def test_clipping_again_never_overwrites_it_gets_a_number(vault, server):
+def test_clipping_an_address_again_says_where_it_is_and_refresh_adds_a_dated_copy_beside_it(vault, server):
     first = clip_url(vault, f"{server}/news/glacier", today=TODAY)
     before = (vault.root / first.path).read_bytes()
-    (vault.root / first.path).write_text("the user's own edit of the clip\n")
+    for again in (f"{server}/news/glacier", f"{server}/news/glacier/", f"{server}/old-link"):  # a redirect to it too
+        with pytest.raises(clipmod.AlreadyClipped) as info:
+            clip_url(vault, again, today=TODAY)
+        assert info.value.path == first.path
+        assert str(info.value).count("\n") == 0 and first.path in str(info.value) and "--refresh" in str(info.value)
+    assert list(raw_files(vault)) == [first.path.removeprefix("raw/")]  # nothing written, no -2 copy
+    fresh = clip_url(vault, f"{server}/news/glacier", today=dt.date(2026, 12, 2), refresh=True)
+    assert fresh.path == "raw/glacier-retreat-speeds-up-in-the-alps-2026-12-02.md"
+    assert (vault.root / first.path).read_bytes() == before
+    # A refresh of the refreshed copy is named for its own day, not slug-2026-12-02-2026-12-03.
+    again = clip_url(vault, f"{server}/news/glacier", today=dt.date(2026, 12, 3), refresh=True)
+    assert again.path == "raw/glacier-retreat-speeds-up-in-the-alps-2026-12-03.md"
+
+
+def test_a_taken_name_still_gets_a_number_and_nothing_is_overwritten(vault, server):
+    first = clip_url(vault, f"{server}/news/glacier", today=TODAY)
+    (vault.root / first.path).write_text("the user's own edit of the clip\n")  # no source_url any more
     second = clip_url(vault, f"{server}/news/glacier", today=TODAY)
-    third = clip_url(vault, f"{server}/news/glacier", today=TODAY)
-    assert [second.path, third.path] == ["raw/glacier-retreat-speeds-up-in-the-alps-2.md",
-                                        "raw/glacier-retreat-speeds-up-in-the-alps-3.md"]
+    assert second.path == "raw/glacier-retreat-speeds-up-in-the-alps-2.md"
     assert (vault.root / first.path).read_text() == "the user's own edit of the clip\n"
-    assert (vault.root / second.path).read_bytes() == before
+
+
+def test_the_command_refuses_an_address_already_clipped_in_one_line(vault, server, capsys):
+    from wikitui.cli import main
+
+    assert main(["clip", f"{server}/news/glacier", "--vault", str(vault.root)]) == 0
+    capsys.readouterr()
+    assert main(["clip", f"{server}/news/glacier", "--vault", str(vault.root)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "already in raw/ as raw/glacier-retreat-speeds-up-in-the-alps.md" in err
+    assert main(["clip", f"{server}/news/glacier", "--refresh", "--vault", str(vault.root)]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out.startswith("raw/glacier-retreat-speeds-up-in-the-alps-20") and out != "raw/glacier-retreat-speeds-up-in-the-alps.md"
 
 
 def test_a_redirect_is_followed_and_the_final_address_recorded(vault, server):

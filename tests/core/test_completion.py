@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,7 @@ def complete_in_bash(script: Path, cwd: Path, words: list[str]) -> list[str]:
     """What bash's completion function for wikitui offers for the command line ``words`` (the last is completed)."""
     driver = (
         f"source {script}\n"
-        f"COMP_WORDS=({' '.join(repr(w) for w in words)})\n"
+        f"COMP_WORDS=({' '.join(shlex.quote(w) for w in words)})\n"
         f"COMP_CWORD={len(words) - 1}\n"
         "COMP_LINE=\"${COMP_WORDS[*]}\"; COMP_POINT=${#COMP_LINE}\n"
         "fn=$(complete -p wikitui | sed -E 's/.* -F ([^ ]+) .*/\\1/')\n"
@@ -46,12 +47,31 @@ def bash_script(tmp_path, capsys) -> Path:
 def test_bash_completes_a_subcommand_and_a_page_name(bash_script, sample_vault):
     assert complete_in_bash(bash_script, sample_vault, ["wikitui", "li"]) == ["links", "lint"]
     assert "completion" in complete_in_bash(bash_script, sample_vault, ["wikitui", "com"])
+    assert complete_in_bash(bash_script, sample_vault, ["wikitui", "sa"]) == ["sample"]
     pages = complete_in_bash(bash_script, sample_vault, ["wikitui", "links", "wiki/characters/whi"])
     assert pages == ["wiki/characters/white-rabbit.md"]
-    assert "wiki/places/rabbit-hole.md" in complete_in_bash(bash_script, sample_vault, ["wikitui", "export", "wiki/pl"])
+    # `export` completes the slide decks only (the sample has none).
+    assert complete_in_bash(bash_script, sample_vault, ["wikitui", "export", "wiki/pl"]) == []
     # Options of a subcommand come from its parser too.
     assert complete_in_bash(bash_script, sample_vault, ["wikitui", "search", "--sc"]) == ["--scope"]
     assert complete_in_bash(bash_script, sample_vault, ["wikitui", "search", "--scope", "r"]) == ["raw"]
+
+
+DECK = "---\ntitle: Wonderland in Ten Slides\naliases: [The Talk]\nmarp: true\n---\n\n# Wonderland\n\n---\n\n# The end\n"
+
+
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+def test_bash_completes_page_titles_and_aliases_escaped_and_export_only_slide_decks(bash_script, sample_vault):
+    assert complete_in_bash(bash_script, sample_vault, ["wikitui", "links", "Chesh"]) == [
+        "Cheshire\\ Cat", "Cheshire\\ Puss"]  # the title and an alias, ready for the command line
+    assert complete_in_bash(bash_script, sample_vault, ["wikitui", "links", "The\\ Ches"]) == ["The\\ Cheshire\\ Cat"]
+    assert complete_in_bash(bash_script, sample_vault, ["wikitui", "links", "white rab"]) == ["White\\ Rabbit"]
+    (sample_vault / "wiki" / "talk.md").write_text(DECK, encoding="utf-8")
+    assert complete_in_bash(bash_script, sample_vault, ["wikitui", "export", ""]) == [
+        "wiki/talk.md", "Wonderland\\ in\\ Ten\\ Slides", "The\\ Talk"]
+    assert complete_in_bash(bash_script, sample_vault, ["wikitui", "export", "Wond"]) == ["Wonderland\\ in\\ Ten\\ Slides"]
+    assert complete_in_bash(bash_script, sample_vault, ["wikitui", "links", "Wonderland\\ i"]) == [
+        "Wonderland\\ in\\ Ten\\ Slides"]
 
 
 def test_the_page_lister_is_quiet_outside_a_vault(tmp_path, capsys, sample_vault, monkeypatch):
@@ -69,8 +89,8 @@ def test_the_page_lister_is_quiet_outside_a_vault(tmp_path, capsys, sample_vault
 def test_zsh_and_fish_scripts_name_the_commands_and_the_page_lister(shell, capsys):
     assert main(["completion", shell]) == 0
     out = capsys.readouterr().out
-    assert "wikitui __complete pages" in out
-    for command in ("search", "links", "mcp", "serve", "completion"):
+    assert "wikitui __complete pages" in out and "wikitui __complete decks" in out
+    for command in ("sample", "search", "links", "mcp", "serve", "completion"):
         assert command in out
 
 

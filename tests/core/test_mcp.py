@@ -79,7 +79,7 @@ def test_a_client_lists_searches_reads_and_proposes_into_one_pending_changeset(s
         assert "Backlinks (" in text_of(links)
 
         lint_all = await session.call_tool("lint", {})
-        assert "broken-link wiki/characters/mock-turtle.md:25 [Lobster Quadrille]" in text_of(lint_all)
+        assert "broken-link wiki/characters/mock-turtle.md:18 [Lobster Quadrille]" in text_of(lint_all)
         lint_one = await session.call_tool("lint", {"path": "Mock Turtle"})
         assert text_of(lint_one).startswith("wiki/characters/mock-turtle.md: Counts: broken-link: 1")
         assert "orphan" not in text_of(lint_one).split("\n", 1)[1]

@@ -142,7 +142,7 @@ def test_the_second_read_comes_from_the_cache(sources):
 
 def test_raw_text_sources_read_as_before(sources):
     out = read(make_box(sources), "raw/chapter-01.md", limit=5)
-    assert out.text.splitlines()[0] == "raw/chapter-01.md (raw source, read-only) lines 1-5 of 208"
+    assert out.text.splitlines()[0] == "raw/chapter-01.md (raw source, read-only) lines 1-5 of 61"
 
 
 def bomb_png(path):

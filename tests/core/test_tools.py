@@ -79,8 +79,8 @@ def test_read_by_path_title_alias_and_wiki_relative_path(box):
 
 def test_long_files_are_paged_with_a_note(box):
     first = call(box, "read", path="raw/chapter-01.md", limit=50)
-    assert first.text.splitlines()[0] == "raw/chapter-01.md (raw source, read-only) lines 1-50 of 208"
-    assert first.text.endswith("[lines 1-50 of 208; call read with offset=50 for more]")
+    assert first.text.splitlines()[0] == "raw/chapter-01.md (raw source, read-only) lines 1-50 of 61"
+    assert first.text.endswith("[lines 1-50 of 61; call read with offset=50 for more]")
     second = call(box, "read", path="raw/chapter-01.md", offset=50, limit=400)
     assert second.text.splitlines()[1].startswith("   51\t")
     assert "call read with offset" not in second.text  # the rest fits

@@ -68,6 +68,27 @@ async def test_a_web_page_is_clipped_from_the_palette_and_opened(sample_vault, n
         assert sorted(set(after) - set(before)) == [clipped.name]
 
 
+async def test_clipping_the_same_address_again_offers_a_fresh_copy_instead_of_a_silent_dash_2(sample_vault, news_site):
+    from wikitui.ui.screens.dialogs import ConfirmScreen
+
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        await clip(pilot, app, f"{news_site}/glaciers")
+        clipped = sample_vault / "raw" / "glacier-retreat-speeds-up-in-the-alps.md"
+        await wait_for(pilot, clipped.exists, "the first clip", timeout=20)
+        before = sorted(p.name for p in (sample_vault / "raw").iterdir())
+        await clip(pilot, app, f"{news_site}/glaciers")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer to refresh", timeout=20)
+        assert "Already clipped" in screen_text(app) and "already in raw/ as" in " ".join(screen_text(app).split())
+        assert sorted(p.name for p in (sample_vault / "raw").iterdir()) == before  # no -2 copy
+        await pilot.press("y")
+        await wait_for(pilot, lambda: len(list((sample_vault / "raw").iterdir())) == len(before) + 1,
+                       "the fresh copy", timeout=20)
+        (fresh,) = set(p.name for p in (sample_vault / "raw").iterdir()) - set(before)
+        assert fresh.startswith("glacier-retreat-speeds-up-in-the-alps-20") and not fresh.endswith("-2.md")
+
+
 async def test_a_local_pdf_is_copied_into_raw_and_opened_as_text(sample_vault, tmp_path):
     pdf = samples.make_pdf(tmp_path / "Paper.pdf")
     app = workspace(sample_vault, watch=False, index=False)

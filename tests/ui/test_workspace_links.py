@@ -47,17 +47,17 @@ async def test_an_unresolved_link_offers_to_create_the_page(sample_vault):
         await wait_for(pilot, lambda: "no such page" in str(page.border_subtitle), "the border to say the page is missing")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, CreatePageScreen), "the create-page dialog")
-        assert "wiki/walrus-and-the-carpenter.md" in screen_text(app)
+        assert "wiki/Walrus and the Carpenter.md" in screen_text(app)
         await pilot.press("enter")  # the focused "Create blank page" button
-        created = vault / "wiki" / "walrus-and-the-carpenter.md"
+        created = vault / "wiki" / "Walrus and the Carpenter.md"
         await wait_for(pilot, created.exists, "the page on disk")
         text = created.read_text(encoding="utf-8")
         assert text.startswith('---\ntitle: "Walrus and the Carpenter"\n---\n')
-        await wait_for(pilot, lambda: app.main.current_path == "wiki/walrus-and-the-carpenter.md", "the new page to open")
+        await wait_for(pilot, lambda: app.main.current_path == "wiki/Walrus and the Carpenter.md", "the new page to open")
         assert isinstance(app.focused, PageView)
         # The link now resolves, and the new page knows who links to it.
-        assert app.workspace.graph.find_page("Walrus and the Carpenter") == "wiki/walrus-and-the-carpenter.md"
-        assert [b.source for b in app.workspace.graph.backlinks("wiki/walrus-and-the-carpenter.md")] == ["wiki/notes.md"]
+        assert app.workspace.graph.find_page("Walrus and the Carpenter") == "wiki/Walrus and the Carpenter.md"
+        assert [b.source for b in app.workspace.graph.backlinks("wiki/Walrus and the Carpenter.md")] == ["wiki/notes.md"]
 
 
 async def test_an_unresolved_link_can_be_handed_to_the_agent(sample_vault):
@@ -73,7 +73,7 @@ async def test_an_unresolved_link_can_be_handed_to_the_agent(sample_vault):
         await pilot.click("#ask")
         await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "agent-input", "the agent input")
         assert "[[Walrus and the Carpenter]]" in app.focused.value
-        assert not (vault / "wiki" / "walrus-and-the-carpenter.md").exists()
+        assert not (vault / "wiki" / "Walrus and the Carpenter.md").exists()
 
 
 async def test_cancelling_the_dialog_writes_nothing(sample_vault):
@@ -156,9 +156,25 @@ async def test_i_on_a_source_asks_for_an_ingest(sample_vault):
         assert isinstance(app.main.query_one(AgentPane), AgentPane)
 
 
-def test_new_pages_go_beside_the_linking_page_with_a_slug_name():
+def test_new_pages_are_named_as_typed_like_obsidian_and_go_where_new_pages_go(tmp_path):
+    from wikitui.core.vault.new_page import obsidian_location
+
     assert suggest_page_path("Walrus and the Carpenter", "wiki/characters/alice.md", "wiki") == (
-        "wiki/characters/walrus-and-the-carpenter.md"
+        "wiki/characters/Walrus and the Carpenter.md"
     )
-    assert suggest_page_path("places/Tea Party", "wiki/characters/alice.md", "wiki") == "wiki/places/tea-party.md"
-    assert suggest_page_path("Übersicht", None, "") == "übersicht.md"
+    assert suggest_page_path("places/Tea Party", "wiki/characters/alice.md", "wiki") == "wiki/places/Tea Party.md"
+    assert suggest_page_path("Übersicht", None, "") == "Übersicht.md"
+    assert suggest_page_path("Nonexistent Page", "Notes/today.md", "") == "Notes/Nonexistent Page.md"
+    assert suggest_page_path("What? A: B*", "wiki/a.md", "wiki") == "wiki/What A B.md"  # no forbidden characters
+    # Obsidian's "Default location for new notes".
+    (tmp_path / ".obsidian").mkdir()
+    app_json = tmp_path / ".obsidian" / "app.json"
+    assert obsidian_location(tmp_path) is None
+    app_json.write_text('{"newFileLocation": "folder", "newFileFolderPath": "Inbox"}', encoding="utf-8")
+    assert suggest_page_path("Nonexistent Page", "Notes/today.md", "", obsidian_location(tmp_path)) == (
+        "Inbox/Nonexistent Page.md")
+    assert suggest_page_path("Nonexistent Page", "wiki/a/b.md", "wiki", obsidian_location(tmp_path)) == (
+        "wiki/Inbox/Nonexistent Page.md")  # kept inside the wiki folder
+    app_json.write_text('{"newFileLocation": "root"}', encoding="utf-8")
+    assert suggest_page_path("Nonexistent Page", "Notes/today.md", "", obsidian_location(tmp_path)) == (
+        "Nonexistent Page.md")

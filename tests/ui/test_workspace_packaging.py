@@ -108,3 +108,18 @@ def test_the_wheel_ships_the_sample_vault_and_an_install_finds_it_for_eval(wheel
     assert where == str(fresh / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
                         / "wikitui" / "sample"), where
     assert planted == "True"
+
+
+def test_wikitui_sample_works_from_an_install_outside_the_repository(wheel, tmp_path):
+    # pipx / uv tool: no checkout anywhere near; the command copies the sample shipped in the package.
+    script = (
+        "import sys\n"
+        "from wikitui.cli import main\n"
+        "code = main(['sample', '--no-open'])\n"
+        "print(code)\n"
+    )
+    _fresh, lines = run_in_installed_wheel(wheel, tmp_path, script)
+    copy = tmp_path / "wikitui-sample"
+    assert lines == [str(copy), "0"]
+    assert (copy / "WIKI.md").is_file() and (copy / "raw" / "chapter-12.md").is_file()
+    assert (copy / "wiki" / "characters" / "cheshire-cat.md").is_file()

@@ -78,3 +78,31 @@ async def test_ctrl_p_finds_a_page_by_words_in_another_order(sample_vault):
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.main.current_path == "wiki/gesetze/statute-0.md", "the page to open")
         assert "EStG § 15 Einkünfte aus Gewerbebetrieb" in screen_text(app)
+
+
+def test_letters_are_never_gathered_across_words_and_near_spellings_count():
+    names = ["Cheshire Cat", "characters/cheshire-cat.md", "White Rabbit", "characters/white-rabbit.md",
+             "Duchess", "characters/duchess.md", "Chapter 6: Pig and Pepper", "sources/chapter-06.md"]
+    ranked = _ranked("cat chesh", names)
+    assert ranked[0] == "Cheshire Cat"
+    assert set(ranked) <= {"Cheshire Cat", "characters/cheshire-cat.md"}
+    assert _ranked("chesire", names)[:2] == ["Cheshire Cat", "characters/cheshire-cat.md"]  # a typo still finds it
+    assert _ranked("whte rabit", names)[0] == "White Rabbit"
+
+
+async def test_ctrl_p_cat_chesh_lists_the_cheshire_cat_alone_and_each_row_shows_its_path_once(sample_vault):
+    from textual.command import CommandList
+
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("ctrl+p", *"cat chesh")
+        hits = app.screen.query_one(CommandList)
+        await wait_for(pilot, lambda: hits.option_count >= 1 and "Cheshire Cat" in str(hits.get_option_at_index(0).prompt),
+                       "the Cheshire Cat first", 5)
+        await pilot.pause(0.3)
+        rows = [str(hits.get_option_at_index(i).prompt) for i in range(hits.option_count)]
+        text = "\n".join(rows)
+        assert "White Rabbit" not in text and "Duchess" not in text, rows
+        for row in rows:
+            assert row.count("cheshire-cat.md") <= 1, row

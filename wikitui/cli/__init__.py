@@ -1,6 +1,6 @@
 """The ``wikitui`` command line (DESIGN §6).
 
-``wikitui [PATH]`` opens the TUI; the subcommands (``init``, ``search``, ``links``,
+``wikitui [PATH]`` opens the TUI; the subcommands (``init``, ``sample``, ``search``, ``links``,
 ``lint``, ``index``, ``ask``, ``ingest``, ``clip``, ``export``, ``eval``,
 ``pending``, ``undo``) work headless and print machine-readable
 JSON on request. A user error is one line on stderr, ``wikitui: error: ...``, with
@@ -28,6 +28,7 @@ from wikitui.cli.parser import COMMANDS, UsageError, build_parser, command_parse
 #: Each command's handler, as "module:function" under wikitui.cli (imported when the command runs).
 HANDLERS: dict[str, str | Callable[[argparse.Namespace], int]] = {
     "init": "files:cmd_init",
+    "sample": "files:cmd_sample",
     "search": "reading:cmd_search",
     "links": "reading:cmd_links",
     "lint": "reading:cmd_lint",

@@ -1,4 +1,4 @@
-"""The commands that make files: ``init`` (a vault), ``clip`` (into raw/) and ``export`` (slides)."""
+"""The commands that make files: ``init`` (a vault), ``sample`` (a copy of the sample), ``clip`` (into raw/) and ``export`` (slides)."""
 
 from __future__ import annotations
 
@@ -30,13 +30,28 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sample(args: argparse.Namespace) -> int:
+    """``wikitui sample [DEST] [--no-open]``: a copy of the sample vault to try, opened in the workspace."""
+    from wikitui.core.eval.sample import copy_sample, free_sample_folder
+
+    dest = Path(args.dest).expanduser() if args.dest else free_sample_folder(Path.cwd())
+    copy_sample(dest)
+    print(f"Copied the sample vault to {dest.resolve()}", file=sys.stderr)
+    if args.no_open:
+        print(dest.resolve())
+        return 0
+    from wikitui.cli.launch import cmd_launch
+
+    return cmd_launch(argparse.Namespace(path=str(dest), vault=None, model=getattr(args, "model", None)))
+
+
 def cmd_clip(args: argparse.Namespace) -> int:
-    """``wikitui clip URL|FILE [--name N]``: the one command that adds files to raw/."""
+    """``wikitui clip URL|FILE [--name N] [--refresh]``: the one command that adds files to raw/."""
     from wikitui.core.vault.formats import clip
 
     vault = open_workspace(args).vault
     if "://" in args.source:
-        result = clip.clip_url(vault, args.source, name=args.name)
+        result = clip.clip_url(vault, args.source, name=args.name, refresh=args.refresh)
     else:
         result = clip.clip_file(vault, Path(args.source), name=args.name)
     print(result.path)

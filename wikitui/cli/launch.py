@@ -14,6 +14,11 @@ def cmd_launch(args: argparse.Namespace) -> int:
     """Open the TUI, offering to initialise a folder that is not a vault."""
     from wikitui.core.vault.layout import Vault
 
+    if os.environ.get("TERM", "").strip().lower() == "dumb":
+        # Textual would take over a terminal that cannot move its cursor and draw nothing readable.
+        err("this terminal (TERM=dumb) cannot show the workspace; run it in a full terminal, "
+            "or use the commands (`wikitui search`, `wikitui ask`...) or `wikitui serve`")
+        return 2
     target = Path(args.path or args.vault or os.getcwd()).expanduser()
     if not target.is_dir():
         err(f"no such folder: {target}")

@@ -20,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
-COMMANDS = ("init", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending", "undo",
+COMMANDS = ("init", "sample", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending", "undo",
             "mcp", "serve", "completion")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
@@ -92,6 +92,9 @@ def _model_option(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
 #: Each command's line in ``wikitui --help`` and the description its own ``--help`` opens with.
 _COMMAND_HELP = {
     "init": ("create a vault layout", "Create raw/, wiki/, WIKI.md and .wikitui/ without overwriting anything."),
+    "sample": ("copy the sample vault (an Alice wiki) to a new folder and open it",
+               "Copy the built-in sample vault to DEST (a new folder; default ./wikitui-sample, numbered when "
+               "taken) and open the workspace there. The installed copy is never edited."),
     "search": ("full-text search of pages and sources", None),
     "links": ("outgoing links, backlinks and unlinked mentions of a page", None),
     "lint": ("deterministic checks; exit status 1 when problems are found", None),
@@ -99,7 +102,8 @@ _COMMAND_HELP = {
     "ask": ("ask the wiki a question (headless)", None),
     "ingest": ("ingest a raw source (headless); prints the diffs", None),
     "clip": ("a web page or a document into raw/", "Fetch a web page's article (or copy a document) into raw/; "
-             "never overwrites: a taken name gets a number. Prints the new file's path."),
+             "never overwrites: a taken name gets a number, and an address already clipped is refused "
+             "unless --refresh. Prints the new file's path."),
     "export": ("a Marp page as slides (html, pdf, pptx)", "Export a `marp: true` page with marp-cli when it is "
                "installed, else as a self-contained HTML deck. Prints the file's path."),
     "pending": ("the pending changesets: list, show, apply or reject one", "List the changesets waiting for "
@@ -125,6 +129,9 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     """Add command ``name``'s arguments to its parser."""
     if name == "init":
         p.add_argument("path", nargs="?", metavar="PATH", help="the folder (default: --vault or the current folder)")
+    elif name == "sample":
+        p.add_argument("dest", nargs="?", metavar="DEST", help="a new folder (default: ./wikitui-sample)")
+        p.add_argument("--no-open", action="store_true", help="only copy it; print its path")
     elif name == "search":
         p.add_argument("query", metavar="QUERY",
                        help='words, "phrases", prefix*, fuzzy~, tag:x, type:concept, kind:raw')
@@ -154,6 +161,8 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "clip":
         p.add_argument("source", metavar="URL|FILE", help="an http(s) address or a local document")
         p.add_argument("--name", metavar="N", help="the new file's name (default: the title or the file's name)")
+        p.add_argument("--refresh", action="store_true",
+                       help="an address already in raw/: add a fresh copy beside it (slug-YYYY-MM-DD.md)")
     elif name == "export":
         p.add_argument("page", metavar="PAGE", help="a Marp page's path, title or alias")
         p.add_argument("--format", choices=("html", "pdf", "pptx"), default="html", help="default html")
@@ -173,7 +182,7 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "completion":
         p.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL", help="bash, zsh or fish")
     _common(p, suppress=True)
-    if name in ("ask", "ingest", "eval", "lint"):
+    if name in ("ask", "ingest", "eval", "lint", "sample"):
         _model_option(p, suppress=True)
 
 

@@ -26,6 +26,10 @@ class BadQuery(WikituiError):
     """A search query that could not be parsed."""
 
 
+class ReadOnlyVault(WikituiError):
+    """The vault (or its ``.wikitui/``) cannot be written: it is read, searched and shown, never changed."""
+
+
 class UnsafePath(WikituiError):
     """A write outside the vault's writable area (raw/, ``..``, absolute, symlink escape)."""
 

@@ -18,6 +18,8 @@ import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
     from wikitui.core.vault.layout import Vault
 
 LIVE_FILE = "live"
@@ -36,7 +38,8 @@ def beat(vault: Vault, started: float | None = None, sock: str | None = None) ->
 
     Args:
         vault: The vault.
-        started: When this process started keeping the index (default: now).
+        started: When this process started keeping the index (default: now); pass the same
+            value on every beat, so the file says how long the workspace has kept it.
         sock: The Unix socket this process answers searches on (:mod:`wikitui.core.live_server`), if any.
     """
     from wikitui.core.vault.statedir import ensure_state_dir
@@ -57,6 +60,51 @@ def beat(vault: Vault, started: float | None = None, sock: str | None = None) ->
             tmp.unlink(missing_ok=True)
         except OSError:
             pass
+
+
+def clean_up_on_signals(cleanup: Callable[[], None]) -> Callable[[], None]:
+    """Run ``cleanup`` before this process dies of SIGHUP (its terminal closed) or SIGTERM; returns an undo.
+
+    Python's default for both signals ends the process at once, with no ``finally``
+    and no unmount, so the live file and its socket would stay behind. The handler
+    runs ``cleanup``, puts the previous handler back and delivers the signal again:
+    the process still ends as it would have, by that signal. Only the main thread
+    may set handlers; elsewhere (and where a signal does not exist) this does nothing.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous: dict[int, object] = {}
+
+    def handler(signum: int, frame) -> None:
+        try:
+            cleanup()
+        finally:
+            restore()
+            old = previous.get(signum)
+            if callable(old):  # someone else's handler: it decides what happens next
+                old(signum, frame)
+            else:  # the default disposition, back in place: deliver the signal again
+                os.kill(os.getpid(), signum)
+
+    def restore() -> None:
+        for signum, old in previous.items():
+            try:
+                signal.signal(signum, old)  # type: ignore[arg-type]
+            except (ValueError, OSError, TypeError):
+                pass
+
+    for name in ("SIGHUP", "SIGTERM"):
+        signum = getattr(signal, name, None)
+        if signum is None or signal.getsignal(signum) is signal.SIG_IGN:  # `nohup`: the process outlives it
+            continue
+        try:
+            previous[signum] = signal.signal(signum, handler)
+        except (ValueError, OSError):
+            continue
+    return restore
 
 
 def release(vault: Vault) -> None:

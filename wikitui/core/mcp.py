@@ -53,6 +53,7 @@ def serve_stdio(workspace: Workspace, *, watch: bool = True) -> None:
         # Watched and current: `wikitui search` may skip its scan while this server runs (.wikitui/live).
         keeper.start()
     wire_in, wire_out, restore = _claim_stdio()
+    unhook = workspace.release_live_on_signals()  # a closed terminal or a kill leaves no live file behind
     try:
         sdk = SdkLoader(_import_sdk)
         handshake = Handshake(workspace.vault, _sdk_version())
@@ -65,6 +66,7 @@ def serve_stdio(workspace: Workspace, *, watch: bool = True) -> None:
             anyio.run(_serve, session, _WireIn(early, wire_in), _WireOut(early, wire_out, handshake))
     finally:
         restore()
+        unhook()
         stop.set()
         if keeper.is_alive():
             keeper.join(timeout=5)  # it removes the live file

@@ -376,9 +376,12 @@ class Workspace:
         The heartbeat pauses while the index is not READY; the file goes when ``stop`` is set.
         Meanwhile a socket answers those searches from this warm index (:mod:`wikitui.core.live_server`).
         """
+        import time
+
         from wikitui.core import live
 
         server = None
+        started = time.time()  # the real start: each beat repeats it (only the heartbeat moves)
         try:
             while not stop.is_set():
                 if self.index_state is IndexState.READY:
@@ -386,7 +389,7 @@ class Workspace:
                         from wikitui.core.live_server import serve_workspace
 
                         server = self.live_server = serve_workspace(self)
-                    live.beat(self.vault, sock=server.path)
+                    live.beat(self.vault, started=started, sock=server.path)
                 stop.wait(live.BEAT_S)
         finally:
             live.release(self.vault)
@@ -395,10 +398,22 @@ class Workspace:
             self.live_server = None
 
     def release_live(self) -> None:
-        """This workspace no longer keeps the index current (it is closing): remove its live file."""
+        """This workspace no longer keeps the index current (it is closing): remove its live file and socket."""
         from wikitui.core import live
 
         live.release(self.vault)
+        server = self.live_server
+        if server is not None:
+            server.close()
+
+    def release_live_on_signals(self) -> Callable[[], None]:
+        """Remove the live file and socket when the terminal closes (SIGHUP) or on SIGTERM; returns an undo.
+
+        Call it from the main thread before running (the TUI, ``wikitui mcp``).
+        """
+        from wikitui.core import live
+
+        return live.clean_up_on_signals(self.release_live)
 
     def kept_current_elsewhere(self) -> bool:
         """Whether another running workspace keeps this vault's index current (a fresh ``.wikitui/live``)."""

@@ -405,5 +405,10 @@ def run_app(vault_path: Path | str) -> int:
 
     app = make_app(vault_path)
     prepare_terminal()  # what pictures the terminal can draw: asked before Textual takes the terminal over
-    app.run()
+    # Closing the terminal (SIGHUP) or a kill (SIGTERM) ends the process before any unmount runs.
+    restore = app.workspace.release_live_on_signals()
+    try:
+        app.run()
+    finally:
+        restore()
     return app.return_code or 0

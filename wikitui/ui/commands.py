@@ -107,7 +107,7 @@ class PageSwitcher(Provider):
         """Pages whose title, an alias or the path holds every word of ``query`` (in any order), best first."""
         matcher = WordMatcher(query)
         style = self.matcher(query).match_style
-        best: dict[str, tuple[float, str, str, str, tuple[int, ...]]] = {}
+        best: dict[str, tuple[float, str, str, str | None, tuple[int, ...]]] = {}
         for text, path, title, help_text in self._names:
             found = matcher.match(text)
             # Of equal matches, show the title rather than an alias or the path.
@@ -121,7 +121,10 @@ class PageSwitcher(Provider):
                 prompt = marked
             else:  # matched an alias or the path: name the page, show what matched beside it
                 prompt = Content(visible_line(title)) + Content("  ") + marked.stylize("$text-muted")
-            yield Hit(score, prompt, partial(self._open, path), text=visible_line(title), help=visible_line(help_text))
+                if help_text == text:  # the path, shown once: beside the title, not again below it
+                    help_text = None
+            yield Hit(score, prompt, partial(self._open, path), text=visible_line(title),
+                      help=visible_line(help_text) if help_text is not None else None)
 
 
 def _highlight(text: str, positions: tuple[int, ...], style) -> Content:

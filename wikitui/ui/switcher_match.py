@@ -3,8 +3,10 @@
 Textual's fuzzy matcher takes the query as one sequence of letters in order, so
 ``§ 15 EStG`` cannot find ``EStG § 15 Einkünfte aus Gewerbebetrieb``. Here each
 word of the query is matched on its own, anywhere in the candidate: as a whole
-word (best), the start of a word, inside a word, or as letters in order (worst).
-Every word must match. Scores are on the scale of Textual's matcher (a few points
+word (best), the start of a word, inside a word, a near spelling of one word
+(rapidfuzz: ``chesire`` for ``Cheshire``), or as letters in order inside ONE word
+(worst: ``gwrbtrb``). Letters are never gathered across words: ``chesh`` must not
+find ``characters/white-rabbit`` by its c, h, e, s and h. Every word must match. Scores are on the scale of Textual's matcher (a few points
 per matched letter), so pages and the palette's own commands rank together.
 
 Pure Python, no Textual: the provider in :mod:`wikitui.ui.commands` draws the
@@ -13,6 +15,7 @@ highlight from :attr:`WordMatch.positions`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 #: Candidates are matched on their first this many characters (titles and paths are far shorter).
@@ -82,6 +85,34 @@ def _letters_in_order(text: str, word: str) -> tuple[float, tuple[int, ...]] | N
     return LETTERS * compactness, best
 
 
+#: A word this alike (rapidfuzz's ratio, 0-100) to a word of the candidate is a near spelling of it.
+NEAR_RATIO = 80
+#: Near spellings are only tried for query words at least this long (short ones are too alike).
+NEAR_MIN = 4
+NEAR = 0.6
+_WORD = re.compile(r"\w+")
+
+
+def _within_one_word(text: str, word: str) -> tuple[float, tuple[int, ...]] | None:
+    """The best match of ``word`` inside a single word of ``text``: a near spelling, or its letters in order."""
+    best: tuple[float, tuple[int, ...]] | None = None
+    for token in _WORD.finditer(text):
+        start, piece = token.start(), token.group()
+        if len(word) >= NEAR_MIN and len(piece) >= NEAR_MIN and len(word) <= 2 * len(piece):
+            from rapidfuzz.fuzz import ratio
+
+            similarity = ratio(word, piece, score_cutoff=NEAR_RATIO)
+            if similarity:
+                found = (NEAR * similarity / 100, tuple(range(start, token.end())))
+                if best is None or found[0] > best[0]:
+                    best = found
+                continue
+        letters = _letters_in_order(piece, word)
+        if letters is not None and (best is None or letters[0] > best[0]):
+            best = (letters[0], tuple(start + o for o in letters[1]))
+    return best
+
+
 def _folded(text: str) -> tuple[str, list[int] | None]:
     """``text`` case-folded, and (when folding changed its length: ß → ss) each folded character's offset in ``text``."""
     folded = text.casefold()
@@ -114,10 +145,10 @@ class WordMatcher:
                 quality, start = found
                 offsets: tuple[int, ...] = tuple(range(start, start + len(word)))
             else:
-                letters = _letters_in_order(text, word)
-                if letters is None:
+                near = _within_one_word(text, word)
+                if near is None:
                     return WordMatch(0.0)
-                quality, offsets = letters
+                quality, offsets = near
             # On the scale of Textual's matcher: about three points per letter of a clean match.
             score += quality * 3 * (len(word) + 1)
             positions.update(offsets if origin is None else (origin[o] for o in offsets))

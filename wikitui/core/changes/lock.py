@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from wikitui.core.errors import WikituiError
+from wikitui.core.errors import ReadOnlyVault, WikituiError
 from wikitui.core.vault.files import pid_alive
 from wikitui.core.vault.layout import Vault
 
@@ -26,9 +26,12 @@ def write_lock(vault: Vault) -> Iterator[None]:
 
     Raises:
         VaultBusy: A live process holds the lock.
+        ReadOnlyVault: The vault cannot be written (a read-only folder or mount); nothing was written.
     """
     from wikitui.core.vault.statedir import ensure_state_dir
 
+    if not vault.state_writable():
+        raise ReadOnlyVault(f"{vault.root} is read-only: nothing was written")
     path = ensure_state_dir(vault) / LOCK_NAME
     for _attempt in range(3):
         try:

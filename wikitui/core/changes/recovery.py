@@ -47,10 +47,13 @@ def recover(vault: Vault) -> RecoveryReport | None:
 
     Returns:
         What was done; None when no journal was left (stray temp files are still
-        removed), or when another live process is busy writing (its journal is its own).
+        removed), when another live process is busy writing (its journal is its own),
+        or when the vault is read-only (nothing can have been writing in it).
     """
     from wikitui.core.vault.statedir import ensure_state_dir
 
+    if not vault.state_writable():
+        return None
     ensure_state_dir(vault, create=False)
     try:
         with write_lock(vault):

@@ -39,8 +39,8 @@ PAGE_EDITS = (
     PageEdit(CONTRADICTION_PAGE, "which shrinks Alice to ten inches;", "which shrinks Alice to four inches;"),
     PageEdit(CONTRADICTION_PAGE, "She shrinks to ten inches, the right size",
              "She shrinks to four inches, the right size"),
-    PageEdit(BROKEN_LINK_PAGE, "ordered to take [[Alice]] to the\n[[Mock Turtle]].",
-             f"ordered to take [[Alice]] to the\n[[{BROKEN_TARGET}]]."),
+    PageEdit(BROKEN_LINK_PAGE, "ordered to take [[Alice]] to the [[Mock Turtle]].",
+             f"ordered to take [[Alice]] to the [[{BROKEN_TARGET}]]."),
     PageEdit(LOCKED_PAGE, "\nupdated: 2026-11-20\n---", "\nupdated: 2026-11-20\nllm: locked\n---"),
 )
 

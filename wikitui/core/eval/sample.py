@@ -9,6 +9,8 @@ mapping finds it beside the package. ``wikitui eval`` copies it and never writes
 from __future__ import annotations
 
 import importlib.util
+import os
+import stat
 from pathlib import Path
 
 import wikitui
@@ -43,3 +45,39 @@ def sample_vault_dir() -> Path:
             return path
     raise WikituiError("the built-in sample vault is missing from this installation of wikitui; "
                        "reinstall it (pip install --force-reinstall wikitui)")
+
+
+#: The folder ``wikitui sample`` makes when it is given none (numbered when taken: ``wikitui-sample-2``...).
+DEFAULT_COPY = "wikitui-sample"
+
+
+def free_sample_folder(where: Path) -> Path:
+    """``where/wikitui-sample``, or the first of ``wikitui-sample-2``, ``-3``... that does not exist."""
+    for n in range(1, 10_000):
+        path = where / (DEFAULT_COPY if n == 1 else f"{DEFAULT_COPY}-{n}")
+        if not path.exists() and not path.is_symlink():
+            return path
+    raise WikituiError(f"no free name for {DEFAULT_COPY} in {where}; name a folder: `wikitui sample DEST`")
+
+
+def copy_sample(dest: Path) -> Path:
+    """Copy the built-in sample vault to the NEW folder ``dest``; its ``.wikitui/`` (if any) is left behind.
+
+    The package's own copy is only read: trying the sample edits the copy, never the
+    installation (nor, with ``pip install -e``, the repository's tracked files).
+
+    Raises:
+        WikituiError: ``dest`` exists, or the sample is missing from this installation.
+    """
+    import shutil
+
+    if dest.exists() or dest.is_symlink():
+        raise WikituiError(f"{dest} already exists; give a new folder (`wikitui sample DEST`)")
+    source = sample_vault_dir()
+    # Plain copies of the bytes: an installation's files may be read-only (a system or Nix install),
+    # and the copy is the person's to edit.
+    shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".wikitui", "__pycache__", "__init__.py"),
+                    copy_function=shutil.copyfile)
+    for folder, _dirs, _files in os.walk(dest):
+        os.chmod(folder, os.stat(folder).st_mode | stat.S_IWUSR)
+    return dest

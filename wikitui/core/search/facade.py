@@ -74,8 +74,8 @@ class SearchIndex:
 
     @property
     def path(self) -> Path:
-        """The index folder (``.wikitui/index/``)."""
-        return self.vault.state_dir / "index"
+        """The index folder (``.wikitui/index/``, or the user's cache for a read-only vault: ``Vault.index_dir``)."""
+        return self.vault.index_dir
 
     @property
     def language(self) -> str:

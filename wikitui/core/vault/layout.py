@@ -116,6 +116,31 @@ class Vault:
         """``.wikitui/``: index, caches, sessions, pending changesets."""
         return self.root / STATE_DIR
 
+    def state_writable(self) -> bool:
+        """Whether wikitui can write its own folder here (False: a read-only vault or mount).
+
+        The kernel's own answer (``os.access``), so a read-only mount and a folder the
+        user may not write both count, and nothing is created to find out. The folder
+        may not exist yet: then the vault's root must be writable to make it.
+        """
+        folder = self.state_dir
+        target = folder if folder.is_dir() else self.root
+        if not os.access(target, os.W_OK | os.X_OK):
+            return False
+        index = folder / "index"
+        return not index.is_dir() or os.access(index, os.W_OK | os.X_OK)
+
+    @property
+    def index_dir(self) -> Path:
+        """The search index's folder: ``.wikitui/index/``, or in the user's cache where that cannot be written.
+
+        A read-only vault is still searched: its index lives in
+        ``platformdirs.user_cache_dir("wikitui")/vaults/<name>-<hash of the vault's path>/index``.
+        """
+        if self.state_writable():
+            return self.state_dir / "index"
+        return read_only_cache_dir(self.root) / "index"
+
     @property
     def index_path(self) -> str:
         """Vault-relative path of ``index.md``."""
@@ -286,3 +311,16 @@ class Vault:
         if resolved.is_relative_to(self.raw_dir.resolve()):
             raise UnsafePath(f"{rel}: raw/ is read-only")
         return target
+
+
+def read_only_cache_dir(root: Path) -> Path:
+    """Where a read-only vault's index and caches go: the user's cache folder, one folder per vault path."""
+    import hashlib
+    import re
+
+    import platformdirs  # deferred: only a read-only vault needs it
+
+    real = Path(os.path.realpath(root))
+    key = hashlib.sha256(os.fsencode(real)).hexdigest()[:16]
+    name = re.sub(r"[^\w.-]+", "-", real.name).strip("-.")[:40] or "vault"
+    return Path(platformdirs.user_cache_dir("wikitui")) / "vaults" / f"{name}-{key}"

@@ -77,16 +77,21 @@ class ClipScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def clip_source(vault, source: str) -> ClipResult:
+def clip_source(vault, source: str, *, refresh: bool = False) -> ClipResult:
     """Clip ``source``: an address with ``://`` is fetched, anything else is a local file (``~`` expanded).
 
+    Args:
+        vault: The vault.
+        source: A web address or a file path.
+        refresh: An address already in raw/ gets a fresh copy beside it (else AlreadyClipped).
+
     Raises:
-        WikituiError: the clip's own errors (fetch, size, type); nothing was written.
+        WikituiError: the clip's own errors (fetch, size, type, already clipped); nothing was written.
     """
     from wikitui.core.vault.formats import clip
 
     if "://" in source:
-        return clip.clip_url(vault, source)
+        return clip.clip_url(vault, source, refresh=refresh)
     return clip.clip_file(vault, Path(source).expanduser())
 
 
@@ -96,10 +101,15 @@ def ask_and_clip(screen: Screen, open_path) -> None:
 
     vault = screen.app.workspace.vault  # type: ignore[attr-defined]
 
-    def work(source: str) -> None:
+    def work(source: str, refresh: bool = False) -> None:
+        from wikitui.core.vault.formats.clip import AlreadyClipped
+
         app = screen.app
         try:
-            result = clip_source(vault, source)
+            result = clip_source(vault, source, refresh=refresh)
+        except AlreadyClipped as exc:  # say where it is, and offer a fresh copy beside it
+            app.call_from_thread(offer_refresh, source, exc.path)
+            return
         except WikituiError as exc:
             app.call_from_thread(screen.notify, f"Nothing was clipped: {exc}", severity="error", timeout=8)
             return
@@ -111,9 +121,23 @@ def ask_and_clip(screen: Screen, open_path) -> None:
         app.call_from_thread(screen.notify, f"Clipped{title} into {result.path}")
         app.call_from_thread(open_path, result.path)
 
+    def start(source: str, refresh: bool = False) -> None:
+        screen.notify(f"Clipping {source}…")
+        screen.run_worker(lambda: work(source, refresh), thread=True, group="clip", exit_on_error=False)
+
+    def offer_refresh(source: str, path: str) -> None:
+        from wikitui.ui.screens.dialogs import ConfirmScreen
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                start(source, refresh=True)
+
+        screen.app.push_screen(ConfirmScreen("Already clipped", f"{source} is already in raw/ as {path}. "
+                                             "Clip a fresh copy beside it (the old one stays)?", yes="Refresh"),
+                               answered)
+
     def chosen(source: str | None) -> None:
         if source:
-            screen.notify(f"Clipping {source}…")
-            screen.run_worker(lambda: work(source), thread=True, group="clip", exit_on_error=False)
+            start(source)
 
     screen.app.push_screen(ClipScreen(), chosen)

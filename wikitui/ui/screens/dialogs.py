@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import ClassVar
 
 from textual import on
@@ -129,23 +128,13 @@ class CreatePageScreen(ModalScreen[CreateChoice | None]):
         self.dismiss(None)
 
 
-def suggest_page_path(target: str, from_path: str | None, wiki_prefix: str) -> str:
-    """Where a page for an unresolved link ``target`` would go.
+def suggest_page_path(target: str, from_path: str | None, wiki_prefix: str,
+                      location: tuple[str, str] | None = None) -> str:
+    """Where a page for an unresolved link ``target`` would go, named as Obsidian names it.
 
-    A path-qualified target (``folder/Name``) goes under the wiki root; a bare name
-    goes beside the page that links to it. The file name is a lower-case slug (the
-    title lives in frontmatter, so the link still resolves by title).
+    The file is named after the link as typed (``Nonexistent Page.md``), in the folder
+    new pages go to (see :func:`wikitui.core.vault.new_page.new_page_path`).
     """
-    import re
+    from wikitui.core.vault.new_page import new_page_path
 
-    target = target.strip().replace("\\", "/").strip("/")
-    folder, _, name = target.rpartition("/")
-    stem = name[:-3] if name.lower().endswith(".md") else name
-    slug = re.sub(r"[^\w]+", "-", stem.lower(), flags=re.UNICODE).strip("-") or "untitled"
-    if folder:
-        base = f"{wiki_prefix}/{folder}" if wiki_prefix else folder
-    elif from_path and "/" in from_path:
-        base = str(Path(from_path).parent.as_posix())
-    else:
-        base = wiki_prefix
-    return f"{base}/{slug}.md" if base else f"{slug}.md"
+    return new_page_path(target, from_path, wiki_prefix, location)

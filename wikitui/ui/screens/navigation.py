@@ -254,7 +254,10 @@ class Navigator:
 
     def _offer_create(self, link: Link) -> None:
         current = self.display.current_path
-        suggested = suggest_page_path(link.target, current, self.workspace.vault.wiki_prefix)
+        from wikitui.core.vault.new_page import obsidian_location
+
+        vault = self.workspace.vault
+        suggested = suggest_page_path(link.target, current, vault.wiki_prefix, obsidian_location(vault.root))
         title = link.target.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
         if title.lower().endswith(".md"):
             title = title[:-3]

@@ -83,6 +83,7 @@ class IndexStore:
     """
 
     def __init__(self, vault: Vault, index_name: str, lock_timeout: float) -> None:
+        self._path: Path | None = None
         self.vault = vault
         self.index_name = index_name
         self.lock_timeout = lock_timeout
@@ -111,8 +112,11 @@ class IndexStore:
 
     @property
     def path(self) -> Path:
-        """The index folder (``.wikitui/index/``)."""
-        return self.vault.state_dir / "index"
+        """The index folder (``.wikitui/index/``, or the user's cache for a read-only vault: ``Vault.index_dir``)."""
+        path = self._path
+        if path is None:  # asked once: the folder's writability is checked by the kernel each time
+            path = self._path = self.vault.index_dir
+        return path
 
     # ---------------------------------------------------------------- opening
     def open(self) -> None:

@@ -6,6 +6,10 @@ under a name that does not exist yet (``link`` fails rather than replace), so a
 file already in raw/ is never modified, replaced or truncated, even by a clip
 racing another. A name that is taken gets a number: ``slug.md``, ``slug-2.md``...
 
+An address already in raw/ (a clip whose ``source_url`` is it) is not fetched again
+silently: :class:`AlreadyClipped` names the file, and ``refresh=True`` adds a new
+copy beside it named for the day (``slug-2026-12-02.md``); the old one stays.
+
 A web page becomes ``raw/<slug>.md``: its article as markdown under frontmatter
 with ``title``, ``source_url`` and ``clipped`` (the date). A document type that
 wikitui converts (PDF, Office, CSV, JSON, images) fetched from the web, or a local
@@ -54,6 +58,16 @@ _SLUG_MAX = 80
 
 class ClipError(WikituiError):
     """What was given cannot be clipped (a user error); nothing was written."""
+
+
+class AlreadyClipped(ClipError):
+    """The address is already in raw/ (``path``); nothing was written. ``refresh=True`` adds a new copy."""
+
+    def __init__(self, url: str, path: str) -> None:
+        super().__init__(f"{shown(url)} is already in raw/ as {path}; `wikitui clip --refresh URL` adds a "
+                         "fresh copy beside it; nothing was written")
+        self.url = url
+        self.path = path
 
 
 class ClipResult(Record):
@@ -170,9 +184,51 @@ def article_markdown(title: str, url: str, clipped: _dt.date, body: str, *, auth
     return f"---\n{head}---\n\n{body}\n"
 
 
+def _same_address(a: str, b: str) -> bool:
+    """Whether two addresses name the same page (a fragment and a trailing ``/`` aside)."""
+    def norm(url: str) -> str:
+        return url.strip().split("#", 1)[0].rstrip("/")
+
+    return norm(a) == norm(b)
+
+
+def find_clipped(vault, *urls: str) -> str | None:
+    """The raw/ file (vault-relative) an earlier clip of any of ``urls`` made, by its ``source_url``; else None.
+
+    Only the frontmatter of raw/'s markdown files is read (a clip's is its first lines).
+    """
+    import re as _re
+
+    pattern = _re.compile(r"^source_url:\s*['\"]?(.*?)['\"]?\s*$", _re.MULTILINE)
+    raw = vault.raw_dir
+    if not raw.is_dir():
+        return None
+    for path in sorted(raw.rglob("*.md")):
+        if any(part.startswith(".") for part in path.relative_to(raw).parts):
+            continue
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(4096).decode("utf-8", "replace")
+        except OSError:
+            continue
+        if not head.startswith("---"):
+            continue
+        end = head.find("\n---", 3)
+        for found in pattern.findall(head[: end if end != -1 else len(head)]):
+            if any(_same_address(found, url) for url in urls):
+                return vault.rel(path)
+    return None
+
+
+def _refreshed_stem(existing: str, today: _dt.date) -> str:
+    """``slug-2026-12-02`` for a refresh of ``raw/slug.md`` (or of an earlier ``raw/slug-2026-11-01.md``)."""
+    stem = re.sub(r"-\d{4}-\d{2}-\d{2}$", "", Path(existing).stem) or Path(existing).stem
+    return f"{stem}-{today.isoformat()}"
+
+
 def clip_url(vault, url: str, *, name: str | None = None, today: _dt.date | None = None,
              timeout: float | None = None, max_page_bytes: int = MAX_PAGE_BYTES,
-             max_document_bytes: int = MAX_DOCUMENT_BYTES) -> ClipResult:
+             max_document_bytes: int = MAX_DOCUMENT_BYTES, refresh: bool = False) -> ClipResult:
     """Fetch ``url`` and add it to raw/: a web page as ``<slug>.md``, a document as itself.
 
     Args:
@@ -180,23 +236,36 @@ def clip_url(vault, url: str, *, name: str | None = None, today: _dt.date | None
         url: An http(s) address.
         name: The file-name stem to use (made safe); default: the page's title or the URL's file name.
         today: The ``clipped`` date (default: today).
+        refresh: When the address is already in raw/, add a new copy beside it, named for ``today``
+            (``slug-2026-12-02.md``), instead of refusing.
         timeout: Seconds for connecting and between reads (default :data:`fetch.TIMEOUT`); the whole
             fetch has the total deadline :data:`fetch.TOTAL_S` besides.
         max_page_bytes: The largest web page read.
         max_document_bytes: The largest document saved.
 
     Raises:
+        AlreadyClipped: the address (or the one it redirects to) is in raw/ already and ``refresh`` is False.
         ClipError: a type wikitui does not take, a page with no text (exit status 2).
         fetch.FetchError: network, timeout, the total deadline passed, HTTP error status, too many
             redirects (exit status 3).
         fetch.TooLarge: over the cap (exit status 2). In every case nothing is written.
     """
+    today = today or _dt.date.today()
+    existing = find_clipped(vault, url)
+    if existing is not None and not refresh:
+        raise AlreadyClipped(url, existing)
     options = {"timeout": timeout} if timeout else {}
     with open_url(url, **options) as page:
+        if existing is None and page.url != url:  # the address it redirects to may be in raw/
+            existing = find_clipped(vault, page.url)
+            if existing is not None and not refresh:
+                raise AlreadyClipped(page.url, existing)
+        if existing is not None and not name:
+            name = _refreshed_stem(existing, today)
         kind = page.content_type
         if kind in ARTICLE_TYPES or (not kind and _suffix(page.filename) in (".html", ".htm")):
             data = page.read(max_page_bytes)
-            return _save_article(vault, page.url, data, kind, name, today or _dt.date.today())
+            return _save_article(vault, page.url, data, kind, name, today)
         suffix = DOCUMENT_TYPES.get(kind)
         if suffix is None and kind in ("application/octet-stream", "binary/octet-stream", ""):
             suffix = _suffix(page.filename) if _suffix(page.filename) in KINDS else None
