@@ -171,7 +171,7 @@ def test_ingest_apply_json_then_undo_in_a_git_vault(fake_llm, sample_vault):
     proc = wikitui(sample_vault, "ingest", "raw/chapter-03.md", "--apply", "--json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)  # one document, nothing else on stdout
-    assert list(doc) == ["plan", "changeset", "applied", "tokens", "cost"]
+    assert list(doc) == ["plan", "changeset", "applied", "held", "tokens", "cost"]
     assert doc["plan"] == "Plan: create [[Caucus-Race]]; link it from [[Dodo]]."
     assert list(doc["changeset"]) == ["id", "files"]
     assert doc["changeset"]["files"] == [{"path": CAUCUS, "op": "new", "hunks": 1},

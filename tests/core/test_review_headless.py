@@ -72,3 +72,17 @@ def test_without_a_reviewer_the_json_says_no_review_and_every_hunk_is_undecided(
     assert cli.main(["pending", "list", "--json", "--vault", str(sample_vault)]) == 0
     (item,) = json.loads(capsys.readouterr().out)
     assert item["hunks"] and all(h["review"] is None and h["decision"] == "undecided" for h in item["hunks"])
+
+
+def test_ingest_apply_json_names_the_hunks_it_held_back(fake_llm, reviewed_vault):
+    fake_llm.script(*ingest_script(), Dynamic(judge))
+    code, out, err = ingest(reviewed_vault, apply=True, as_json=True)
+    assert code == 0, err
+    doc = json.loads(out)
+    # The ids are the proposal's, as in doc["changeset"] ("f1h1": file 1's hunk 1); that file's hunk stays pending.
+    assert doc["applied"] is True and len(doc["held"]) == 1
+    (held,) = doc["held"]
+    file_no = int(held[1:].split("h")[0])
+    assert doc["changeset"]["files"][file_no]["path"] == DODO
+    (pending,) = PendingStore(Vault.open(reviewed_vault)).list()
+    assert [f.path for f in pending.files] == [DODO] and len(wrong_ids(pending)) == 1

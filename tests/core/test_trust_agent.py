@@ -7,6 +7,7 @@ inbound links rewritten; ``/file`` linking the answer from the pages it cites.
 
 from __future__ import annotations
 
+import io
 import json
 
 from tests.core.test_headless import fast_client, run
@@ -278,3 +279,27 @@ async def test_an_answer_may_cite_the_page_it_proposes_and_name_a_folder(fake_ll
     done = await chat.session.ask("Write the rules down")
     assert len(fake_llm.requests) == 2 and not done.failed  # nothing returned to the model
     assert not any(n.text.startswith("Unresolved citations") for n in chat.of(Notice))
+
+
+def test_a_piped_ask_prints_only_the_revised_answer_after_a_citation_retry(fake_llm, sample_vault):
+    # `wikitui ask ... > answer.md`: the file holds the answer the model gave after its citations
+    # went back, once; stderr says it was revised (issue 21.5).
+    fake_llm.script(text(BAD), text(FIXED))
+    code, out, err = run(run_ask, sample_vault, "Who organised the race?", client=fast_client())
+    assert code == 0, err
+    assert out == FIXED + "\n"
+    assert "citations went back to the model once; the revised answer replaces it" in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_the_answer_streams_and_the_revision_is_announced_between(fake_llm, sample_vault):
+    fake_llm.script(text(BAD), text(FIXED))
+    out, err = _Terminal(), io.StringIO()
+    code = run_ask(Workspace.open(sample_vault), "Who organised the race?", client=fast_client(), out=out, err=err)
+    assert code == 0, err.getvalue()
+    assert out.getvalue() == BAD + "\n" + FIXED + "\n"  # streamed as it came
+    assert "the revised answer follows" in err.getvalue()

@@ -42,6 +42,10 @@ class _Printer:
         #: An ingest's plan: the text of the turn that ended waiting for /go.
         self.plan = ""
         self._in_text = False
+        #: Where stdout is not a terminal (a pipe, a file) the answer is held until its turn ends, so
+        #: an answer revised after its citations went back to the model is written once, as revised.
+        self._hold = answer_to_out and not _isatty(out)
+        self._held: list[str] = []
 
     def _end_text(self) -> None:
         if self._in_text:
@@ -49,6 +53,9 @@ class _Printer:
             self._in_text = False
 
     def __call__(self, ev: Any) -> None:
+        if isinstance(ev, TextDelta) and self._hold:
+            self._held.append(ev.text)
+            return
         if isinstance(ev, TextDelta):
             stream = self.out if self.answer_to_out else self.err
             stream.write(ev.text)
@@ -56,6 +63,10 @@ class _Printer:
             self._in_text = True
             return
         self._end_text()
+        if isinstance(ev, Notice) and ev.kind == "revising" and self._hold:
+            self._held.clear()  # the answer that went back is replaced by the one that follows
+        if isinstance(ev, (TurnFinished, AgentError)):
+            self._write_held()
         if isinstance(ev, TurnUsage):
             self.usage = ev
         elif isinstance(ev, TurnFinished) and ev.awaiting_go:
@@ -66,10 +77,13 @@ class _Printer:
             self.err.write(f"  · {ev.description}\n")
         elif isinstance(ev, ToolFinished) and not ev.ok:
             self.err.write(f"    {ev.summary}\n")
+        elif isinstance(ev, Notice) and ev.kind == "revising":
+            shown = "; the revised answer replaces it" if self._hold else "; the revised answer follows"
+            self.err.write(f"  ! {ev.text}{shown if self.answer_to_out else ''}\n")
         elif isinstance(ev, Notice):
             # What a reader must not miss (a cut answer, proposals kept after a failure) is a
             # "wikitui:" line, as errors are; progress notes stay indented.
-            self.err.write(f"  ! {ev.text}\n" if ev.kind in ("note", "revising") else f"wikitui: {ev.text}\n")
+            self.err.write(f"  ! {ev.text}\n" if ev.kind == "note" else f"wikitui: {ev.text}\n")
         elif isinstance(ev, TurnUsage) and ev.final:
             self.err.write(f"  tokens: in {ev.prompt_tokens:,}, out {ev.completion_tokens:,}; "
                            f"cost ${ev.cost:.4f}\n")
@@ -77,6 +91,21 @@ class _Printer:
             self.error = ev
             self.err.write(f"wikitui: {ev.message}\n")
         self.err.flush()
+
+
+    def _write_held(self) -> None:
+        """Write the answer held for a pipe (the revised one, when its citations went back)."""
+        text, self._held = "".join(self._held), []
+        if text:
+            self.out.write(text if text.endswith("\n") else text + "\n")
+            self.out.flush()
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # a closed or bare stream
+        return False
 
 
 def _open(workspace, model: str | None, err: TextIO):
@@ -114,6 +143,7 @@ def _run(workspace, model, out, err, client, *, answer_to_out: bool, body) -> in
         return asyncio.run(body(session, printer))
     except KeyboardInterrupt:
         session.cancel()
+        printer._write_held()  # what the model had said so far is still the user's
         err.write("wikitui: cancelled\n")
         return 130
 
@@ -192,7 +222,12 @@ def run_ingest(workspace, source: str, *, apply: bool = False, model: str | None
 
         status = _finish_ingest(done, workspace, apply=apply, out=None, err=err)
         applied = apply and status == EXIT_OK
-        write_document(out, ingest_document(printer.plan, done.changeset, applied, printer.usage))
+        held: list[str] = []
+        if applied and done.changeset is not None:
+            from wikitui.core.changes.summary import held_by_review
+
+            held = held_by_review(done.changeset)
+        write_document(out, ingest_document(printer.plan, done.changeset, applied, printer.usage, held))
         return status
 
     return _run(workspace, model, out, err, client, answer_to_out=False, body=body)

@@ -44,13 +44,17 @@ def ask_document(answer: str, graph, changeset, usage: Any) -> dict:
             "changeset": changeset.id if changeset is not None else None, "tokens": tokens, "cost": cost}
 
 
-def ingest_document(plan: str, changeset, applied: bool, usage: Any) -> dict:
-    """``{"plan", "changeset": {"id", "files": [{"path", "op", "hunks"}]} or None, "applied", "tokens", "cost"}``."""
+def ingest_document(plan: str, changeset, applied: bool, usage: Any, held: list[str] | None = None) -> dict:
+    """``{"plan", "changeset": {"id", "files": [{"path", "op", "hunks"}]} or None, "applied", "held", "tokens", "cost"}``.
+
+    ``held``: the ids of the hunks ``--apply`` left pending because the second reviewer found them ``wrong``
+    (empty without ``--apply`` or a reviewer); ``applied`` is true when the rest was applied.
+    """
     tokens, cost = tokens_of(usage)
     shown = None
     if changeset is not None:
         shown = {"id": changeset.id, "files": [file_summary(fc) for fc in changeset.files]}
-    return {"plan": plan, "changeset": shown, "applied": applied, "tokens": tokens, "cost": cost}
+    return {"plan": plan, "changeset": shown, "applied": applied, "held": list(held or []), "tokens": tokens, "cost": cost}
 
 
 def write_document(out: TextIO, document: dict) -> None:
