@@ -16,7 +16,7 @@ from wikitui.cli.common import PROG
 #: What the script runs to list page names (in the current folder's vault).
 PAGES_COMMAND = f"{PROG} __complete pages"
 #: The commands whose PAGE argument names a page.
-PAGE_COMMANDS = ("links", "export")
+PAGE_COMMANDS = ("links", "export", "history", "show")
 
 
 def completion_script(shell: str) -> str:
