@@ -1,0 +1,74 @@
+"""`h` on a page opens its history: the versions, any two compared in the diff view, a restore proposed (issue 27.2)."""
+
+from __future__ import annotations
+
+from tests.core.changes_util import make_vault, page
+from tests.ui.workspace_helpers import notices, screen_text, wait_for, wait_ready, workspace
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.workspace import Workspace
+from wikitui.ui.screens.history import HistoryScreen
+from wikitui.ui.widgets.diff_view import DiffView
+
+NOTES = page("Notes", "".join(f"Note {i}.\n" for i in range(1, 11)))
+
+
+def vault_with_history(tmp_path):
+    """No git: two agent edits of notes.md, applied through the workspace."""
+    root = make_vault(tmp_path / "v", {"notes.md": NOTES})
+    ws = Workspace.open(root)
+    for old, new, title in (("Note 5.", "Note five.", "Spell five"), ("Note 7.", "Note seven.", "Spell seven")):
+        b = ChangesetBuilder(ws.vault, ws.require_graph())
+        b.edit("notes.md", [{"old": old, "new": new}], "")
+        ws.apply(b.build("edit", title, model="openai/tester"))
+    return root
+
+
+async def test_h_shows_the_versions_compares_two_and_proposes_a_restore(tmp_path):
+    root = vault_with_history(tmp_path)
+    app = workspace(root, watch=False, index=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("wiki/notes.md")
+        await pilot.pause()
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history screen")
+        screen = app.screen
+        await wait_for(pilot, lambda: len(screen.versions) == 3, "the versions")
+        text = screen_text(app)
+        assert text.index("Spell seven") < text.index("Spell five") < text.index("before wikitui's records")
+        assert "openai/tester" in text
+        # The newest version is highlighted: the diff shows what it changed.
+        diff = screen.query_one(DiffView)
+        assert diff.change.base_text == NOTES.replace("Note 5.", "Note five.")
+        assert "Note seven." in diff.change.new_text
+        # Mark the newest, go down to the oldest: the diff compares those two.
+        await pilot.press("m", "down", "down")
+        await pilot.pause()
+        assert screen.marked == 0 and screen.highlighted == 2
+        assert "◆" in screen_text(app)
+        assert diff.change.base_text == NOTES.replace("Note 5.", "Note five.").replace("Note 7.", "Note seven.")
+        assert diff.change.new_text == NOTES
+        assert "Comparing" in screen_text(app) and "(marked)" in screen_text(app)
+        # Restore the oldest: a pending changeset, nothing written.
+        await pilot.press("r")
+        await wait_for(pilot, lambda: screen.proposed is not None, "the restore proposal")
+        assert any("restore version of" in n for n in notices(app))
+        pending = app.workspace.pending.load(screen.proposed)
+        assert pending.op == "edit" and pending.files[0].reason == "restore version of earlier"
+        assert pending.files[0].new_text == NOTES
+        assert "Note seven." in (root / "wiki/notes.md").read_text(encoding="utf-8")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HistoryScreen), "the history to close")
+
+
+async def test_page_history_is_a_palette_command(tmp_path):
+    root = vault_with_history(tmp_path)
+    app = workspace(root, watch=False, index=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("wiki/notes.md")
+        await pilot.press("ctrl+p", *"page history")
+        await wait_for(pilot, lambda: "compare two, restore one" in screen_text(app), "the command")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history screen")
+        await wait_for(pilot, lambda: len(app.screen.versions) == 3, "the versions")
