@@ -305,3 +305,29 @@ def test_search_since_and_until_filter_by_the_pages_updated_date(tmp_path, capsy
         ws.index.search("rabbit since:yesteryear")
     code, out, _ = run(capsys, "search", "rabbit until:2026-10-31", "--vault", str(root), "--json")
     assert code == 0 and [h["path"] for h in json.loads(out)] == ["wiki/old.md"]
+
+
+# ------------------------------------------------------------------ the agent's tool
+@needs_git
+def test_the_agents_history_tool_lists_versions_and_log_entries_read_only(git_vault):
+    from wikitui.core.agent.tools import READ_TOOLS, PROPOSE_TOOLS, ToolBox
+
+    root, (cs1, cs2) = git_vault
+    assert "history" in READ_TOOLS and "history" not in PROPOSE_TOOLS
+    ws = Workspace.open(root)
+    box = ToolBox(ws.vault, ws.require_graph())
+    before = read(root, "wiki/notes.md")
+    out = box.call("history", json.dumps({"path": "Notes"}))
+    assert out.ok, out.text
+    lines = out.text.splitlines()
+    assert lines[0] == "wiki/notes.md: 4 versions, newest first"
+    assert f"changeset {cs2}" in lines[1] and "Robin · openai/second" in lines[1]
+    assert "my own fix" in lines[2] and "Alice Human" in lines[2]
+    assert f"changeset {cs1}" in lines[3]
+    log_at = lines.index("Log entries naming it (2):")
+    assert lines[log_at + 1].endswith(f"edit | Spell seven (changeset {cs2})")
+    then = box.call("history", json.dumps({"path": "wiki/notes.md", "at": "2026-11-03"}))
+    assert then.ok and "Note five." in then.text and "Note 7." in then.text and "by hand" not in then.text
+    missing = box.call("history", json.dumps({"path": "Notes", "at": "2026-09-01"}))
+    assert not missing.ok and "did not exist on 2026-09-01" in missing.text
+    assert read(root, "wiki/notes.md") == before
