@@ -331,3 +331,13 @@ def test_the_agents_history_tool_lists_versions_and_log_entries_read_only(git_va
     missing = box.call("history", json.dumps({"path": "Notes", "at": "2026-09-01"}))
     assert not missing.ok and "did not exist on 2026-09-01" in missing.text
     assert read(root, "wiki/notes.md") == before
+
+
+def test_a_page_with_no_history_says_where_its_history_starts(tmp_path, capsys):
+    root = make_vault(tmp_path / "v", {"notes.md": NOTES})
+    code, _, err = run(capsys, "show", "Notes", "--at", "2000-01-01", "--vault", str(root))
+    assert code == 2 and "no version of wiki/notes.md is known from 2000-01-01" in err
+    code, out, _ = run(capsys, "show", "Notes", "--at", "today", "--vault", str(root))
+    assert (code, out) == (0, NOTES)
+    code, out, _ = run(capsys, "history", "Notes", "--vault", str(root), "--json")
+    assert [v["source"] for v in json.loads(out)["versions"]] == ["disk"]

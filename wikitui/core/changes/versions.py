@@ -319,8 +319,12 @@ def text_at(vault: Vault, graph: LinkGraph, name: str, day: _dt.date) -> tuple[s
         PageNotThen: The page did not exist that day.
     """
     path = history_path(vault, graph, name)
-    version = version_at(page_versions(vault, path), day)
+    versions = page_versions(vault, path)
+    version = version_at(versions, day)
     if version is None or version.text is None:
+        if version is None and versions and versions[-1].source == "disk":  # nothing says when it began
+            raise PageNotThen(f"no version of {path} is known from {day.isoformat()}: its history starts with "
+                              f"the file as it is now ({versions[-1].when})")
         raise PageNotThen(f"{path} did not exist on {day.isoformat()}")
     return version.text, version
 
