@@ -341,3 +341,12 @@ def test_a_page_with_no_history_says_where_its_history_starts(tmp_path, capsys):
     assert (code, out) == (0, NOTES)
     code, out, _ = run(capsys, "history", "Notes", "--vault", str(root), "--json")
     assert [v["source"] for v in json.loads(out)["versions"]] == ["disk"]
+
+
+def test_date_terms_inside_a_phrase_are_words():
+    from wikitui.core.search.date_filter import split_dates
+
+    rest, dates = split_dates('"since: then" rabbit until:2026-11-02')
+    assert rest == '"since: then" rabbit' and dates.since is None and dates.until == dt.date(2026, 11, 2)
+    rest, dates = split_dates("since:7d")
+    assert rest == "" and dates.since == dt.date.today() - dt.timedelta(days=7)

@@ -7,6 +7,7 @@ from tests.ui.workspace_helpers import notices, screen_text, wait_for, wait_read
 from wikitui.core.changes.builder import ChangesetBuilder
 from wikitui.core.workspace import Workspace
 from wikitui.ui.screens.history import HistoryScreen
+from wikitui.ui.screens.review import ReviewScreen
 from wikitui.ui.widgets.diff_view import DiffView
 
 NOTES = page("Notes", "".join(f"Note {i}.\n" for i in range(1, 11)))
@@ -59,6 +60,13 @@ async def test_h_shows_the_versions_compares_two_and_proposes_a_restore(tmp_path
         assert "Note seven." in (root / "wiki/notes.md").read_text(encoding="utf-8")
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, HistoryScreen), "the history to close")
+        # The restore is reviewed like any proposal: ctrl+r, accept it, apply.
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
+        await pilot.press("A", "enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ReviewScreen), "the apply")
+        await wait_for(pilot, lambda: (root / "wiki/notes.md").read_text(encoding="utf-8") == NOTES, "the restore")
+        assert "edit | restore version of earlier" in (root / "wiki/log.md").read_text(encoding="utf-8")
 
 
 async def test_page_history_is_a_palette_command(tmp_path):

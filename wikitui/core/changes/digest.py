@@ -101,7 +101,6 @@ def changes_since(vault: Vault, since: _dt.date) -> Digest:
         added = [p for s, p in touched if s.startswith("A") and vault.is_raw(p)]
         if pages or added:
             changes.append(Change(day, "commit", subject, pages, added, author=author, commit=sha))
-    changes.sort(key=lambda c: c.date, reverse=True)  # stable: same-day entries keep their order, reversed below
     return Digest(since, _newest_first(changes))
 
 

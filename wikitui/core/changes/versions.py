@@ -87,16 +87,16 @@ class Version:
 
     @property
     def who(self) -> str:
-        """The author and/or the model, for a list (``you``/``unknown`` when neither is known)."""
+        """The author and/or the model, for a list (``on disk`` for the current file, else ``unknown``)."""
         if self.source == "disk":
-            return "you (not committed)" if self.author == "git" else "you (not recorded)"
+            return "on disk"
         bits = [b for b in (self.author, self.model) if b]
         return " · ".join(bits) if bits else "unknown"
 
     def as_dict(self, *, text: bool = False) -> dict:
         """JSON-ready data (``text`` included on request)."""
         data = {"path": self.path, "date": self.date.isoformat(timespec="seconds") if self.date else None,
-                "source": self.source, "author": self.author if self.source != "disk" else None,
+                "source": self.source, "author": self.author,
                 "model": self.model, "changeset": self.changeset, "op": self.op, "title": self.title,
                 "log_entry": self.log_entry, "commit": self.commit, "deleted": self.text is None}
         if text:
@@ -294,7 +294,7 @@ def _current_version(vault: Vault, path: str, versions: list[Version], use_git: 
     except OSError:
         mtime = None
     title = "uncommitted edits" if use_git else ("edits not recorded by wikitui" if versions else "as it is now")
-    return Version(path, mtime, text, "disk", author="git" if use_git else None, title=title)
+    return Version(path, mtime, text, "disk", title=title)
 
 
 # ------------------------------------------------------------------ reading them

@@ -19,7 +19,8 @@ from wikitui.core.search.results import Hit
 from wikitui.core.vault.dates import BadDate, day_of, parse_day
 from wikitui.core.vault.layout import Vault
 
-_TERM = re.compile(r'(?<![\w:"])(since|until):("?)([^\s()"]*)\2(?=\s|$|\))', re.IGNORECASE)
+# A quoted phrase is matched first and kept: "since: then" is words, not a date term.
+_TERM = re.compile(r'"[^"]*"|(?<![\w:"])(since|until):("?)([^\s()"]*)\2(?=\s|$|\))', re.IGNORECASE)
 #: Most hits asked of the engine to filter by date (then cut at the caller's limit).
 DATE_POOL = 2000
 
@@ -52,6 +53,8 @@ def split_dates(query: str) -> tuple[str, DateRange]:
     found = DateRange()
 
     def take(m: re.Match) -> str:
+        if m.group(1) is None:  # a phrase
+            return m.group(0)
         if not m.group(3):
             raise BadQuery(f"{m.group(1).lower()}: needs a date (since:2026-11-01, since:7d)")
         try:
