@@ -80,3 +80,40 @@ async def test_page_history_is_a_palette_command(tmp_path):
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history screen")
         await wait_for(pilot, lambda: len(app.screen.versions) == 3, "the versions")
+
+
+async def test_d_shows_the_page_as_it_was_on_a_day_read_only(tmp_path):
+    import json
+
+    from textual.widgets import TextArea
+
+    from wikitui.core.changes.undo import list_records
+
+    root = vault_with_history(tmp_path)
+    for (rel, data), day in zip(list_records(Workspace.open(root).vault), ("2026-11-02", "2026-11-08")):
+        (root / rel).write_text(json.dumps(dict(data, applied_at=f"{day}T12:00:00")), encoding="utf-8")
+    app = workspace(root, watch=False, index=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("wiki/notes.md")
+        await pilot.pause()
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and len(app.screen.versions) == 3,
+                       "the versions")
+        screen = app.screen
+        await pilot.press("d", *"2026-11-05", "enter")
+        await wait_for(pilot, lambda: screen.showing_text, "the text of that day")
+        await pilot.pause()
+        text = screen.query_one("#history-text", TextArea)
+        assert text.read_only and text.text == NOTES.replace("Note 5.", "Note five.")
+        assert screen.highlighted == 1
+        assert "as it was on 2026-11-05" in screen_text(app)
+        await pilot.press("d", *"2026-10-01", "enter")
+        await wait_for(pilot, lambda: screen.highlighted == 2, "the earliest version")
+        await pilot.pause()
+        assert text.text == NOTES
+        await pilot.press("v")  # back to the diff
+        await pilot.pause()
+        assert not screen.showing_text and screen.query_one(DiffView).display
+        assert (root / "wiki/notes.md").read_text(encoding="utf-8") == NOTES.replace("Note 5.", "Note five.").replace(
+            "Note 7.", "Note seven.")

@@ -3,8 +3,9 @@
 Left, the versions, newest first (date, what made it, who); right, the review's
 diff view, read-only. The diff shows what the highlighted version changed (from the
 version before it); ``m`` marks a version, and the diff then compares the marked
-version with the highlighted one, any two. ``r`` proposes the highlighted version
-back as a pending changeset (op ``edit``, reason "restore version of <date>"),
+version with the highlighted one, any two. ``v`` shows the highlighted version's
+text instead (read-only), and ``d`` asks for a day and shows the page as it was
+then. ``r`` proposes the highlighted version back as a pending changeset (op ``edit``, reason "restore version of <date>"),
 reviewed with ``ctrl+r`` like any agent proposal; nothing is written here.
 Versions are read (git, or wikitui's records) in a thread worker.
 
@@ -12,6 +13,8 @@ Versions are read (git, or wikitui's records) in a thread worker.
 | --- | --- |
 | `↑` `↓` / `k` `j` | the previous / next version |
 | `m` | mark the highlighted version to compare with (again: unmark) |
+| `v` | the highlighted version's text, read-only (again: the diff) |
+| `d` | the page on a day: type `2026-11-01` or `7d`, `enter` |
 | `r` | propose restoring the highlighted version (a pending changeset) |
 | `esc` | close |
 """
@@ -26,7 +29,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Label, OptionList
+from textual.widgets import Footer, Input, Label, OptionList, TextArea
 from textual.widgets.option_list import Option
 
 from wikitui.core.changes.model import make_file_change
@@ -52,6 +55,8 @@ class HistoryScreen(Screen[None]):
         Binding("j", "move(1)", "Next version", show=False),
         Binding("k", "move(-1)", "Previous version", show=False),
         Binding("m", "mark", "Mark to compare"),
+        Binding("v", "toggle_text", "Text / diff"),
+        Binding("d", "ask_date", "On a date…"),
         Binding("r", "restore", "Restore this version"),
     ]
 
@@ -65,6 +70,10 @@ class HistoryScreen(Screen[None]):
         self.marked: int | None = None
         #: The pending changeset the last restore proposed.
         self.proposed: str | None = None
+        #: Whether the right pane shows the highlighted version's text (else the diff).
+        self.showing_text = False
+        # (version index, what to say) after a day was asked for: said while that version stays highlighted.
+        self._dated: tuple[int, str] | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="history-body"):
@@ -74,7 +83,10 @@ class HistoryScreen(Screen[None]):
                 yield OptionList(id="history-versions")
             with Vertical(id="history-right"):
                 yield Label("Loading the versions…", id="history-status")
+                yield Input(placeholder="the page on a day: YYYY-MM-DD, or 7d for a week ago; enter shows it",
+                            id="history-date")
                 yield DiffView(id="history-diff")
+                yield TextArea(id="history-text", read_only=True, soft_wrap=True, show_line_numbers=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -137,6 +149,9 @@ class HistoryScreen(Screen[None]):
         return (self.versions[index + 1] if index + 1 < len(self.versions) else None), to
 
     def _show_diff(self) -> None:
+        if self.showing_text:
+            self._show_text()
+            return
         old, new = self.compared()
         if new is None:
             return
@@ -147,7 +162,25 @@ class HistoryScreen(Screen[None]):
         self.query_one(DiffView).show(change, {}, cursor=None)
         status = (f"Comparing {old.when} (marked) with {new.when}" if self.marked is not None and old is not None
                   and self.versions.index(old) == self.marked else f"What {new.when} changed")
-        self.query_one("#history-status", Label).update(status + " · m marks · r restores · esc closes")
+        self.query_one("#history-status", Label).update(status)
+
+    def _show_text(self) -> None:
+        """The highlighted version's text, read-only."""
+        index = self.highlighted
+        if index is None or not self.versions:
+            return
+        version = self.versions[index]
+        self.query_one("#history-text", TextArea).load_text(version.text or "")
+        what = f"The page as of {version.when}" + (" (deleted)" if version.text is None else "")
+        if self._dated is not None and self._dated[0] == index:
+            what = self._dated[1]
+        self.query_one("#history-status", Label).update(what + " · read-only")
+
+    def _switch(self, text: bool) -> None:
+        self.showing_text = text
+        self.query_one(DiffView).display = not text
+        self.query_one("#history-text", TextArea).display = text
+        self._show_diff()
 
     @on(OptionList.OptionHighlighted, "#history-versions")
     def _highlighted(self) -> None:
@@ -195,6 +228,46 @@ class HistoryScreen(Screen[None]):
         self.proposed = changeset_id
         self.notify(f"Proposed: restore version of {version.day} ({changeset_id}); ctrl+r reviews it.")
 
+    def action_toggle_text(self) -> None:
+        """The highlighted version's text, or back to the diff."""
+        self._switch(not self.showing_text)
+
+    def action_ask_date(self) -> None:
+        """Ask for a day; the page as it was then is shown."""
+        field = self.query_one("#history-date", Input)
+        field.display = True
+        field.value = ""
+        field.focus()
+
+    @on(Input.Submitted, "#history-date")
+    def _date_given(self, event: Input.Submitted) -> None:
+        from wikitui.core.changes.versions import version_at
+        from wikitui.core.vault.dates import BadDate, parse_day
+
+        try:
+            day = parse_day(event.value)
+        except BadDate as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        self._hide_date()
+        version = version_at(self.versions, day)
+        if version is None:
+            self.notify(f"{self.path} did not exist on {day.isoformat()} (as far as its history tells)",
+                        severity="warning")
+            return
+        index = self.versions.index(version)
+        self._dated = (index, f"The page as it was on {day.isoformat()} (version of {version.when})")
+        self.query_one(OptionList).highlighted = index
+        self._switch(True)
+
+    def _hide_date(self) -> None:
+        field = self.query_one("#history-date", Input)
+        field.display = False
+        self.query_one(OptionList).focus()
+
     def action_close(self) -> None:
-        """Back to the page."""
+        """Back to the page (or, while a day is being typed, back to the list)."""
+        if self.query_one("#history-date", Input).display:
+            self._hide_date()
+            return
         self.dismiss(None)
