@@ -45,13 +45,14 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     ws = open_workspace(args)
     graph = load_graph(ws)
-    if args.at:
-        day = parse_day(args.at)
+    day = parse_day(args.at) if args.at else None
+    meta: dict | None = None
+    if day is not None:
         text, version = text_at(ws.vault, graph, args.page, day)
         path, meta = version.path, version.as_dict()
     else:
-        path, version_data = ws.find_page(args.page), None
-        text, meta, day = text_of(ws.vault, path) or "", version_data, None
+        path = ws.find_page(args.page)
+        text = text_of(ws.vault, path) or ""
     if args.json:
         dump({"path": path, "at": day.isoformat() if day else None, "version": meta, "text": text})
     else:

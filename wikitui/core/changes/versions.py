@@ -189,7 +189,7 @@ def _git_versions(vault: Vault, path: str) -> list[Version]:
         if len(parts) < 6:
             continue
         sha, stamp, author, subject, body, tail = parts[:6]
-        status = next((line.split("\t") for line in tail.splitlines() if "\t" in line), None)
+        status: list[str] = next((line.split("\t") for line in tail.splitlines() if "\t" in line), [])
         at = status[-1] if status else path
         deleted = bool(status) and status[0].startswith("D")
         version = Version(at, local_time(stamp), None, "git", author=author or None, commit=sha, title=subject)

@@ -102,8 +102,9 @@ def pages_in_range(vault: Vault, dates: DateRange, limit: int) -> list[Hit]:
     for stat in pages:
         day, meta = page_updated(vault, stat.path)
         if dates.holds(day):
-            title = meta.get("title") if isinstance(meta.get("title"), str) else stat.path.rsplit("/", 1)[-1][:-3]
-            summary = meta.get("summary") if isinstance(meta.get("summary"), str) else ""
+            title, summary = meta.get("title"), meta.get("summary")
+            title = title if isinstance(title, str) else stat.path.rsplit("/", 1)[-1][:-3]
+            summary = summary if isinstance(summary, str) else ""
             rows.append((day, stat.path, Hit(stat.path, "page", title, 0.0, summary)))
     rows.sort(key=lambda r: (r[0], r[1]), reverse=True)
     return [hit for _day, _path, hit in rows[:limit]]
