@@ -111,8 +111,8 @@ _COMMAND_HELP = {
              "economy tasks through the agent on a temporary copy of the built-in sample vault, and score each with "
              "deterministic checks. Your vault and config are only read. Progress goes to stderr."),
     "mcp": ("an MCP server on stdio for other agents (Claude Code, Codex...)", "Serve the vault over MCP on "
-            "stdin/stdout: search, read, list_pages, links, lint and the propose_* tools. Proposals gather into "
-            "one pending changeset per session, for you to review; nothing is ever applied by MCP."),
+            "stdin/stdout: search, read, list_pages, links, history, lint and the propose_* tools. Proposals "
+            "gather into one pending changeset per session, for you to review; nothing is ever applied by MCP."),
     "serve": ("the workspace in a browser, on 127.0.0.1", "Run the workspace through textual-serve and print "
               "its address, with a random token: only a browser that opens that URL gets in. Only this machine "
               "can reach it unless --host says otherwise."),

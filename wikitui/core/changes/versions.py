@@ -250,8 +250,8 @@ def _record_versions(vault: Vault, path: str) -> list[Version]:
             old, new = file_texts(item)
             cs, title, model = str(rec.get("changeset") or "") or None, str(rec.get("title") or ""), rec.get("model")
             applied = local_time(str(rec.get("applied_at") or ""))
-            if earliest is None and not events:
-                earliest = Version(path, None, old, "records", title="before wikitui's records") if old is not None else None
+            if earliest is None and not events and old is not None:  # the text before the first record known
+                earliest = Version(path, None, old, "records", title="before wikitui's records")
             if applied is not None:
                 events.append((applied, 2 * seq, Version(path, applied, new, "records", model=model, changeset=cs,
                                                          op=str(rec.get("op") or "edit"), title=title,

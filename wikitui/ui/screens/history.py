@@ -5,8 +5,9 @@ diff view, read-only. The diff shows what the highlighted version changed (from 
 version before it); ``m`` marks a version, and the diff then compares the marked
 version with the highlighted one, any two. ``v`` shows the highlighted version's
 text instead (read-only), and ``d`` asks for a day and shows the page as it was
-then. ``r`` proposes the highlighted version back as a pending changeset (op ``edit``, reason "restore version of <date>"),
-reviewed with ``ctrl+r`` like any agent proposal; nothing is written here.
+then. ``r`` proposes the highlighted version back as a pending changeset (op
+``edit``, reason "restore version of <date>"), reviewed with ``ctrl+r`` like any
+agent proposal; nothing is written here.
 Versions are read (git, or wikitui's records) in a thread worker.
 
 | key | action |
