@@ -117,3 +117,31 @@ async def test_d_shows_the_page_as_it_was_on_a_day_read_only(tmp_path):
         assert not screen.showing_text and screen.query_one(DiffView).display
         assert (root / "wiki/notes.md").read_text(encoding="utf-8") == NOTES.replace("Note 5.", "Note five.").replace(
             "Note 7.", "Note seven.")
+
+
+def test_history_screen_snapshot(snap_compare, tmp_path):
+    """The history screen with a version marked and another highlighted (fixed dates and ids: no clock shows)."""
+    import json
+
+    from wikitui.core.changes.undo import list_records
+
+    root = vault_with_history(tmp_path)
+    records = list_records(Workspace.open(root).vault)
+    for n, ((rel, data), day) in enumerate(zip(records, ("2026-11-02", "2026-11-08")), 1):
+        (root / rel).write_text(json.dumps(dict(data, applied_at=f"{day}T12:00:00", changeset=f"cs-2026110{n}-abc")),
+                                encoding="utf-8")
+
+    async def before(pilot):
+        app = pilot.app
+        await wait_ready(pilot)
+        app.main.open_path("wiki/notes.md")
+        await pilot.pause()
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen) and len(app.screen.versions) == 3,
+                       "the versions")
+        await pilot.press("m", "down", "down")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+    app = workspace(root, watch=False, index=False, theme="wikitui-dark")
+    assert snap_compare(app, terminal_size=(120, 30), run_before=before)
