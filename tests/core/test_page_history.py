@@ -350,3 +350,23 @@ def test_date_terms_inside_a_phrase_are_words():
     assert rest == '"since: then" rabbit' and dates.since is None and dates.until == dt.date(2026, 11, 2)
     rest, dates = split_dates("since:7d")
     assert rest == "" and dates.since == dt.date.today() - dt.timedelta(days=7)
+
+
+@needs_git
+def test_odd_file_names_are_literal_paths_to_git(tmp_path, monkeypatch):
+    at(monkeypatch, "2026-10-01", "Test")
+    odd = {"odd [1].md": page("Odd", "Bracketed.\n"), "odd 1.md": page("Plain", "Not it.\n"),
+           "line\nbreak.md": page("Broken", "A line break in the name.\n")}
+    root = make_vault(tmp_path / "v", odd)
+    git_init(root)
+    at(monkeypatch, "2026-11-02")
+    ws = Workspace.open(root)
+    b = ChangesetBuilder(ws.vault, ws.require_graph())
+    b.edit("odd [1].md", [{"old": "Bracketed.", "new": "Bracketed, edited."}], "")
+    b.edit("line\nbreak.md", [{"old": "A line break", "new": "One line break"}], "")
+    ws.apply(b.build("edit", "Odd names", model="m"))
+    versions = page_versions(ws.vault, "wiki/odd [1].md")
+    assert [v.text for v in versions] == [page("Odd", "Bracketed, edited.\n"), page("Odd", "Bracketed.\n")]
+    versions = page_versions(ws.vault, "wiki/line\nbreak.md")
+    assert [v.text for v in versions] == [page("Broken", "One line break in the name.\n"),
+                                          page("Broken", "A line break in the name.\n")]

@@ -115,13 +115,13 @@ def _newest_first(changes: list[Change]) -> list[Change]:
 def _commits_since(vault: Vault, since: _dt.date) -> list[tuple[str, _dt.date, str, str, str | None, list]]:
     """(sha, day, author, subject, changeset id, [(status, path)]) of each commit since, oldest first."""
     from wikitui.core.changes.git import GitError, is_git_vault, run_git
-    from wikitui.core.changes.versions import changeset_of, local_time
+    from wikitui.core.changes.versions import LOG_FORMAT, changeset_of, local_time, unquote_path
 
     if not is_git_vault(vault):
         return []
     try:
         out = run_git(vault, "log", "--reverse", "--no-color", "--no-renames", f"--since={since.isoformat()} 00:00",
-                      "--format=%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%b%x1f", "--name-status").stdout
+                      f"--format={LOG_FORMAT}", "--name-status").stdout
     except GitError:
         return []
     rows = []
@@ -133,6 +133,7 @@ def _commits_since(vault: Vault, since: _dt.date) -> list[tuple[str, _dt.date, s
         moment = local_time(stamp)
         if moment is None or moment.date() < since:
             continue
-        touched = [(f[0], f[-1]) for f in (line.split("\t") for line in tail.splitlines() if "\t" in line)]
+        fields = [line.split("\t") for line in tail.splitlines() if "\t" in line]
+        touched = [(f[0], unquote_path(f[-1])) for f in fields]
         rows.append((sha, moment.date(), author, subject, changeset_of(subject, body), touched))
     return rows

@@ -35,6 +35,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _CHANGESET = re.compile(r"(?:^|\n)(?:undo of )?changeset: ((?:cs|mcp)-[0-9A-Za-z-]+)")
 _SUBJECT = re.compile(r"^wikitui: (\w+) \| (.*)$")
+#: ``git log`` fields: a record separator, then hash, author date, author, subject and body, each ended by a unit one.
+LOG_FORMAT = "%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%b%x1f"
 _YOUR_EDITS = re.compile(r"^wikitui: your edits before ((?:cs|mcp)-[0-9A-Za-z-]+)$")
 
 
@@ -129,7 +131,7 @@ def _has_history(vault: Vault, rel: str) -> bool:
 
     if is_git_vault(vault):
         try:
-            return bool(run_git(vault, "log", "-1", "--format=%H", "--", rel).stdout.strip())
+            return bool(run_git(vault, "--literal-pathspecs", "log", "-1", "--format=%H", "--", rel).stdout.strip())
         except GitError:
             pass
     return any(item.get("path") == rel for _rel, rec in list_records(vault) for item in rec["files"])
@@ -181,7 +183,7 @@ def _git_versions(vault: Vault, path: str) -> list[Version]:
     """The commits touching ``path`` (following renames), oldest first, each with the page's text then."""
     from wikitui.core.changes.git import run_git
 
-    out = run_git(vault, "log", "--follow", "--no-color", "--format=%x1e%H%x1f%aI%x1f%an%x1f%s%x1f%b%x1f",
+    out = run_git(vault, "--literal-pathspecs", "log", "--follow", "--no-color", f"--format={LOG_FORMAT}",
                   "--name-status", "--", path).stdout
     found: list[tuple[Version, str | None]] = []
     for chunk in out.split("\x1e")[1:]:
@@ -190,7 +192,7 @@ def _git_versions(vault: Vault, path: str) -> list[Version]:
             continue
         sha, stamp, author, subject, body, tail = parts[:6]
         status: list[str] = next((line.split("\t") for line in tail.splitlines() if "\t" in line), [])
-        at = status[-1] if status else path
+        at = unquote_path(status[-1]) if status else path
         deleted = bool(status) and status[0].startswith("D")
         version = Version(at, local_time(stamp), None, "git", author=author or None, commit=sha, title=subject)
         _read_message(version, subject, body)
@@ -199,6 +201,32 @@ def _git_versions(vault: Vault, path: str) -> list[Version]:
     for version, spec in found:
         version.text = texts.get(spec) if spec else None
     return [v for v, _spec in reversed(found)]
+
+
+_C_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+
+
+def unquote_path(text: str) -> str:
+    """A path as git prints it in ``--name-status`` (C-quoted when it holds odd characters), as it is."""
+    if not (len(text) >= 2 and text[0] == text[-1] == '"'):
+        return text
+    out = bytearray()
+    body, i = text[1:-1], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            octal = body[i + 1:i + 4]
+            if len(octal) == 3 and all(c in "01234567" for c in octal):  # one byte of a UTF-8 character
+                out.append(int(octal, 8))
+                i += 4
+                continue
+            out.append(_C_ESCAPES.get(nxt, ord(nxt)) if nxt.isascii() else 92)
+            i += 2
+            continue
+        out += ch.encode("utf-8", "surrogateescape")
+        i += 1
+    return out.decode("utf-8", "surrogateescape")
 
 
 def _read_message(version: Version, subject: str, body: str) -> None:
@@ -214,14 +242,23 @@ def _read_message(version: Version, subject: str, body: str) -> None:
 
 
 def _blobs(vault: Vault, specs: list[str]) -> dict[str, str]:
-    """``sha:path`` to the file's text there, read in one ``git cat-file --batch``."""
-    from wikitui.core.changes.git import run_git
+    """``sha:path`` to the file's text there, read in one ``git cat-file --batch``.
 
+    A path holding a line break cannot be a line of the batch: such a file is read by itself.
+    """
+    from wikitui.core.changes.git import GitError, run_git
+
+    texts: dict[str, str] = {}
+    for spec in [s for s in specs if "\n" in s or "\r" in s]:
+        try:
+            texts[spec] = decode_exact(run_git(vault, "show", spec).stdout.encode("utf-8", "surrogateescape"))
+        except GitError:
+            pass
+    specs = [s for s in specs if s not in texts and "\n" not in s and "\r" not in s]
     if not specs:
-        return {}
+        return texts
     raw = run_git(vault, "cat-file", "--batch", input=("\n".join(specs) + "\n").encode("utf-8", "surrogateescape"))
     data = raw.stdout.encode("utf-8", "surrogateescape")
-    texts: dict[str, str] = {}
     pos = 0
     for spec in specs:
         end = data.find(b"\n", pos)
