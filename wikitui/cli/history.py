@@ -79,11 +79,17 @@ def cmd_changes(args: argparse.Namespace) -> int:
         who = " · ".join(w for w in (c.author, c.model) if w)
         print(f"\n{c.date.isoformat()}  {c.op} | {c.title}" + (f"  ({who})" if who else ""))
         if c.pages:
-            print("    pages: " + ", ".join(c.pages))
+            print("    pages: " + _listed(c.pages))
         if c.sources and c.op != "ingest":
-            print("    sources: " + ", ".join(c.sources))
+            print("    sources: " + _listed(c.sources))
         if c.changeset:
             print(f"    changeset: {c.changeset}")
     if digest.sources:
         print("\nSources: " + ", ".join(digest.sources))
     return 0
+
+
+def _listed(items: list[str], most: int = 8) -> str:
+    """The first ``most`` items, then how many more (``--json`` lists them all)."""
+    more = f" and {len(items) - most} more" if len(items) > most else ""
+    return ", ".join(items[:most]) + more
