@@ -89,7 +89,7 @@ def test_a_large_window_keeps_the_full_set(fake_llm, sample_vault):
     assert code == 0, err
     assert "compact prompt" not in err
     names = tool_names(fake_llm.requests[0])
-    assert len(names) == 10 and "list_pages" in names and "propose_merge" in names
+    assert len(names) == 11 and "list_pages" in names and "history" in names and "propose_merge" in names
 
 
 def test_compact_can_be_forced_either_way(fake_llm, sample_vault):

@@ -55,7 +55,7 @@ def test_a_client_lists_searches_reads_and_proposes_into_one_pending_changeset(s
 
     async def script(session: ClientSession) -> None:
         tools = {t.name: t for t in (await session.list_tools()).tools}
-        assert set(tools) == {"search", "read", "list_pages", "links", "lint",
+        assert set(tools) == {"search", "read", "list_pages", "links", "history", "lint",
                               "propose_edit", "propose_page", "propose_delete", "propose_move", "propose_chart",
                               "propose_merge"}
         # The agent's own schemas: the same arguments.

@@ -41,7 +41,7 @@ def call(box: ToolBox, name: str, **args):
 
 def test_schemas_follow_the_contract(box):
     schemas = {s["function"]["name"]: s["function"] for s in box.schemas()}
-    assert list(schemas) == ["search", "read", "list_pages", "links",
+    assert list(schemas) == ["search", "read", "list_pages", "links", "history",
                              "propose_edit", "propose_page", "propose_delete", "propose_move", "propose_chart",
                              "propose_merge"]
     search = schemas["search"]["parameters"]

@@ -43,6 +43,9 @@ HANDLERS: dict[str, str | Callable[[argparse.Namespace], int]] = {
     "mcp": "mcp:cmd_mcp",
     "serve": "serve:cmd_serve",
     "completion": "completion:cmd_completion",
+    "history": "history:cmd_history",
+    "show": "history:cmd_show",
+    "changes": "history:cmd_changes",
 }
 
 

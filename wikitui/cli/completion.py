@@ -21,7 +21,7 @@ PAGES_COMMAND = f"{PROG} __complete pages"
 #: What it runs to list the slide decks (``export``).
 DECKS_COMMAND = f"{PROG} __complete decks"
 #: The commands whose PAGE argument names a page, and what lists their names.
-PAGE_COMMANDS = {"links": "pages", "export": "decks"}
+PAGE_COMMANDS = {"links": "pages", "export": "decks", "history": "pages", "show": "pages"}
 #: A page's frontmatter is looked for in its first this many bytes.
 HEAD_BYTES = 16 * 1024
 #: Characters bash would read as syntax in a completed word: each gets a backslash.

@@ -20,8 +20,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
-COMMANDS = ("init", "sample", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending", "undo",
-            "mcp", "serve", "completion")
+COMMANDS = ("init", "sample", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending",
+            "undo", "mcp", "serve", "completion", "history", "show", "changes")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
 
@@ -115,13 +115,19 @@ _COMMAND_HELP = {
              "economy tasks through the agent on a temporary copy of the built-in sample vault, and score each with "
              "deterministic checks. Your vault and config are only read. Progress goes to stderr."),
     "mcp": ("an MCP server on stdio for other agents (Claude Code, Codex...)", "Serve the vault over MCP on "
-            "stdin/stdout: search, read, list_pages, links, lint and the propose_* tools. Proposals gather into "
-            "one pending changeset per session, for you to review; nothing is ever applied by MCP."),
+            "stdin/stdout: search, read, list_pages, links, history, lint and the propose_* tools. Proposals "
+            "gather into one pending changeset per session, for you to review; nothing is ever applied by MCP."),
     "serve": ("the workspace in a browser, on 127.0.0.1", "Run the workspace through textual-serve and print "
               "its address, with a random token: only a browser that opens that URL gets in. Only this machine "
               "can reach it unless --host says otherwise."),
     "completion": ("a shell completion script (bash, zsh or fish)", "Print a completion script for SHELL; e.g. "
                    "`wikitui completion bash > ~/.local/share/bash-completion/completions/wikitui`."),
+    "history": ("a page's versions, newest first (git, or wikitui's records)", "List a page's versions, newest "
+                "first: date, author or model, the log.md entry and the changeset id that made each."),
+    "show": ("a page's text, now or as it was on a day (--at)", "Print a page's text; with --at DATE, as it was "
+             "at the end of that day (exit status 2 when it did not exist then)."),
+    "changes": ("what changed since a day: pages, sources, by whom", "The digest of log.md and git since a day "
+                "(default 7d): each change with its pages, model and author."),
 }
 
 
@@ -179,6 +185,8 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--port", type=_port, default=8000, metavar="N", help="the port (default 8000)")
         p.add_argument("--host", default="127.0.0.1", metavar="H",
                        help="the address to listen on (default 127.0.0.1: this machine only)")
+    elif name in ("history", "show", "changes"):
+        _define_history_command(name, p)
     elif name == "completion":
         p.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL", help="bash, zsh or fish")
     _common(p, suppress=True)
@@ -192,6 +200,17 @@ def _define_change_command(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("action", nargs="?", choices=("list", "show", "apply", "reject"), default="list",
                        help="what to do (default list)")
         p.add_argument("id", nargs="?", metavar="ID", help="a changeset id, a unique prefix of one, or `latest`")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _define_history_command(name: str, p: argparse.ArgumentParser) -> None:
+    """``history PAGE``, ``show PAGE [--at DATE]`` and ``changes [--since DATE]`` (DESIGN §15)."""
+    if name in ("history", "show"):
+        p.add_argument("page", metavar="PAGE", help="a page's path, title or alias (or the path of a deleted page)")
+    if name == "show":
+        p.add_argument("--at", metavar="DATE", help="the day: YYYY-MM-DD, or a span back from today (7d, 2w)")
+    if name == "changes":
+        p.add_argument("--since", metavar="DATE", default="7d", help="YYYY-MM-DD or a span such as 7d (default 7d)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 

@@ -48,6 +48,7 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "keymap": dict,
     "review_model": str,
     "background": dict,
+    "history_keep": int,
 }
 #: Config keys that look like a secret: refused, because keys live in the environment.
 _SECRET_KEY = re.compile(r"(^|_)(api_key|key|token|secret|password)$", re.IGNORECASE)
@@ -126,6 +127,8 @@ class Settings:
             does and notes ``ok``/``doubt``/``wrong`` on each (DESIGN §11); None: no second review.
         lint_after_idle_minutes: ``[background] lint_after_idle_minutes``: the TUI runs the
             semantic lint after this long idle, leaving its proposals pending; None: off.
+        history_keep: How many applied changesets keep their before-images in ``.wikitui/history/``
+            (for ``/undo`` and, without git, a page's history); at least 1.
         user_config: The user config file these settings were read from (it may not exist).
         sources: Where each configured value came from (``{"model": "WIKITUI_MODEL"}``).
         warnings: Problems found in config files (ignored values); shown, never fatal.
@@ -144,6 +147,7 @@ class Settings:
     keymap: dict[str, str] = field(default_factory=dict)
     review_model: str | None = None
     lint_after_idle_minutes: float | None = None
+    history_keep: int = 200
     user_config: Path | None = None
     sources: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)

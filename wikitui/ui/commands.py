@@ -50,6 +50,7 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Widen pane", "Make the focused column wider (])", "resize(1)"),
     ("Outline", "The page's headings: jump to one (ctrl+o)", "outline"),
     ("Edit page", "Open the page in $VISUAL or $EDITOR, then show it again (e, on the page)", "edit_page"),
+    ("Page history", "The page's versions: compare two, restore one (h, on the page)", "history"),
     ("Filter pages", "Filter the page tree", "filter_pages"),
     ("Mark reviewed", "The page is checked against its sources: no longer stale", "mark_reviewed"),
     ("Clip a web page or file into raw/…", "Fetch a URL or copy a file into raw/ as a new source, then open it",

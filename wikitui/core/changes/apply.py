@@ -317,6 +317,7 @@ def _apply(
         from wikitui.core.changes.undo import set_record_commit
 
         set_record_commit(vault, history_rel, outcome.commit)
+    _prune_history(vault, outcome.warnings)
     result.written = [rel for rel, text, _ in writes if text is not None]
     result.deleted = removed
     planned = {rel: text for rel, text, _ in writes}
@@ -325,3 +326,14 @@ def _apply(
     result.take(outcome)
     result.unresolved_links = unresolved_in(graph, [*result.written, *(linked_to_removed - set(removed))])
     return result
+
+
+def _prune_history(vault: Vault, warnings: list[str]) -> None:
+    """Keep the newest ``history_keep`` apply records (undo's before-images, a page's history without git)."""
+    from wikitui.core.changes.undo import prune_records
+    from wikitui.core.config import load_settings
+
+    try:
+        prune_records(vault, load_settings(vault).history_keep)
+    except Exception as exc:  # bookkeeping: never worth failing an apply for
+        warnings.append(f"old history records not pruned: {exc}")

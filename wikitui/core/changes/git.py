@@ -186,3 +186,14 @@ def finish_commits(vault: Vault, commit: dict, olds: dict[str, bytes | None]) ->
         if last != your_edits_subject(commit.get("id", "?")) and last != commit.get("subject"):
             mine = commit_contents(vault, {p: olds[p] for p in before}, your_edits_subject(commit.get("id", "?")))
     return mine, commit_paths(vault, paths, commit.get("subject", "wikitui"), commit.get("body", ""))
+
+
+def run_git(vault: Vault, *args: str, check: bool = True, input: bytes | None = None) -> subprocess.CompletedProcess:
+    """Run one git command in the vault (stdout decoded with ``surrogateescape``, so its bytes come back exactly).
+
+    For readers of the repository's history (:mod:`wikitui.core.changes.versions`).
+
+    Raises:
+        GitError: The command failed (when ``check``).
+    """
+    return _git(vault, *args, check=check, input=input)

@@ -6,7 +6,8 @@ not yet undone and puts the old texts back: directly when a file is still what t
 changeset wrote, merged three-way when someone edited it since, and not at all
 (a :class:`~wikitui.core.changes.builder.FileConflict`) when that edit overlaps. An undo
 writes its own log entry and, in a git vault, its own commit (history is never
-rewritten). Undoing again undoes the apply before. Like an apply, an undo compares
+rewritten). Undoing again undoes the apply before. The newest ``history_keep`` records (200 by
+default) are kept; a page's history without git reads them too. Like an apply, an undo compares
 each file right before replacing it, so a save landing meanwhile is merged, not lost.
 """
 
@@ -106,6 +107,7 @@ def record_for_apply(
     seq = _next_seq(vault)
     record = {
         "seq": seq, "changeset": changeset.id, "op": changeset.op, "title": changeset.title,
+        "model": changeset.model,  # for the page's history (DESIGN §15) when there is no git
         "applied_at": _dt.datetime.now().isoformat(timespec="seconds"), "hunks": applied,
         "files": [_file_entry(p, old, new) for p, new, old in files],
         "commit": None, "undone": False,
@@ -127,6 +129,34 @@ def _texts(item: dict) -> tuple[str | None, str | None]:
     if item.get("binary") is True:
         old, new = (None if t is None else decode_exact(from_base64(t)) for t in (old, new))
     return old, new
+
+
+def file_texts(item: dict) -> tuple[str | None, str | None]:
+    """(text replaced, text written) of one file of a record (None: no file), for a page's history."""
+    return _texts(item)
+
+
+#: How many apply records are kept when the config does not say (``history_keep``).
+DEFAULT_KEEP = 200
+
+
+def prune_records(vault: Vault, keep: int = DEFAULT_KEEP) -> list[str]:
+    """Remove all but the newest ``keep`` records (they are ``/undo``'s and the history's before-images).
+
+    Records are kept for undo and for a page's history without git
+    (:mod:`wikitui.core.changes.versions`); ``history_keep`` in the config sets ``keep``.
+
+    Returns:
+        The vault-relative paths removed.
+    """
+    records = list_records(vault)
+    gone = [rel for rel, _data in records[:max(0, len(records) - max(keep, 1))]]
+    for rel in gone:
+        try:
+            (vault.root / rel).unlink()
+        except OSError:
+            pass
+    return gone
 
 
 def set_record_commit(vault: Vault, rel: str, commit: str) -> None:

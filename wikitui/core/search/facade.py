@@ -173,7 +173,9 @@ class SearchIndex:
 
         Args:
             query: The query (see :mod:`wikitui.core.search.whoosh.schema`). A blank
-                query or one of stop words only finds nothing.
+                query or one of stop words only finds nothing. ``since:DATE`` and
+                ``until:DATE`` keep pages by their ``updated`` date
+                (:mod:`wikitui.core.search.date_filter`).
             scope: "all", "wiki" (pages only) or "raw" (raw sources only).
             limit: Most hits to return, best first.
 
@@ -192,8 +194,22 @@ class SearchIndex:
         if not query.strip() or limit <= 0:
             return Hits()
         notes: list[str] = []
+        if "since:" in query.lower() or "until:" in query.lower():  # DESIGN §15: by the page's `updated`
+            return self._search_dated(query, scope, limit, notes)
         hits = self.backend.search(query, scope, limit, notes)
         return Hits(hits, notes)
+
+    def _search_dated(self, query: str, scope: str, limit: int, notes: list[str]) -> Hits:
+        """A query with ``since:``/``until:`` (:mod:`wikitui.core.search.date_filter`)."""
+        from wikitui.core.search.date_filter import DATE_POOL, filter_hits, pages_in_range, split_dates
+
+        rest, dates = split_dates(query)
+        if scope == "raw" or not dates:  # sources have no `updated` date
+            return Hits([], notes) if dates else Hits(self.backend.search(query, scope, limit, notes), notes)
+        if not rest:
+            return Hits(pages_in_range(self.vault, dates, limit), notes)
+        hits = self.backend.search(rest, "wiki", max(limit, DATE_POOL), notes)
+        return Hits(filter_hits(self.vault, hits, dates, limit), notes)
 
     # ---------------------------------------------------------------- closing
     def close(self) -> None:

@@ -263,6 +263,16 @@ class MainScreen(Screen[None]):
         """List the page's headings; the one chosen scrolls into view (back returns)."""
         self.navigator.outline()
 
+    def action_history(self) -> None:
+        """The shown page's versions: compare any two, propose one back (``h`` on the page)."""
+        from wikitui.ui.screens.history import HistoryScreen
+
+        path = self.current_path
+        if path is None or self.current_kind != "page":
+            self.notify("History is for pages: open a page first.", severity="warning")
+            return
+        self.app.push_screen(HistoryScreen(self.workspace, path))
+
     @on(PageTree.PageSelected)
     @on(SourceTree.SourceSelected)
     def _tree_chose(self, message: PageTree.PageSelected | SourceTree.SourceSelected) -> None:

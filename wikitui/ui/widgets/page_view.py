@@ -51,6 +51,7 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
         Binding("home", "scroll_home", "Top", show=False),
         Binding("end", "scroll_end", "Bottom", show=False),
         Binding("e", "screen.edit_page", "Edit in $EDITOR", show=False, id="edit-page"),
+        Binding("h", "screen.history", "History", show=False, id="history"),
         Binding("left", "slide(-1)", "Previous slide (a deck)", show=False),
         Binding("right", "slide(1)", "Next slide (a deck)", show=False),
     ]
@@ -64,6 +65,7 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
     | pageup / pagedown, space | Scroll one page. |
     | home / end | Go to the top / the bottom of the page. |
     | e | Edit the page in ``$VISUAL``/``$EDITOR`` (the screen's ``edit_page``). |
+    | h | The page's history: versions, compare two, restore one (the screen's ``history``). |
     | left / right | On a slide deck: the previous / next slide (else scroll sideways). |
     """
 

@@ -6,6 +6,7 @@
 - ``propose``: ``propose_edit``, ``propose_page``, ``propose_delete``, ``propose_move``;
 - ``chart``: ``propose_chart`` (a spec drawn into a picture and its sidecar, DESIGN §9);
 - ``merge``: ``propose_merge`` (two pages about one thing become one, links rewritten);
+- ``history``: ``history`` (a page's versions and the log entries naming it; read-only);
 - ``compact``: the four tools of a small window (read, search, propose_edit, propose_page)
   with one-line schemas;
 - ``toolbox``: :class:`~wikitui.core.agent.tools.toolbox.ToolBox`, the tools of one
