@@ -363,8 +363,10 @@ def test_odd_file_names_are_literal_paths_to_git(tmp_path, monkeypatch):
     ws = Workspace.open(root)
     b = ChangesetBuilder(ws.vault, ws.require_graph())
     b.edit("odd [1].md", [{"old": "Bracketed.", "new": "Bracketed, edited."}], "")
-    b.edit("line\nbreak.md", [{"old": "A line break", "new": "One line break"}], "")
     ws.apply(b.build("edit", "Odd names", model="m"))
+    # The agent may not name or edit a page with a control character in its path (DESIGN §8); a person may.
+    (root / "wiki/line\nbreak.md").write_text(page("Broken", "One line break in the name.\n"), encoding="utf-8")
+    git(root, "commit", "-qam", "a person's edit")
     versions = page_versions(ws.vault, "wiki/odd [1].md")
     assert [v.text for v in versions] == [page("Odd", "Bracketed, edited.\n"), page("Odd", "Bracketed.\n")]
     versions = page_versions(ws.vault, "wiki/line\nbreak.md")
