@@ -195,3 +195,39 @@ def test_other_model_failures_fail_their_source_and_stop_after_three_in_a_row(fa
     assert code == 0, err
     assert json.loads(out)["counts"]["proposed"] == 5
     assert all(len(ids) == 1 for ids in pending_by_source(Vault.open(vault)).values())
+
+
+def interrupting(at: set[int]) -> list:
+    """The ingesting model, sending this process SIGINT (ctrl+c) as it serves the requests numbered in ``at``."""
+    import os
+    import signal
+
+    from tests.core.batch_util import answer
+    from tests.fakeserver import Dynamic
+
+    def reply(n):
+        def fn(body):
+            if n in at:
+                os.kill(os.getpid(), signal.SIGINT)
+            return answer(body)
+        return Dynamic(fn)
+
+    return [reply(n) for n in range(1, 41)]
+
+
+def test_ctrl_c_stops_after_the_current_source_and_twice_stops_now_keeping_its_proposals(fake_llm, vault):
+    fake_llm.script(*interrupting({5})[:8])  # the first request of b.md; a and b take four each
+    code, out, err = cli("ingest", "raw/papers/", "--vault", str(vault), "--yes", "--json")
+    assert code == 130 and "stopping after this source" in err
+    doc = json.loads(out)
+    assert [(s["source"], s["state"]) for s in doc["sources"]] == [
+        ("raw/papers/a.md", "proposed"), ("raw/papers/b.md", "proposed"), ("raw/papers/c.md", "queued")]
+    assert doc["stopped"] == "interrupted"
+    # Twice, in c.md's last request (after it proposed its page): it stops now; the proposal stays pending.
+    fake_llm.script(*interrupting({1, 4}))
+    code, out, err = cli("ingest", "--resume", "--vault", str(vault), "--yes", "--json")
+    assert code == 130 and "stopping now" in err
+    [c] = [s for s in json.loads(out)["sources"] if s["source"] == "raw/papers/c.md"]
+    assert c["state"] == "failed" and c["changeset"] and "cancelled" in c["why"]
+    assert pending_by_source(Vault.open(vault))["raw/papers/c.md"] == [c["changeset"]]
+    assert len(PendingStore(Vault.open(vault)).list()) == 3
