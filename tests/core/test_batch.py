@@ -116,6 +116,19 @@ def test_a_glob_and_new_pick_their_sources(fake_llm, vault):
                                                             "raw/papers/b.md", "raw/papers/c.md"]
 
 
+def test_a_source_ingested_alone_and_pending_review_is_skipped(fake_llm, vault):
+    fake_llm.script(*ingesting(40))
+    code, _, err = cli("ingest", "raw/papers/b.md", "--vault", str(vault))  # one source, as before
+    assert code == 0, err
+    [alone] = pending_by_source(Vault.open(vault))["raw/papers/b.md"]
+    code, out, err = cli("ingest", "raw/papers", "--vault", str(vault), "--yes", "--json")  # a folder, no slash
+    assert code == 0, err
+    assert "2 source(s) to ingest, 1 skipped (1 pending review)" in err
+    [b] = [s for s in json.loads(out)["sources"] if s["source"] == "raw/papers/b.md"]
+    assert b["state"] == "skipped" and b["why"] == f"proposed in {alone}, pending review"
+    assert all(len(ids) == 1 for ids in pending_by_source(Vault.open(vault)).values())
+
+
 def test_user_errors_and_the_confirmation(fake_llm, vault):
     code, _, err = cli("ingest", "raw/nowhere/", "--vault", str(vault), "--yes")
     assert code == 2 and "no such folder: raw/nowhere/" in err and "Traceback" not in err
@@ -177,6 +190,25 @@ def test_a_rate_limit_storm_pauses_the_queue_and_fails_no_source(fake_llm, vault
     assert err.count("batch paused 0.0 s") == 7
     doc = json.loads(out)
     assert doc["counts"]["proposed"] == 3 and doc["counts"]["failed"] == 0
+
+
+def test_rate_limits_past_the_total_deadline_stop_the_batch_with_the_rest_queued(fake_llm, vault, monkeypatch):
+    from wikitui.core.batch import runner
+
+    default = runner.PAUSE_DEADLINE
+    monkeypatch.setattr(runner, "PAUSE_DEADLINE", 0.1)
+    fake_llm.script(*ingesting(4), *[error(429, "slow down", retry_after=0.04) for _ in range(10)], *ingesting(20))
+    code, out, err = cli("ingest", "raw/papers/", "--vault", str(vault), "--yes", "--json")
+    assert code == 3, err
+    assert "rate limited too long" in err and "keeps rate-limiting" in err
+    doc = json.loads(out)
+    assert doc["stopped"] == "rate limited"
+    assert [s["state"] for s in doc["sources"]] == ["proposed", "queued", "queued"]
+    monkeypatch.setattr(runner, "PAUSE_DEADLINE", default)  # the storm's last 429s are waited out
+    code, out, err = cli("ingest", "--resume", "--vault", str(vault), "--yes", "--json")
+    assert code == 0, err
+    assert json.loads(out)["counts"]["proposed"] == 3
+    assert all(len(ids) == 1 for ids in pending_by_source(Vault.open(vault)).values())
 
 
 def test_other_model_failures_fail_their_source_and_stop_after_three_in_a_row(fake_llm, vault):

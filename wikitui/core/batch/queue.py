@@ -220,13 +220,16 @@ def last_unfinished(vault: Vault) -> Batch:
     raise NoBatch("no unfinished batch to resume: start one with `wikitui ingest raw/FOLDER/` or `--new`")
 
 
-def proposed_elsewhere(vault: Vault) -> dict[tuple[str, str], str]:
-    """(source, sha256) -> changeset id of every batch entry proposed and still pending review."""
+def proposed_elsewhere(vault: Vault) -> tuple[dict[tuple[str, str], str], set[str]]:
+    """((source, sha256) -> changeset id of every batch entry proposed and still pending review,
+    the ids of every changeset any batch proposed)."""
     store = PendingStore(vault)
-    out = {}
+    out, ids = {}, set()
     for batch in all_batches(vault):
         for e in batch.entries:
+            if e.changeset:
+                ids.add(e.changeset)
             if e.state == "proposed" and e.changeset and e.sha256 \
                     and (store.folder / f"{e.changeset}.json").is_file():
                 out[(e.source, e.sha256)] = e.changeset
-    return out
+    return out, ids

@@ -35,8 +35,8 @@ PAUSE_DEADLINE = 1800.0
 #: Attempts per request while the server rate-limits.
 RATE_LIMIT_ATTEMPTS = 50
 EXIT_INTERRUPTED = 130
-#: How the message of a batch paused past its deadline starts (the turn hands on only its text).
-PAUSED_TOO_LONG = "rate limited too long"
+#: How a rate limit's failure reads (the client's "rate limited by ...", the deadline's below).
+RATE_LIMITED = "rate limited"
 
 
 class PausedTooLong(ModelError):
@@ -87,16 +87,17 @@ class BatchRunner:
     async def _pause(self, seconds: float) -> None:
         """Wait ``seconds`` before a retry, holding the batch's total deadline for waits."""
         if self.paused + seconds > PAUSE_DEADLINE:
-            raise PausedTooLong(f"{PAUSED_TOO_LONG}: the batch has waited {self.paused:.0f} s in all, its limit is "
-                                f"{PAUSE_DEADLINE:.0f} s; the rest stays queued (wikitui ingest --resume)")
+            raise PausedTooLong(f"{RATE_LIMITED} too long: the batch has waited {self.paused:.1f} s in all, its limit is "
+                                f"{PAUSE_DEADLINE:g} s; the rest stays queued (wikitui ingest --resume)")
         self.paused += seconds
-        self.err.write(f"  ‖ batch paused {seconds:.1f} s (waited {self.paused:.0f} s in all)\n")
+        self.err.write(f"  ‖ batch paused {seconds:.1f} s (waited {self.paused:.1f} s in all)\n")
         self.err.flush()
         await self._sleep(seconds)
 
     # ------------------------------------------------------------ the run
     async def run(self, batch: Batch) -> int:
-        """Run ``batch``; the exit status (0 all proposed or skipped, 1 stopped at the cap, 3 failures, 130 ctrl+c)."""
+        """Run ``batch``; the exit status (0 all proposed or skipped, 1 stopped at the cap, 3 failures or rate
+        limits past the deadline, 130 ctrl+c)."""
         self.batch = batch
         todo = [e for e in self.batch.entries if e.retryable]
         loop = asyncio.get_running_loop()
@@ -120,8 +121,11 @@ class BatchRunner:
                 self._result(n, len(todo), entry)
                 if self.stopped == "interrupted":
                     break
-                if entry.state == "failed" and isinstance(self._last_error, PausedTooLong):
-                    self.stopped = "rate limited"
+                if entry.state == "failed" and entry.changeset is None and (entry.why or "").startswith(RATE_LIMITED):
+                    self.stopped = "rate limited"  # waiting longer than allowed, or told to: the next would too
+                    self.batch.set_state(entry, "queued", why=entry.why)
+                    self.err.write("wikitui: the server keeps rate-limiting; the batch stops, this source and the "
+                                   "rest stay queued: `wikitui ingest --resume` continues\n")
                     break
                 failures = failures + 1 if entry.state == "failed" else 0
                 if failures >= MAX_FAILURES:
@@ -138,7 +142,7 @@ class BatchRunner:
         """The exit status for what the run left."""
         if self.stopped == "interrupted":
             return EXIT_INTERRUPTED
-        if any(e.state == "failed" for e in self.batch.entries):
+        if self.stopped == "rate limited" or any(e.state == "failed" for e in self.batch.entries):
             return EXIT_MODEL
         if self.stopped:
             return EXIT_NOTHING
@@ -196,8 +200,6 @@ class BatchRunner:
         changeset = done.changeset if done is not None else None
         why = printer.error.message if printer.error is not None else (str(self._last_error) if self._last_error
                                                                           else None)
-        if printer.error is not None and printer.error.message.startswith(PAUSED_TOO_LONG):
-            self._last_error = PausedTooLong(printer.error.message)
         if changeset is None:
             entry.changeset = None
             if done is not None and done.cancelled:

@@ -124,7 +124,8 @@ def select(vault, graph, argument: str | None, *, only_new: bool = False) -> Sel
         only_new: ``--new``: only sources no page lists in ``sources`` (and none pending review).
     """
     listed = _listed_hashes(vault, graph)
-    elsewhere = proposed_elsewhere(vault)
+    elsewhere, batch_ids = proposed_elsewhere(vault)
+    alone = _pending_ingests(vault, graph, batch_ids)
     queued, skipped = [], []
     for path in candidates(vault, graph, argument):
         absolute = vault.root / path
@@ -134,6 +135,8 @@ def select(vault, graph, argument: str | None, *, only_new: bool = False) -> Sel
         why = None
         if (path, digest) in elsewhere:
             why = f"proposed in {elsewhere[(path, digest)]}, pending review"
+        elif path in alone:
+            why = f"proposed in {alone[path]}, pending review"
         elif path in listed:
             hashes = listed[path]
             if only_new:
@@ -146,6 +149,44 @@ def select(vault, graph, argument: str | None, *, only_new: bool = False) -> Sel
         else:
             queued.append(entry)
     return Selection(queued, skipped)
+
+
+def _pending_ingests(vault, graph, batch_ids: set[str]) -> dict[str, str]:
+    """Source -> id of a pending ingest changeset (``wikitui ingest raw/x``, ``/ingest``) whose pages list it."""
+    from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.page import load_frontmatter, split_frontmatter
+
+    resolver = None
+    out: dict[str, str] = {}
+    for cs in PendingStore(vault).list():
+        if cs.op != "ingest" or cs.id in batch_ids:
+            continue
+        for fc in cs.files:
+            if fc.binary or fc.action == "delete" or not fc.final_path.endswith(".md"):
+                continue
+            try:
+                fm = split_frontmatter(fc.new_text.lstrip("\ufeff"))[0]
+                meta = load_frontmatter(fm) if fm is not None else {}
+            except Exception:  # a proposal's frontmatter that does not parse names no source
+                continue
+            refs = meta.get("sources") if isinstance(meta, dict) else None
+            if not isinstance(refs, list):
+                continue
+            resolver = resolver or resolver_for_graph(graph)
+            for src in resolver.resolve_all(_flat(refs)):
+                out.setdefault(src, cs.id)
+    return out
+
+
+def _flat(value: list) -> list[str]:
+    """A ``sources`` list's strings, nested lists (unquoted ``- [[x]]``) flattened."""
+    out: list[str] = []
+    for item in value:
+        if isinstance(item, list):
+            out.extend(_flat(item))
+        elif item is not None:
+            out.append(str(item))
+    return out
 
 
 def _listed_hashes(vault, graph) -> dict[str, set[str]]:
