@@ -146,6 +146,33 @@ def test_user_errors_and_the_confirmation(fake_llm, vault):
     assert fake_llm.requests == [] and not (vault / ".wikitui/batches").exists()
 
 
+def test_globs_match_as_a_shell_does_and_the_user_may_say_no(fake_llm, vault):
+    from wikitui.core.batch.headless import run_batch
+    from wikitui.core.batch.select import glob_regex
+
+    rx = glob_regex("raw/**/*.pdf")
+    assert rx.match("raw/a.pdf") and rx.match("raw/x/y/b.PDF") and not rx.match("raw/a.pdf.md")
+    assert glob_regex("raw/*.md").match("raw/a.md") and not glob_regex("raw/*.md").match("raw/x/a.md")
+    assert glob_regex("raw/chapter-0[1-3].md").match("raw/chapter-02.md")
+    asked = []
+    err = io.StringIO()
+    code = run_batch(Workspace.open(vault), "raw/papers/", err=err, out=io.StringIO(),
+                     confirm=lambda q: asked.append(q) or False)
+    assert code == 1 and asked == ["Ingest 3 source(s)? [y/N] "] and "not started" in err.getvalue()
+    assert fake_llm.requests == [] and not (vault / ".wikitui/batches").exists()
+
+
+def test_an_unreadable_source_fails_alone_and_the_batch_goes_on(fake_llm, vault):
+    for name in ("0.png", "1.png", "2.png"):  # first in the queue: three failures in a row
+        (vault / "raw/papers" / name).write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" * 4)
+    fake_llm.script(*ingesting(40))
+    code, out, err = cli("ingest", "raw/papers/", "--vault", str(vault), "--yes", "--json")
+    assert code == 3, err
+    states = {s["source"]: s["state"] for s in json.loads(out)["sources"]}
+    assert states == {"raw/papers/0.png": "failed", "raw/papers/1.png": "failed", "raw/papers/2.png": "failed",
+                      "raw/papers/a.md": "proposed", "raw/papers/b.md": "proposed", "raw/papers/c.md": "proposed"}
+
+
 def test_the_estimate_uses_this_vaults_measured_tokens_per_ingest(fake_llm, vault):
     code, out, _ = cli("ingest", "raw/papers/", "--vault", str(vault), "--json")  # the sample's log has 12 ingests
     measured = json.loads(out)["estimate"]

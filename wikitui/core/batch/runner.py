@@ -77,6 +77,7 @@ class BatchRunner:
         self._session = None
         self._durations: list[float] = []
         self._last_error: Exception | None = None
+        self._last_code = EXIT_OK
 
     def _client(self):
         from wikitui.core.agent.llm import LLMClient
@@ -127,7 +128,8 @@ class BatchRunner:
                     self.err.write("wikitui: the server keeps rate-limiting; the batch stops, this source and the "
                                    "rest stay queued: `wikitui ingest --resume` continues\n")
                     break
-                failures = failures + 1 if entry.state == "failed" else 0
+                # In a row: model and network failures (a source that cannot be read says nothing of the network).
+                failures = failures + 1 if entry.state == "failed" and self._last_code == EXIT_MODEL else 0
                 if failures >= MAX_FAILURES:
                     self.stopped = "failures"
                     self.err.write(f"wikitui: {failures} sources failed in a row; the batch stops, the rest stays "
@@ -198,6 +200,7 @@ class BatchRunner:
         self.tokens["in"] += entry.tokens["in"]
         self.tokens["out"] += entry.tokens["out"]
         changeset = done.changeset if done is not None else None
+        self._last_code = printer.error.exit_code if printer.error is not None else EXIT_MODEL
         why = printer.error.message if printer.error is not None else (str(self._last_error) if self._last_error
                                                                           else None)
         if changeset is None:
