@@ -46,16 +46,16 @@ def run_batch(workspace, argument: str | None, *, new: bool = False, resume: boo
     try:
         settings = _open(workspace, model, err)
         vault = workspace.vault
+        batch: Batch | None = None
         if resume:
-            batch: Batch | None = last_unfinished(vault)
-            for e in batch.recover(vault):
+            batch = resumed = last_unfinished(vault)
+            for e in resumed.recover(vault):
                 err.write(f"wikitui: {e.source} was proposed as {e.changeset} before the batch stopped; "
                           "it is not run again\n")
-            todo = [e for e in batch.entries if e.retryable]
-            skipped = [e for e in batch.entries if e.state == "skipped"]
-            selection = batch.selection
+            todo = [e for e in resumed.entries if e.retryable]
+            skipped = [e for e in resumed.entries if e.state == "skipped"]
+            selection = resumed.selection
         else:
-            batch = None
             chosen = select(vault, workspace.graph, argument, only_new=new)
             todo, skipped = chosen.queued, chosen.skipped
             selection = "--new" if argument is None else argument
@@ -83,7 +83,7 @@ def run_batch(workspace, argument: str | None, *, new: bool = False, resume: boo
             return EXIT_NOTHING
     if batch is None:
         batch = new_batch(vault, selection, settings.model, sorted(todo + skipped, key=lambda e: e.source))
-    err.write(f"wikitui: batch {batch.id} ({batch.path.relative_to(vault.root).as_posix()})\n")
+    err.write(f"wikitui: batch {batch.id} (.wikitui/batches/{batch.id}.json)\n")
     try:
         status = asyncio.run(runner.run(batch))
     except KeyboardInterrupt:

@@ -74,7 +74,7 @@ class BatchRunner:
         self.spent = 0.0
         self.tokens = {"in": 0, "out": 0}
         self._stop_after = False
-        self._session = None
+        self._session: Any = None
         self._durations: list[float] = []
         self._last_error: Exception | None = None
         self._last_code = EXIT_OK
@@ -100,7 +100,7 @@ class BatchRunner:
         """Run ``batch``; the exit status (0 all proposed or skipped, 1 stopped at the cap, 3 failures or rate
         limits past the deadline, 130 ctrl+c)."""
         self.batch = batch
-        todo = [e for e in self.batch.entries if e.retryable]
+        todo = [e for e in batch.entries if e.retryable]
         loop = asyncio.get_running_loop()
         hooked = _hook_sigint(loop, self._interrupt)
         try:
@@ -117,14 +117,14 @@ class BatchRunner:
                     break
                 self._progress(n, len(todo), entry)
                 started = time.monotonic()
-                await self._one(entry)
+                await self._one(batch, entry)
                 self._durations.append(time.monotonic() - started)
                 self._result(n, len(todo), entry)
                 if self.stopped == "interrupted":
                     break
                 if entry.state == "failed" and entry.changeset is None and (entry.why or "").startswith(RATE_LIMITED):
                     self.stopped = "rate limited"  # waiting longer than allowed, or told to: the next would too
-                    self.batch.set_state(entry, "queued", why=entry.why)
+                    batch.set_state(entry, "queued", why=entry.why)
                     self.err.write("wikitui: the server keeps rate-limiting; the batch stops, this source and the "
                                    "rest stay queued: `wikitui ingest --resume` continues\n")
                     break
@@ -144,7 +144,8 @@ class BatchRunner:
         """The exit status for what the run left."""
         if self.stopped == "interrupted":
             return EXIT_INTERRUPTED
-        if self.stopped == "rate limited" or any(e.state == "failed" for e in self.batch.entries):
+        entries = self.batch.entries if self.batch is not None else []
+        if self.stopped == "rate limited" or any(e.state == "failed" for e in entries):
             return EXIT_MODEL
         if self.stopped:
             return EXIT_NOTHING
@@ -163,12 +164,12 @@ class BatchRunner:
                 self._session.cancel()
         self.err.flush()
 
-    async def _one(self, entry: Entry) -> None:
+    async def _one(self, batch: Batch, entry: Entry) -> None:
         """One source's turn, with the queue saved around it."""
         from wikitui.core.agent.session import AgentSession
         from wikitui.core.changes.builder import ChangesetBuilder
 
-        ws, batch = self.workspace, self.batch
+        ws = self.workspace
         reserved = batch.reserve(entry)
         printer = _Printer(self.err, self.err, answer_to_out=False)
 
@@ -209,7 +210,7 @@ class BatchRunner:
                 batch.set_state(entry, "queued")
             else:
                 batch.set_state(entry, "failed", why=why or "the agent proposed no changes")
-        elif done.failed or done.cancelled:
+        elif done is not None and (done.failed or done.cancelled):
             entry.changeset = changeset.id
             what = "cancelled" if done.cancelled else (why or "failed")
             batch.set_state(entry, "failed", why=f"{what}; what it proposed before is pending as {changeset.id}")
@@ -219,7 +220,7 @@ class BatchRunner:
 
     # --------------------------------------------------------- progress
     def _progress(self, n: int, total: int, entry: Entry) -> None:
-        failed = sum(1 for e in self.batch.entries if e.state == "failed")
+        failed = sum(1 for e in (self.batch.entries if self.batch is not None else []) if e.state == "failed")
         left = ""
         if self._durations:
             seconds = sum(self._durations) / len(self._durations) * (total - n + 1)

@@ -129,7 +129,7 @@ def select(vault, graph, argument: str | None, *, only_new: bool = False) -> Sel
     queued, skipped = [], []
     for path in candidates(vault, graph, argument):
         absolute = vault.root / path
-        digest = file_sha256(absolute)
+        digest = file_sha256(absolute) or ""
         size = absolute.stat().st_size if absolute.is_file() else 0
         entry = Entry(path, sha256=digest, size=size)
         why = None
