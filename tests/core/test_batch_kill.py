@@ -152,5 +152,15 @@ def test_a_kill_anywhere_in_a_batch_then_resume_proposes_each_source_once(fake_l
         assert exit_code(status) == 0, f"killed before step {n} of {total}: resume ended {status}"
         check_once_each(root, f"killed before step {n} of {total}")
         shutil.rmtree(root)
+    # Killed with a changeset pending but not yet "proposed" in its queue, then a NEW batch over the same folder,
+    # then --resume of the old one: still each source once.
+    root = tmp_path / "again"
+    shutil.copytree(base, root)
+    assert killed(run_child(root, ["ingest", "raw/papers/", "--yes"], proposed_at[0]))
+    assert exit_code(run_child(root, ["ingest", "raw/papers/", "--yes"], None)) == 0
+    assert exit_code(run_child(root, ["ingest", "--resume", "--yes"], None)) == 0  # the old batch, settled
+    assert exit_code(run_child(root, ["ingest", "--resume", "--yes"], None)) == 2  # nothing left to resume
+    by_source = pending_by_source(Vault.open(root))
+    assert sorted(by_source) == SOURCES and all(len(ids) == 1 for ids in by_source.values()), by_source
     print(f"{len(points)} kills of {total} steps: {sorted(points)}")
     assert {"queue", "some proposed"} <= outcomes

@@ -15,7 +15,7 @@ from wikitui.core.agent.headless import EXIT_NOTHING, EXIT_OK, EXIT_USER, _open
 from wikitui.core.batch.estimate import Estimate, estimate
 from wikitui.core.batch.queue import STATES, Batch, Entry, last_unfinished, new_batch
 from wikitui.core.batch.runner import EXIT_INTERRUPTED, BatchRunner
-from wikitui.core.batch.select import select
+from wikitui.core.batch.select import select, skip_pending_elsewhere
 from wikitui.core.errors import WikituiError
 
 Confirm = Callable[[str], bool]
@@ -52,6 +52,9 @@ def run_batch(workspace, argument: str | None, *, new: bool = False, resume: boo
             for e in resumed.recover(vault):
                 err.write(f"wikitui: {e.source} was proposed as {e.changeset} before the batch stopped; "
                           "it is not run again\n")
+            for e in skip_pending_elsewhere(vault, workspace.graph, [e for e in resumed.entries if e.retryable]):
+                err.write(f"wikitui: {e.source} is skipped: {e.why}\n")
+            resumed.save()
             todo = [e for e in resumed.entries if e.retryable]
             skipped = [e for e in resumed.entries if e.state == "skipped"]
             selection = resumed.selection

@@ -221,7 +221,7 @@ def last_unfinished(vault: Vault) -> Batch:
 
 
 def proposed_elsewhere(vault: Vault) -> tuple[dict[tuple[str, str], str], set[str]]:
-    """((source, sha256) -> changeset id of every batch entry proposed and still pending review,
+    """((source, sha256) -> changeset id of every batch entry whose changeset is still pending review,
     the ids of every changeset any batch proposed)."""
     store = PendingStore(vault)
     out, ids = {}, set()
@@ -229,7 +229,7 @@ def proposed_elsewhere(vault: Vault) -> tuple[dict[tuple[str, str], str], set[st
         for e in batch.entries:
             if e.changeset:
                 ids.add(e.changeset)
-            if e.state == "proposed" and e.changeset and e.sha256 \
-                    and (store.folder / f"{e.changeset}.json").is_file():
+            # Any state: a batch killed before its queue said "proposed" has its changeset pending all the same.
+            if e.changeset and e.sha256 and (store.folder / f"{e.changeset}.json").is_file():
                 out[(e.source, e.sha256)] = e.changeset
     return out, ids

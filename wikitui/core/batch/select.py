@@ -151,6 +151,21 @@ def select(vault, graph, argument: str | None, *, only_new: bool = False) -> Sel
     return Selection(queued, skipped)
 
 
+def skip_pending_elsewhere(vault, graph, entries: list[Entry]) -> list[Entry]:
+    """Mark skipped the ``entries`` another changeset pending review already ingests (a resumed batch's
+    sources that a newer batch, or an ``ingest raw/x``, proposed meanwhile); returns them."""
+    elsewhere, batch_ids = proposed_elsewhere(vault)
+    alone = _pending_ingests(vault, graph, batch_ids)
+    out = []
+    for e in entries:
+        digest = file_sha256(vault.root / e.source) or ""
+        other = elsewhere.get((e.source, digest)) or alone.get(e.source)
+        if other and other != e.changeset:
+            e.state, e.why, e.changeset = "skipped", f"proposed in {other}, pending review", None
+            out.append(e)
+    return out
+
+
 def _pending_ingests(vault, graph, batch_ids: set[str]) -> dict[str, str]:
     """Source -> id of a pending ingest changeset (``wikitui ingest raw/x``, ``/ingest``) whose pages list it."""
     from wikitui.core.changes.pending import PendingStore
