@@ -28,7 +28,60 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    """``wikitui ingest raw/x [--apply] [--json]``: headless ingest; prints the diffs."""
+    """``wikitui ingest raw/x [--apply] [--json]``: headless ingest; prints the diffs.
+
+    ``wikitui ingest DIR|GLOB|--new|--resume [--yes] [--max-cost USD] [--json]``: a batch
+    (:mod:`wikitui.core.batch`).
+    """
     ws = open_workspace(args)
-    return int(_headless().run_ingest(ws, args.source, apply=args.apply, model=getattr(args, "model", None),
-                                      as_json=args.json))
+    batch = _batch_request(args)
+    if batch is None:
+        return int(_headless().run_ingest(ws, args.source, apply=args.apply, model=getattr(args, "model", None),
+                                          as_json=args.json))
+    return batch(ws)
+
+
+def _batch_request(args: argparse.Namespace):
+    """The batch ``ingest``'s arguments ask for, as a call on the workspace; None for one source."""
+    import sys
+
+    from wikitui.cli.parser import UsageError
+
+    source = args.source
+    many = args.new or args.resume or (source is not None and _names_many(source, args))
+    if not many:
+        if source is None:
+            raise UsageError("ingest needs a SOURCE, a folder or a glob, --new or --resume")
+        return None
+    if args.apply:
+        raise UsageError("--apply takes one source: a batch's changesets stay pending for review "
+                         "(`wikitui pending apply ID` applies one)")
+    if args.resume and (source is not None or args.new):
+        raise UsageError("--resume continues the last batch: give it no SOURCE and no --new")
+    if args.new and source is not None:
+        raise UsageError("--new takes no SOURCE: it picks every source no page lists in its sources")
+    _headless()  # the agent is installed
+    from wikitui.core.batch.headless import run_batch
+
+    def confirm(question: str) -> bool:
+        sys.stderr.write(question)
+        sys.stderr.flush()
+        return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+    tty = sys.stdin.isatty() and sys.stderr.isatty()
+    return lambda ws: int(run_batch(ws, source, new=args.new, resume=args.resume, yes=args.yes,
+                                    max_cost=args.max_cost, model=getattr(args, "model", None), as_json=args.json,
+                                    confirm=confirm if tty else None))
+
+
+def _names_many(source: str, args: argparse.Namespace) -> bool:
+    """Whether SOURCE is a folder or a glob (a batch) rather than one source."""
+    from pathlib import Path
+
+    from wikitui.core.batch.select import is_batch_argument
+
+    if is_batch_argument(source):
+        return True
+    from wikitui.cli.common import vault_arg
+
+    return (Path(vault_arg(args)) / source).is_dir() or Path(source).is_dir()

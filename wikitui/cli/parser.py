@@ -72,6 +72,16 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an amount of US dollars: {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be an amount of US dollars, 0 or more: {text}")
+    return value
+
+
 def _common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     """Add ``--vault`` (every command) to ``parser``.
 
@@ -100,7 +110,11 @@ _COMMAND_HELP = {
     "lint": ("deterministic checks; exit status 1 when problems are found", None),
     "index": ("bring the search index up to date", None),
     "ask": ("ask the wiki a question (headless)", None),
-    "ingest": ("ingest a raw source (headless); prints the diffs", None),
+    "ingest": ("ingest a raw source, or a batch of them (headless); prints the diffs", "Ingest one source (plan, "
+               "then write; the changeset stays pending unless --apply), or a batch: a folder, a glob or --new. A "
+               "batch first says how many sources, how many are skipped (ingested and unchanged) and what it may "
+               "cost, asks (or --yes), then ingests each source into its own pending changeset through a queue "
+               "in .wikitui/batches/ that --resume continues."),
     "clip": ("a web page or a document into raw/", "Fetch a web page's article (or copy a document) into raw/; "
              "never overwrites: a taken name gets a number, and an address already clipped is refused "
              "unless --refresh. Prints the new file's path."),
@@ -159,9 +173,16 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--json", action="store_true",
                        help='print {"answer", "citations", "unresolved", "changeset", "tokens", "cost"}')
     elif name == "ingest":
-        p.add_argument("source", metavar="SOURCE", help="a file under raw/")
-        p.add_argument("--apply", action="store_true", help="accept every proposed change")
-        p.add_argument("--json", action="store_true", help='print {"plan", "changeset", "applied", ...}')
+        p.add_argument("source", metavar="SOURCE", nargs="?",
+                       help="a file under raw/, or a batch: a folder (raw/papers/) or a glob ('raw/**/*.pdf')")
+        p.add_argument("--apply", action="store_true", help="accept every proposed change (one source only)")
+        p.add_argument("--json", action="store_true", help='print {"plan", "changeset", "applied", ...} '
+                       '(a batch: {"batch", "counts", "sources", ...})')
+        p.add_argument("--new", action="store_true", help="a batch of every source no page lists in its sources")
+        p.add_argument("--resume", action="store_true", help="continue the last unfinished batch")
+        p.add_argument("--yes", "-y", action="store_true", help="start a batch without asking")
+        p.add_argument("--max-cost", type=_non_negative_float, metavar="USD",
+                       help="stop a batch once this run spent USD (default: batch_max_cost in the config)")
     elif name in ("pending", "undo"):
         _define_change_command(name, p)
     elif name == "clip":

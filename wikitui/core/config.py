@@ -49,6 +49,7 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "review_model": str,
     "background": dict,
     "history_keep": int,
+    "batch_max_cost": (int, float),
 }
 #: Config keys that look like a secret: refused, because keys live in the environment.
 _SECRET_KEY = re.compile(r"(^|_)(api_key|key|token|secret|password)$", re.IGNORECASE)
@@ -125,6 +126,8 @@ class Settings:
         keymap: Key overrides, action name to key (``{"review": "ctrl+e"}``).
         review_model: A second model that reads every changeset's hunks before the human
             does and notes ``ok``/``doubt``/``wrong`` on each (DESIGN §11); None: no second review.
+        batch_max_cost: A batch (``wikitui ingest raw/folder/``) stops once a run of it spent this
+            many US dollars, the rest left queued (``--max-cost`` overrides it); None: no cap.
         lint_after_idle_minutes: ``[background] lint_after_idle_minutes``: the TUI runs the
             semantic lint after this long idle, leaving its proposals pending; None: off.
         history_keep: How many applied changesets keep their before-images in ``.wikitui/history/``
@@ -148,6 +151,7 @@ class Settings:
     review_model: str | None = None
     lint_after_idle_minutes: float | None = None
     history_keep: int = 200
+    batch_max_cost: float | None = None
     user_config: Path | None = None
     sources: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -220,7 +224,7 @@ def _apply_file(settings: Settings, data: dict, origin: str) -> None:
             _apply_background(settings, value, origin)
             continue
         else:
-            setattr(settings, key, float(value) if key in ("timeout", "eval_task_timeout") else value)
+            setattr(settings, key, float(value) if key in ("timeout", "eval_task_timeout", "batch_max_cost") else value)
         settings.sources[key] = origin
 
 

@@ -79,6 +79,9 @@ class LLMClient:
         base_delay: First retry delay in seconds (doubled each attempt, with jitter).
         max_attempts: Attempts per request before giving up.
         max_retry_after: A server's Retry-After longer than this is not waited for.
+        rate_limit_attempts: Attempts per request when the server rate-limits (429, 529), if more
+            than ``max_attempts`` (a batch pauses on rate limits rather than failing; its ``sleep``
+            holds the total deadline).
         sleep: The coroutine used to wait between attempts (tests inject a fast one).
 
     Attributes:
@@ -99,10 +102,12 @@ class LLMClient:
         max_attempts: int = 4,
         max_retry_after: float = 20.0,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        rate_limit_attempts: int | None = None,
     ) -> None:
         self.settings = settings
         self.base_delay = base_delay
         self.max_attempts = max_attempts
+        self.rate_limit_attempts = rate_limit_attempts
         self.max_retry_after = max_retry_after
         self._sleep = sleep
         self.timeline: deque[dict[str, float]] = deque(maxlen=1000)
@@ -168,6 +173,16 @@ class LLMClient:
             return float(p) + float(c)
         except Exception:  # a model missing from the price map costs "unknown", counted as 0
             return 0.0
+
+    def known_cost(self, prompt_tokens: int, completion_tokens: int) -> float | None:
+        """US dollars for these tokens, or None when the price map does not know the model (a batch's estimate)."""
+        litellm = load_litellm()
+        try:
+            p, c = litellm.cost_per_token(model=self.model, prompt_tokens=prompt_tokens,
+                                          completion_tokens=completion_tokens)
+            return float(p) + float(c)
+        except Exception:
+            return None
 
     # -------------------------------------------------------------- streaming
     def _request_kwargs(self, messages: list[dict], tools: list[dict] | None) -> dict:
@@ -289,9 +304,12 @@ class LLMClient:
                 if pump is not None:
                     await _stop(pump, source if source is not response else None)
                 retry, reason, wait = classify(litellm, exc, self.max_retry_after)
-                if retry and not started and attempt < self.max_attempts and wait is not None:
-                    delay = wait if wait >= 0 else self.base_delay * (2 ** (attempt - 1)) * (1 + random.random() / 4)
-                    yield Retrying(attempt, self.max_attempts, delay, reason)
+                limit = self.max_attempts
+                if reason == "rate limited" and self.rate_limit_attempts:
+                    limit = max(limit, self.rate_limit_attempts)
+                if retry and not started and attempt < limit and wait is not None:
+                    delay = wait if wait >= 0 else self.base_delay * (2 ** (min(attempt, 8) - 1)) * (1 + random.random() / 4)
+                    yield Retrying(attempt, limit, delay, reason)
                     await self._sleep(delay)
                     continue
                 if started:  # the part that arrived was paid for

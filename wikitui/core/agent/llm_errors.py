@@ -58,7 +58,7 @@ def key_var(settings: Settings) -> str:
 def classify(litellm: Any, exc: Exception, max_retry_after: float) -> tuple[bool, str, float | None]:
     """(worth retrying, short reason, wait) where wait -1 means "use the backoff" and None "do not retry"."""
     status = getattr(exc, "status_code", None)
-    if isinstance(exc, litellm.RateLimitError) or status == 429:
+    if isinstance(exc, litellm.RateLimitError) or status in (429, 529):  # 529: Anthropic's "overloaded"
         after = retry_after(exc)
         if after is not None and after > max_retry_after:
             return False, "rate limited", None

@@ -1,0 +1,168 @@
+"""Headless ``wikitui ingest DIR|GLOB|--new|--resume``: the plan, the confirmation, the run, the summary.
+
+stderr carries the plan (sources, skipped, the estimate), the progress and the
+summary; with ``as_json`` stdout carries one document at the end (also when the
+batch is not started for want of ``--yes``: the plan alone, ``"started": false``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from typing import Callable, TextIO
+
+from wikitui.core.agent.headless import EXIT_NOTHING, EXIT_OK, EXIT_USER, _open
+from wikitui.core.batch.estimate import Estimate, estimate
+from wikitui.core.batch.queue import STATES, Batch, Entry, last_unfinished, new_batch
+from wikitui.core.batch.runner import EXIT_INTERRUPTED, BatchRunner
+from wikitui.core.batch.select import select, skip_pending_elsewhere
+from wikitui.core.errors import WikituiError
+
+Confirm = Callable[[str], bool]
+
+
+def run_batch(workspace, argument: str | None, *, new: bool = False, resume: bool = False, yes: bool = False,
+              max_cost: float | None = None, model: str | None = None, out: TextIO | None = None,
+              err: TextIO | None = None, client=None, as_json: bool = False, confirm: Confirm | None = None,
+              sleep=None) -> int:
+    """Ingest many sources, each its own pending changeset; returns the exit status.
+
+    Args:
+        workspace: The :class:`~wikitui.core.workspace.Workspace`.
+        argument: A folder or a glob (vault-relative); None with ``new`` (every source) or ``resume``.
+        new: Only sources no page lists in ``sources``.
+        resume: Continue the last unfinished batch instead.
+        yes: Start without asking.
+        max_cost: Stop once this run spent this many US dollars (None: config ``batch_max_cost``).
+        client: The model client (tests); by default one that pauses on rate limits.
+        confirm: Asks the user ``question`` and says whether to go on (None: no terminal to ask on).
+        sleep: How the batch waits on a rate limit (tests).
+
+    Returns:
+        0 every source proposed or skipped, 1 stopped at the cost cap or not confirmed,
+        2 a user error, 3 some source failed (model or network), 130 ctrl+c.
+    """
+    out, err = out or sys.stdout, err or sys.stderr
+    try:
+        settings = _open(workspace, model, err)
+        vault = workspace.vault
+        batch: Batch | None = None
+        if resume:
+            batch = resumed = last_unfinished(vault)
+            for e in resumed.recover(vault):
+                err.write(f"wikitui: {e.source} was proposed as {e.changeset} before the batch stopped; "
+                          "it is not run again\n")
+            for e in skip_pending_elsewhere(vault, workspace.graph, [e for e in resumed.entries if e.retryable]):
+                err.write(f"wikitui: {e.source} is skipped: {e.why}\n")
+            resumed.save()
+            todo = [e for e in resumed.entries if e.retryable]
+            skipped = [e for e in resumed.entries if e.state == "skipped"]
+            selection = resumed.selection
+        else:
+            chosen = select(vault, workspace.graph, argument, only_new=new)
+            todo, skipped = chosen.queued, chosen.skipped
+            selection = "--new" if argument is None else argument
+    except WikituiError as exc:
+        err.write(f"wikitui: {exc}\n")
+        return exc.exit_code
+    cap = max_cost if max_cost is not None else settings.batch_max_cost
+    kwargs = {"sleep": sleep} if sleep is not None else {}
+    runner = BatchRunner(workspace, settings, err, client=client, max_cost=cap, **kwargs)
+    guess = _estimate(workspace, runner.client, todo)
+    _print_plan(err, selection, todo, skipped, guess, settings.model, cap, resumed=batch)
+    if not todo:
+        err.write("wikitui: nothing to ingest\n")
+        if as_json:
+            _document(out, batch, selection, todo + skipped, guess, None, started=False)
+        return EXIT_OK
+    if not yes:
+        if confirm is None:
+            err.write("wikitui: a batch spends tokens: pass --yes to start it (there is no terminal to ask on)\n")
+            if as_json:
+                _document(out, batch, selection, todo + skipped, guess, None, started=False)
+            return EXIT_USER
+        if not confirm(f"Ingest {len(todo)} source(s)? [y/N] "):
+            err.write("wikitui: not started\n")
+            return EXIT_NOTHING
+    if batch is None:
+        batch = new_batch(vault, selection, settings.model, sorted(todo + skipped, key=lambda e: e.source))
+    err.write(f"wikitui: batch {batch.id} (.wikitui/batches/{batch.id}.json)\n")
+    try:
+        status = asyncio.run(runner.run(batch))
+    except KeyboardInterrupt:
+        err.write("wikitui: cancelled\n")
+        status = EXIT_INTERRUPTED
+    _print_summary(err, batch, runner)
+    if as_json:
+        _document(out, batch, selection, batch.entries, guess, runner, started=True)
+    return status
+
+
+def _estimate(workspace, client, todo: list[Entry]) -> Estimate:
+    """The estimate for ``todo`` with this vault's WIKI.md, index.md and log.md."""
+    vault = workspace.vault
+    settings = client.settings
+
+    def read(rel: str) -> str:
+        try:
+            return (vault.root / rel).read_text("utf-8-sig", errors="replace")
+        except OSError:
+            return ""
+
+    head = read("WIKI.md") + read(vault.index_path)
+    overhead = min(client.count_tokens(text=head) if head else 0, settings.initial_context_tokens)
+
+    def price(tokens_in: int, tokens_out: int) -> float | None:
+        return client.known_cost(tokens_in, tokens_out)
+
+    return estimate([e.size for e in todo], overhead, price, read(vault.log_path))
+
+
+def _print_plan(err: TextIO, selection: str, todo: list[Entry], skipped: list[Entry], guess: Estimate,
+                model: str | None, cap: float | None, *, resumed: Batch | None) -> None:
+    what = f"resuming batch {resumed.id} ({selection})" if resumed is not None else f"batch {selection}"
+    reasons: dict[str, int] = {}
+    for e in skipped:
+        key = "pending review" if (e.why or "").endswith("pending review") else (e.why or "skipped")
+        reasons[key] = reasons.get(key, 0) + 1
+    why = f" ({', '.join(f'{n} {k}' for k, n in reasons.items())})" if reasons else ""
+    err.write(f"wikitui: {what}: {len(todo)} source(s) to ingest, {len(skipped)} skipped{why}\n")
+    if todo:
+        err.write(f"wikitui: estimate: {guess.line(model)}\n")
+    if cap is not None:
+        note = "" if guess.cost is not None else " (but the model's price is unknown: the cap cannot act)"
+        err.write(f"wikitui: cost cap ${cap:.2f} for this run{note}\n")
+    err.flush()
+
+
+def _print_summary(err: TextIO, batch: Batch, runner: BatchRunner) -> None:
+    counts = batch.counts()
+    shown = ", ".join(f"{n} {state}" for state, n in counts.items() if n)
+    spent = runner.tokens["in"] + runner.tokens["out"]
+    err.write(f"wikitui: batch {batch.id}: {shown}; this run spent {spent:,} tokens, ${runner.spent:.4f}\n")
+    if counts["proposed"]:
+        err.write("wikitui: each source's changeset is pending: review them in wikitui (ctrl+r) or with "
+                  "`wikitui pending list`\n")
+    if batch.unfinished:
+        err.write("wikitui: `wikitui ingest --resume` continues the batch\n")
+    err.flush()
+
+
+def _document(out: TextIO, batch: Batch | None, selection: str, entries: list[Entry], guess: Estimate,
+              runner: BatchRunner | None, *, started: bool) -> None:
+    from wikitui.core.agent.headless_json import write_document
+
+    counts = dict.fromkeys(STATES, 0)
+    for e in entries:
+        counts[e.state] = counts.get(e.state, 0) + 1
+    write_document(out, {
+        "batch": batch.id if batch is not None else None,
+        "selection": selection,
+        "started": started,
+        "stopped": runner.stopped if runner is not None else None,
+        "estimate": guess.to_dict(),
+        "counts": counts,
+        "spent": {"tokens": dict(runner.tokens), "cost": round(runner.spent, 6)} if runner is not None else None,
+        "sources": [{"source": e.source, "state": e.state, "changeset": e.changeset, "tokens": e.tokens,
+                     "cost": e.cost, "why": e.why} for e in entries],
+    })
