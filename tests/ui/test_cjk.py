@@ -70,3 +70,133 @@ async def test_the_search_screen_finds_a_word_inside_a_run(cjk_vault):
         assert first.startswith("浮存金") and "浮存" in first.split("\n", 1)[1]
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.main.current_path == "wiki/concepts/浮存金.md", "the page to open")
+
+
+# ------------------------------------------------------------------ wrapping (24.2)
+#: A paragraph as a Chinese page writes it: no spaces, but English words with theirs.
+PARAGRAPH = (
+    "巴菲特认为，浮存金是伯克希尔增长最重要的引擎之一。保险客户先交保费，保险公司往往要过很多年才需要赔付。"
+    "The float grows as the insurance business grows: 1967年收购国民保险公司时，浮存金只有大约两千万美元；"
+    "后来浮存金超过了一千亿美元。「浮存金不是免费的午餐」，所以成本更重要。"
+)
+#: Characters no line may start with (closing punctuation, small kana, the prolonged sound mark).
+CLOSING = set("。，、；：？！」』）》〕】”’…ーっゃゅょァィゥェォッャュョ")
+OPENING = set("「『（《〔【“‘")
+
+
+def _ideograph(ch: str) -> bool:
+    return "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uff10" <= ch <= "\uff5a"
+
+
+def _first_unit(row: str) -> str:
+    """What the row starts with that could not have been split: opening marks, one ideograph or one
+    other word, the closing marks after it."""
+    i = 0
+    while i < len(row) and row[i] in OPENING:
+        i += 1
+    if i < len(row) and _ideograph(row[i]):
+        i += 1
+    else:
+        while i < len(row) and not row[i].isspace() and not _ideograph(row[i]) and row[i] not in OPENING:
+            i += 1
+    while i < len(row) and row[i] in CLOSING:
+        i += 1
+    return row[:i]
+
+
+def assert_wrapped_well(rows: list[str], text: str, width: int) -> None:
+    """Nothing lost, no line starting with closing punctuation, and every line as full as it can be:
+    the next line's first unbreakable piece would not have fitted on it."""
+    from rich.cells import cell_len
+
+    assert "".join("".join(rows).split()) == "".join(text.split()), "characters lost or added"
+    assert all(cell_len(row) <= width for row in rows), rows
+    starts = [row for row in rows if row[:1] in CLOSING]
+    assert not starts, f"lines start with closing punctuation: {starts}"
+    for row, after in zip(rows, rows[1:]):
+        gap = 1 if row[-1:].isascii() and after[:1].isascii() else 0  # a space was dropped at the break
+        assert cell_len(row) + gap + cell_len(_first_unit(after)) > width, f"a short line: {row!r} before {after!r}"
+
+
+def test_cjk_text_breaks_between_characters_keeping_punctuation_with_its_word():
+    from textual.content import Content
+
+    from wikitui.ui.markdown.wrap import wrap_content, wrap_runs
+
+    for width in range(12, 41):
+        rows = ["".join(seg[0] for seg in line) for line in wrap_runs([(PARAGRAPH, "", None)], width)]
+        assert_wrapped_well(rows, PARAGRAPH, width)
+        # The review's Content wraps the same way, keeping its styles.
+        pieces = wrap_content(Content.styled(PARAGRAPH, "bold"), width)
+        assert [p.plain for p in pieces] == rows, width
+        assert all(span.style == "bold" for p in pieces for span in p.spans)
+    # Korean separates its words with spaces: it still wraps at them.
+    korean = "가치투자는 워런 버핏이 벤저민 그레이엄에게서 배운 투자 방법이다."
+    rows = ["".join(seg[0] for seg in line) for line in wrap_runs([(korean, "", None)], 16)]
+    assert rows == ["가치투자는 워런", "버핏이 벤저민", "그레이엄에게서", "배운 투자", "방법이다."]
+    # English is wrapped as before.
+    english = "The float grows as the insurance business grows, year after year."
+    assert ["".join(s[0] for s in line) for line in wrap_runs([(english, "", None)], 20)] == [
+        "The float grows as", "the insurance", "business grows, year", "after year."]
+
+
+def _rows(widget) -> list[str]:
+    return [widget.render_line(y).text.rstrip() for y in range(widget.size.height)]
+
+
+async def test_the_page_pane_fills_cjk_lines_at_any_narrow_width():
+    from tests.ui.test_page_view import PageApp
+    from wikitui.ui.widgets.page_view import PageView
+
+    app = PageApp(text=f"# 浮存金\n\n{PARAGRAPH}\n", path="wiki/concepts/浮存金.md")
+    async with app.run_test(size=(40, 30)) as pilot:
+        view = app.query_one(PageView)
+        for width in (40, 37, 33, 30, 27, 24):
+            await pilot.resize_terminal(width, 30)
+            await pilot.pause()
+            rows = [r.strip() for r in _rows(view)]
+            start = rows.index("浮存金") + 1  # the heading, then its rule
+            para = [r for r in rows[start:] if r and not set(r) <= set("━─ ")]
+            assert_wrapped_well(para, PARAGRAPH, view.scrollable_content_region.width)
+
+
+async def test_the_source_viewer_and_the_chat_wrap_cjk_as_the_page_pane_does(cjk_vault):
+    from textual.app import App, ComposeResult
+
+    from wikitui.ui.widgets.chat_message import ChatMessage
+    from wikitui.ui.widgets.page_view import PageView
+
+    app = workspace(cjk_vault, watch=False, index=False)
+    source = (cjk_vault / "raw/论语·学而.txt").read_text(encoding="utf-8")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("raw/论语·学而.txt")
+        view = app.query_one(PageView)
+        await wait_for(pilot, lambda: any("学而时习之" in r for r in _rows(view)), "the source")
+        for size in (100, 94, 88, 83):
+            await pilot.resize_terminal(size, 40)
+            await pilot.pause()
+            rows = [r for r in _rows(view) if "│" in r]
+            gutter = rows[0].index("│") + 2  # the line number, the bar, a space
+            lines: list[list[str]] = []
+            for row in rows:
+                if row[: gutter - 2].strip():  # a numbered row: a line of the file starts
+                    lines.append([])
+                lines[-1].append(row[gutter:])
+            width = view.scrollable_content_region.width - gutter - 1  # a cell kept free at the right edge
+            texts = source.split("\n")  # the viewer numbers the empty line after the last newline too
+            assert len(lines) == len(texts)
+            for shown, text in zip(lines, texts):
+                if text:
+                    assert_wrapped_well(shown, text, width)
+
+    class ChatApp(App):
+        def compose(self) -> ComposeResult:
+            yield ChatMessage(PARAGRAPH)
+
+    chat = ChatApp()
+    async with chat.run_test(size=(33, 20)) as pilot:
+        await pilot.pause()
+        message = chat.query_one(ChatMessage)
+        rows = [r for r in _rows(message) if r.strip()]
+        assert_wrapped_well([r.strip() for r in rows], PARAGRAPH, message.content_region.width)
