@@ -200,3 +200,27 @@ async def test_the_source_viewer_and_the_chat_wrap_cjk_as_the_page_pane_does(cjk
         message = chat.query_one(ChatMessage)
         rows = [r for r in _rows(message) if r.strip()]
         assert_wrapped_well([r.strip() for r in rows], PARAGRAPH, message.content_region.width)
+
+
+async def test_the_review_wraps_a_cjk_paragraph_as_the_page_pane_does(cjk_vault):
+    from tests.ui.test_review import ReviewApp, shown_diff
+    from wikitui.core.changes.builder import ChangesetBuilder
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
+    from wikitui.ui.widgets.diff_view import DiffView
+
+    vault = Vault.open(cjk_vault)
+    builder = ChangesetBuilder(vault, LinkGraph.load(vault))
+    builder.new_page("wiki/concepts/浮存金的规模.md",
+                     f"---\ntitle: 浮存金的规模\ntype: concept\nsummary: 规模\n---\n# 浮存金的规模\n\n{PARAGRAPH}\n", "新页")
+    app = ReviewApp(builder.build("ingest", "raw/巴菲特致股东的信摘录.md", model="test-model"))
+    async with app.run_test(size=(80, 40)) as pilot:
+        diff = app.screen.query_one(DiffView)
+        for size in (80, 77, 73, 70):
+            await pilot.resize_terminal(size, 40)
+            await pilot.pause()
+            rows = shown_diff(app)
+            gutter = diff._gutter_width()
+            first = next(i for i, row in enumerate(rows) if row[gutter:].startswith("巴菲特"))
+            shown = [row[gutter:] for row in rows[first:] if row.strip()]
+            assert_wrapped_well(shown, PARAGRAPH, diff.scrollable_content_region.width - gutter)
