@@ -122,6 +122,13 @@ def test_english_inside_cjk_text_keeps_its_stemming(cjk):
     assert paths(cjk.search("Buffett")) == ["wiki/entities/巴菲特.md"]  # "（Warren Buffett，" and an alias
 
 
+def test_full_width_digits_and_letters_are_found_as_ascii(cjk):
+    # グレアム.md writes １９３４年 (full-width digits, as Japanese text often does).
+    assert paths(cjk.search("1934")) == ["wiki/entities/グレアム.md"]
+    assert paths(cjk.search("１９３４年")) == ["wiki/entities/グレアム.md"]
+    assert paths(cjk.search("ＢＵＦＦＥＴＴ")) == ["wiki/entities/巴菲特.md"]
+
+
 def test_snippets_highlight_cjk_words_whole(cjk):
     (hit, *_rest) = cjk.search("浮存金")
     assert "**浮存金**（float）" in hit.snippet and "浮存**" not in hit.snippet.replace("**浮存金**", "")

@@ -21,7 +21,7 @@ It differs from Whoosh's ``StemmingAnalyzer`` in three ways:
   characters inside a run is found, in any CJK language, without a dictionary
   (jieba, measured against this in the README's "Search" section, segments only
   Chinese). Latin words beside CJK ones (``用Python写``) are words of their own,
-  stemmed as before.
+  stemmed as before, and full-width letters and digits (``１９３４``) read as ASCII.
 - Tokenising, lower-casing, stop-word removal and stemming happen in one loop
   instead of a chain of four generators: indexing spends most of its analysis time
   in per-token generator overhead, and highlighting re-analyses text at query time.
@@ -51,6 +51,8 @@ CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 #: A word (numbers like ``15.3`` and ``v1.2`` kept whole; ``diagram.png`` is two
 #: words), a ``§``, or a run of CJK characters (split into bigrams by the analyzer).
 TOKEN_PATTERN = re.compile(rf"§|(?P<cjk>[{CJK_CHARS}]+)|[^\W{CJK_CHARS}]+(?:\.\d+)*")
+#: Full-width ASCII (``１９３４``, ``ＡＩ``, common in Japanese text) read as ASCII, as Lucene's CJKWidthFilter does.
+_WIDTH_FOLD = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)}
 #: Longer tokens are hashes, base64 or URLs run together: not worth indexing.
 MAX_TOKEN = 64
 #: Languages offered by ``whoosh.lang`` with both a stemmer and a stop-word list.
@@ -144,7 +146,7 @@ class WikiAnalyzer(Analyzer):
         """Yield one reused :class:`whoosh.analysis.Token` per indexed word (Whoosh's protocol)."""
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         if not tokenize:
-            word = value.lower()
+            word = value.lower() if value.isascii() else value.lower().translate(_WIDTH_FOLD)
             t.original = value
             t.text = word if no_morph else self.stem(word)
             t.boost = 1.0
@@ -168,6 +170,8 @@ class WikiAnalyzer(Analyzer):
             word = m.group().lower()
             if len(word) > MAX_TOKEN:
                 continue
+            if not word.isascii():
+                word = word.translate(_WIDTH_FOLD)
             stopped = word in stops
             if stopped and removestops:
                 continue  # stop words take no position (Whoosh's renumber=True)
