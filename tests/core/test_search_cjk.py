@@ -115,6 +115,14 @@ def test_phrases_exclusion_tags_and_or_around_cjk_words(cjk, cjk_vault):
                                                                      "wiki/sources/1962年12月.md"}
 
 
+def test_a_cjk_prefix_is_the_word_itself(cjk, cjk_vault):
+    # No bigram is longer than two characters: 巴菲特* is every file holding 巴菲特, ranked as the word.
+    assert [(h.path, h.score) for h in cjk.search("巴菲特*", limit=100)] == [
+        (h.path, h.score) for h in cjk.search("巴菲特", limit=100)]
+    assert set(paths(cjk.search("浮存金* -伯克希尔", limit=100))) == grep(cjk_vault, "浮存金") - grep(cjk_vault, "伯克希尔")
+    assert set(paths(cjk.search("浮*", limit=100))) == grep(cjk_vault, "浮")
+
+
 def test_english_inside_cjk_text_keeps_its_stemming(cjk):
     assert paths(cjk.search("moat")) == ["wiki/concepts/护城河.md"]  # the text says "Moats" and "moat"
     assert paths(cjk.search("巴菲特 float")) == ["wiki/concepts/浮存金.md"]

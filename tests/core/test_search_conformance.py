@@ -85,6 +85,7 @@ def test_every_common_query_scores_as_whoosh_does_after_edits(sample_vault):
 CJK_QUERIES = [
     "巴菲特", "浮存", "浮存金", '"浮存金的成本"', "巴菲特 -浮存金", "巴菲特 NOT 浮存金", "tag:投资 巴菲特", "バフェット",
     "猫", "金", "1962年11月", "巴菲特 float", "护城河 OR 君子", "浮存*", "버핏", "kind:raw 浮存金", "type:source 巴菲特",
+    "巴菲特*", "浮*", "巴菲特* -浮存金",
 ]
 
 
