@@ -17,7 +17,8 @@ It differs from Whoosh's ``StemmingAnalyzer`` in three ways:
   as Lucene's ``CJKAnalyzer`` splits them: a run of CJK characters (Han, kana,
   Hangul) becomes its overlapping bigrams (``浮存金`` -> ``浮存``, ``存金``), a lone
   CJK character stays one token, and a query's run becomes the phrase of its
-  bigrams (the fields' ``multitoken_query="phrase"``). So any word of two or more
+  bigrams (the fields' ``multitoken_query="phrase"``). Indexing also keeps each
+  character (Lucene's ``outputUnigrams``), so a one-character word (``猫``) is found. So any word of two or more
   characters inside a run is found, in any CJK language, without a dictionary
   (jieba, measured against this in the README's "Search" section, segments only
   Chinese). Latin words beside CJK ones (``用Python写``) are words of their own,
