@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.command import CommandList
 
 from tests.ui.test_chat import ChatHost
-from tests.ui.workspace_helpers import screen_text, wait_for, wait_ready, workspace
+from tests.ui.workspace_helpers import wait_for, wait_ready, workspace
 from wikitui.ui.widgets.chat_input import complete
 
 
