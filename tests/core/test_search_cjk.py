@@ -202,23 +202,28 @@ def test_the_mcp_search_tool_finds_a_word_inside_a_run(cjk_vault, monkeypatch):
 
 
 # ------------------------------------------------------------------ the index is rebuilt once
-def test_an_index_of_the_previous_analysis_is_rebuilt_once_with_progress(cjk_vault, monkeypatch):
-    """An index written before CJK bigrams (schema 3: a run was one word) is rebuilt, reporting progress."""
+def index_as_schema_3(vault: Vault, monkeypatch) -> None:
+    """Write the index the previous version wrote: schema 3, a run of CJK characters one word."""
     from wikitui.core.search.whoosh.analysis import WikiAnalyzer
 
-    vault = Vault.open(cjk_vault)
-    with monkeypatch.context() as old:
-        def whole_run(t, run, pos, at, unigrams, positions, chars, keeporiginal):
-            t.text, t.stopped, t.boost = run, False, 1.0
-            t.pos, t.startchar, t.endchar = pos, at, at + len(run)
-            yield t
+    def whole_run(t, run, pos, at, unigrams, positions, chars, keeporiginal):
+        t.text, t.stopped, t.boost = run, False, 1.0
+        t.pos, t.startchar, t.endchar = pos, at, at + len(run)
+        yield t
 
+    with monkeypatch.context() as old:
         old.setattr(search_mod, "SCHEMA_VERSION", 3)
         old.setattr(WikiAnalyzer, "_cjk_run", staticmethod(whole_run))
         before = SearchIndex(vault)
         before.update()
         assert before.search("浮存") == []  # what the issue reports
         before.close()
+
+
+def test_an_index_of_the_previous_analysis_is_rebuilt_once_with_progress(cjk_vault, monkeypatch):
+    """An index written before CJK bigrams (schema 3: a run was one word) is rebuilt, reporting progress."""
+    vault = Vault.open(cjk_vault)
+    index_as_schema_3(vault, monkeypatch)
     after = SearchIndex(vault)
     seen: list[tuple[int, int]] = []
     stats = after.update(progress=lambda done, total: seen.append((done, total)))

@@ -72,6 +72,30 @@ async def test_the_search_screen_finds_a_word_inside_a_run(cjk_vault):
         await wait_for(pilot, lambda: app.main.current_path == "wiki/concepts/浮存金.md", "the page to open")
 
 
+async def test_the_workspace_rebuilds_an_index_of_the_previous_analysis_with_progress(cjk_vault, monkeypatch):
+    from textual.widgets import OptionList
+
+    from tests.core.test_search_cjk import index_as_schema_3
+    from wikitui.core.vault.layout import Vault
+    from wikitui.ui.widgets.index_status import IndexStatus
+
+    index_as_schema_3(Vault.open(cjk_vault), monkeypatch)
+    shown: list[tuple[int, int]] = []
+    real = IndexStatus.set_progress
+    monkeypatch.setattr(IndexStatus, "set_progress", lambda self, done, total: (shown.append((done, total)),
+                                                                                 real(self, done, total)))
+    app = workspace(cjk_vault, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        assert app.workspace.index_state.value == "ready"
+        assert (13, 13) in shown  # the rebuild's progress, in the status beside the footer
+        await pilot.press("slash", *"浮存")
+        results = app.screen.query_one("#search-results", OptionList)
+        await wait_for(pilot, lambda: results.option_count == 5, "the rebuilt index to answer", 10)
+    names = {f.name for f in (cjk_vault / ".wikitui" / "index").iterdir() if f.suffix in (".toc", ".seg")}
+    assert not any("_v3" in n for n in names)
+
+
 # ------------------------------------------------------------------ wrapping (24.2)
 #: A paragraph as a Chinese page writes it: no spaces, but English words with theirs.
 PARAGRAPH = (
