@@ -248,3 +248,25 @@ async def test_the_review_wraps_a_cjk_paragraph_as_the_page_pane_does(cjk_vault)
             first = next(i for i, row in enumerate(rows) if row[gutter:].startswith("巴菲特"))
             shown = [row[gutter:] for row in rows[first:] if row.strip()]
             assert_wrapped_well(shown, PARAGRAPH, diff.scrollable_content_region.width - gutter)
+
+
+async def test_the_chat_wraps_what_you_typed_in_chinese_as_its_answers():
+    from textual.app import App, ComposeResult
+
+    from wikitui.ui.widgets.chat_log import UserLine
+
+    class LineApp(App):
+        def compose(self) -> ComposeResult:
+            yield UserLine(PARAGRAPH)
+            yield UserLine("An English line that wraps at its spaces, as before, word by word.")
+
+    app = LineApp()
+    async with app.run_test(size=(31, 30)) as pilot:
+        for width in (31, 28, 25):
+            await pilot.resize_terminal(width, 30)
+            await pilot.pause()
+            line, english = app.query(UserLine)
+            rows = [r.strip() for r in _rows(line) if r.strip()]
+            assert len(rows) == line.content_region.height  # no row cut off, none blank
+            assert_wrapped_well(rows, PARAGRAPH, line.content_region.width)
+            assert [r.strip() for r in _rows(english) if r.strip()][0].endswith(("wraps", "wraps at", "that"))

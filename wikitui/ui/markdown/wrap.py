@@ -164,6 +164,11 @@ def wrap_runs(runs: list[Seg], width: int) -> list[list[Seg]]:
     return out
 
 
+def breaks_between_characters(text: str) -> bool:
+    """Whether ``text`` holds Chinese or Japanese characters, which lines may break between."""
+    return not text.isascii() and _HAS_IDEOGRAPHIC.search(text) is not None
+
+
 def wrap_content(content, width: int) -> list:
     """Textual ``Content`` wrapped to ``width`` cells: ``content.wrap``, except that CJK text
     breaks as :func:`wrap_runs` breaks it (between characters, kinsoku kept) instead of only at spaces."""
