@@ -10,6 +10,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample"
+#: A small Chinese, Japanese and Korean vault (tests/data/cjk_vault/WIKI.md says what is in it).
+CJK_VAULT = ROOT / "tests" / "data" / "cjk_vault"
 #: The real-world corpora live beside the project (../shared/corpus); CI always has them.
 CORPUS = Path(os.environ.get("WIKITUI_CORPUS", ROOT.parent / "shared" / "corpus"))
 
@@ -34,6 +36,14 @@ def sample_vault(tmp_path) -> Path:
     """A fresh copy of the sample vault."""
     dest = tmp_path / "sample"
     shutil.copytree(SAMPLE, dest, ignore=shutil.ignore_patterns(".wikitui"))
+    return dest
+
+
+@pytest.fixture
+def cjk_vault(tmp_path) -> Path:
+    """A fresh copy of the CJK vault."""
+    dest = tmp_path / "cjk"
+    shutil.copytree(CJK_VAULT, dest, ignore=shutil.ignore_patterns(".wikitui"))
     return dest
 
 

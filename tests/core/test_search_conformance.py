@@ -87,6 +87,27 @@ def test_every_common_query_scores_as_whoosh_does_after_edits(sample_vault):
     assert _compare(idx, QUERIES) >= 3 * (len(QUERIES) - 1)
 
 
+#: Chinese, Japanese and Korean queries (issue 24.1): a CJK word is the phrase of its bigrams, a character a term.
+CJK_QUERIES = [
+    "巴菲特", "浮存", "浮存金", '"浮存金的成本"', "巴菲特 -浮存金", "巴菲特 NOT 浮存金", "tag:投资 巴菲特", "バフェット",
+    "猫", "金", "1962年11月", "巴菲特 float", "护城河 OR 君子", "浮存*", "버핏", "kind:raw 浮存金", "type:source 巴菲特",
+    "巴菲特*", "浮*", "巴菲特* -浮存金",
+]
+
+
+def test_cjk_queries_score_as_whoosh_does(cjk_vault):
+    vault = Vault.open(cjk_vault)
+    fast = SearchIndex(vault, backend=WhooshBackend(vault, fast=True))
+    public = SearchIndex(vault, backend=WhooshBackend(vault, fast=False))
+    fast.update()
+    _edit_some(vault, fast, 4)
+    assert fast.segment_count() > 1
+    assert _compare(fast, CJK_QUERIES) == 3 * len(CJK_QUERIES)  # the fast path scores every one of them
+    mine, theirs = _answers(fast, CJK_QUERIES), _answers(public, CJK_QUERIES)
+    _same(mine, theirs)
+    assert all(rows for text, scope, rows, _sc, _n in mine if scope == "all"), "each query finds something"
+
+
 def test_a_scope_with_no_files_finds_nothing(tmp_path):
     root = tmp_path / "notes"  # an Obsidian vault: no raw/ at all
     (root / ".obsidian").mkdir(parents=True)

@@ -14,7 +14,8 @@ not this check's. ``token_set_ratio`` alone scores "Queen" and "Queen of Hearts"
 subset), and "Entstehung der Energiepreispauschale" beside "Festsetzung der
 Energiepreispauschale" over 90 (a long shared part): so the words one name has and the
 other lacks must be near-equal too (:data:`DIFF_SCORE`), or be articles only ("Cheshire
-Cat", "The Cheshire Cat").
+Cat", "The Cheshire Cat"). Names whose numbers differ are never near-equal, however alike the
+rest: "1962年11月" and "1962年12月" are two monthly letters, "Chapter 1" and "Chapter 2" two chapters.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ BLOCK_CUT = 60
 #: Words that may be added to a name without making it another name.
 ARTICLES = frozenset({"the", "a", "an", "le", "la", "les", "der", "die", "das"})
 _NON_WORD = re.compile(r"[\W_]+")
+_NUMBER = re.compile(r"\d+")
+#: Goes into the key of lint's cache of name pairs: bump when the rules for names change.
+RULES_VERSION = 2
 
 
 @dataclass(slots=True, frozen=True)
@@ -78,12 +82,19 @@ def _near_names(fa: str, ta: frozenset[str], fb: str, tb: frozenset[str], ratio,
     """token_set_ratio >= TITLE_SCORE, and the words one name has and the other lacks near-equal too
     (only articles may be added): "Betriebsausgaben" and "Betriebsaufgabe", not "Entstehung der X"
     and "Festsetzung der X", nor "Queen" and "Queen of Hearts"."""
+    if _numbers(fa) != _numbers(fb):
+        return False  # another month, chapter or year: another page
     only_a, only_b = ta - tb - ARTICLES, tb - ta - ARTICLES
     if bool(only_a) != bool(only_b):
         return False
     if only_a and ratio(" ".join(sorted(only_a)), " ".join(sorted(only_b))) < DIFF_SCORE:
         return False
     return token_set_ratio(fa, fb) >= TITLE_SCORE
+
+
+def _numbers(folded: str) -> list[str]:
+    """The numbers in a folded name, in order, leading zeros dropped ("Chapter 01" is "Chapter 1")."""
+    return [n.lstrip("0") or "0" for n in _NUMBER.findall(folded)]
 
 
 def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from wikitui.core.vault.duplicates import near_duplicates, title_pairs
+from wikitui.core.vault.duplicates import RULES_VERSION, near_duplicates, title_pairs
 from wikitui.core.vault.files import atomic_write
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
@@ -42,7 +42,7 @@ def text_problems(vault: Vault, graph: LinkGraph) -> list[Problem]:
 
 def _cached_title_pairs(graph: LinkGraph, names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
     """:func:`title_pairs`, from ``.wikitui/cache/near-titles.json`` when no page's names changed since."""
-    key = hashlib.sha256(json.dumps(names, sort_keys=True, ensure_ascii=False,
+    key = hashlib.sha256(json.dumps([RULES_VERSION, names], sort_keys=True, ensure_ascii=False,
                                     default=str).encode("utf-8", "surrogatepass")).hexdigest()
     path = graph.vault.state_dir / "cache" / "near-titles.json"
     try:

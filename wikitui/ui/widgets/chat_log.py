@@ -20,6 +20,7 @@ from textual.widgets import Static
 
 from wikitui.core.vault.links import Link
 from wikitui.core.vault.visible_text import has_unsafe, visible, visible_line
+from wikitui.ui.markdown.wrap import breaks_between_characters, wrap_content
 from wikitui.ui.widgets.changeset_card import ChangesetCard
 from wikitui.ui.widgets.chat_message import ChatMessage
 
@@ -54,6 +55,22 @@ class UserLine(Static):
     def __init__(self, text: str) -> None:
         super().__init__(visible(text), markup=False)
         self.text = text
+        self._cjk = breaks_between_characters(text)
+
+    def _wrapped(self, width: int) -> list[Content]:
+        """Chinese or Japanese text broken as the page pane breaks it (Textual breaks only at spaces)."""
+        return [piece for line in visible(self.text).split("\n") for piece in wrap_content(Content(line), width) or [Content()]]
+
+    def get_content_height(self, container, viewport, width: int) -> int:  # noqa: D102 - Textual's protocol
+        if self._cjk and width > 0:
+            return len(self._wrapped(width))
+        return super().get_content_height(container, viewport, width)
+
+    def render(self):  # noqa: D102 - Textual's protocol
+        width = self.content_region.width
+        if self._cjk and width > 0:
+            return Content("\n").join(self._wrapped(width))
+        return super().render()
 
 
 class ToolLine(Static):

@@ -29,6 +29,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from wikitui.core.vault.visible_text import control_chars, format_chars, visible, visible_line
+from wikitui.ui.markdown.wrap import wrap_content
 from wikitui.ui.widgets.diff_highlight import HunkLine, highlight_hunk
 from wikitui.ui.widgets.link_marks import link_mark
 from wikitui.ui.widgets.review_note import review_line
@@ -276,7 +277,7 @@ class DiffView(ScrollView, can_focus=False):
                 for piece in link_mark(self.link_marks[hunk.id]).wrap(text_width):
                     rows.append(_Row("note", index, piece))
             for kind, content, old, new in lines[1:]:
-                pieces = content.wrap(text_width) if content.cell_length > text_width else [content]
+                pieces = wrap_content(content, text_width) if content.cell_length > text_width else [content]
                 for n, piece in enumerate(pieces):
                     rows.append(_Row(kind, index, piece, old if n == 0 else None, new if n == 0 else None))
             hunk_rows.append((start, len(rows)))

@@ -13,6 +13,16 @@ It differs from Whoosh's ``StemmingAnalyzer`` in three ways:
   of its pages, or set with ``[search] language = "de"`` in ``.wikitui/config.toml``).
   Umlauts stay part of their words; the German stemmer maps ``Einkünfte`` and
   ``Einkunft`` to the same stem, so both forms find each other.
+- Chinese, Japanese and Korean, written without spaces between words, are split
+  as Lucene's ``CJKAnalyzer`` splits them: a run of CJK characters (Han, kana,
+  Hangul) becomes its overlapping bigrams (``浮存金`` -> ``浮存``, ``存金``), a lone
+  CJK character stays one token, and a query's run becomes the phrase of its
+  bigrams (the fields' ``multitoken_query="phrase"``). Indexing also keeps each
+  character (Lucene's ``outputUnigrams``), so a one-character word (``猫``) is found. So any word of two or more
+  characters inside a run is found, in any CJK language, without a dictionary
+  (jieba, measured against this in the README's "Search" section, segments only
+  Chinese). Latin words beside CJK ones (``用Python写``) are words of their own,
+  stemmed as before, and full-width letters and digits (``１９３４``) read as ASCII.
 - Tokenising, lower-casing, stop-word removal and stemming happen in one loop
   instead of a chain of four generators: indexing spends most of its analysis time
   in per-token generator overhead, and highlighting re-analyses text at query time.
@@ -30,9 +40,20 @@ from whoosh.analysis import Analyzer, Token
 from whoosh.analysis.filters import STOP_WORDS
 from whoosh.lang import stemmer_for_language, stopwords_for_language
 
+#: Characters of the CJK scripts: Han (with 々〆〇), Bopomofo, hiragana, katakana
+#: (full and half width; not the middle dot ・) and Hangul. A run of them is split into bigrams.
+CJK_CHARS = (
+    "\u1100-\u11ff\u3005-\u3007\u3040-\u30fa\u30fc-\u30ff\u3100-\u312f\u3130-\u318f\u31a0-\u31bf\u31f0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff\uf900-\ufaff\uff66-\uff9f"
+    "\U00020000-\U0003134f"
+)
+#: A run of CJK characters.
+CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 #: A word (numbers like ``15.3`` and ``v1.2`` kept whole; ``diagram.png`` is two
-#: words) or a ``§``.
-TOKEN_PATTERN = re.compile(r"§|\w+(?:\.\d+)*")
+#: words), a ``§``, or a run of CJK characters (split into bigrams by the analyzer).
+TOKEN_PATTERN = re.compile(rf"§|(?P<cjk>[{CJK_CHARS}]+)|[^\W{CJK_CHARS}]+(?:\.\d+)*")
+#: Full-width ASCII (``１９３４``, ``ＡＩ``, common in Japanese text) read as ASCII, as Lucene's CJKWidthFilter does.
+_WIDTH_FOLD = {cp: cp - 0xFEE0 for cp in range(0xFF01, 0xFF5F)}
 #: Longer tokens are hashes, base64 or URLs run together: not worth indexing.
 MAX_TOKEN = 64
 #: Languages offered by ``whoosh.lang`` with both a stemmer and a stop-word list.
@@ -126,7 +147,7 @@ class WikiAnalyzer(Analyzer):
         """Yield one reused :class:`whoosh.analysis.Token` per indexed word (Whoosh's protocol)."""
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         if not tokenize:
-            word = value.lower()
+            word = value.lower() if value.isascii() else value.lower().translate(_WIDTH_FOLD)
             t.original = value
             t.text = word if no_morph else self.stem(word)
             t.boost = 1.0
@@ -141,10 +162,17 @@ class WikiAnalyzer(Analyzer):
         cache = self._cache
         stem = self.stem
         pos = start_pos
+        unigrams = mode == "index"
         for m in TOKEN_PATTERN.finditer(value):
+            if m.lastindex:  # a run of CJK characters
+                yield from self._cjk_run(t, m.group(), pos, start_char + m.start(), unigrams, positions, chars, keeporiginal)
+                pos += max(1, len(m.group()) - 1)
+                continue
             word = m.group().lower()
             if len(word) > MAX_TOKEN:
                 continue
+            if not word.isascii():
+                word = word.translate(_WIDTH_FOLD)
             stopped = word in stops
             if stopped and removestops:
                 continue  # stop words take no position (Whoosh's renumber=True)
@@ -163,6 +191,33 @@ class WikiAnalyzer(Analyzer):
             if chars:
                 t.startchar = start_char + m.start()
                 t.endchar = start_char + m.end()
+            yield t
+
+    @staticmethod
+    def _cjk_run(t, run: str, pos: int, at: int, unigrams: bool, positions: bool, chars: bool, keeporiginal: bool):
+        """The tokens of a run of CJK characters: its overlapping bigrams, a lone character as itself.
+
+        With ``unigrams`` (indexing), every character is a token too, at the
+        position of the bigram it starts (the last one at the last bigram's), so a
+        one-character query word finds every page holding that character while a
+        query's run, the phrase of its bigrams, still matches positions side by side.
+        """
+        n = len(run)
+        last = max(0, n - 2)  # the position offset of the last bigram
+        grams = [(i, 2) for i in range(n - 1)] if n > 1 else [(0, 1)]
+        if unigrams and n > 1:
+            grams = sorted(grams + [(i, 1) for i in range(n)])
+        for i, size in grams:
+            t.text = run[i : i + size]
+            if keeporiginal:
+                t.original = t.text
+            t.stopped = False
+            t.boost = 1.0
+            if positions:
+                t.pos = pos + min(i, last)
+            if chars:
+                t.startchar = at + i
+                t.endchar = at + i + size
             yield t
 
     def terms(self, text: str) -> list[str]:

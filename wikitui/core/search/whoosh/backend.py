@@ -25,7 +25,7 @@ from wikitui.core.search.whoosh import indexing
 from wikitui.core.vault.layout import Vault
 
 #: Bump when the schema or the analysis changes: older indexes are then rebuilt.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: The note of a search that could not open the index while another process rebuilds it.
 BUSY_NOTE = "the search index is being rebuilt by another wikitui process; search again in a moment"
 

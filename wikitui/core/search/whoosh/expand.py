@@ -116,6 +116,25 @@ def _candidates(q, reader) -> list[bytes]:
     return found
 
 
+def _cjk_prefix(q, reader):
+    """``巴菲特*``: the word itself (a phrase of its bigrams), or None for any other multi-term.
+
+    A run of CJK characters has no word end for a prefix to run past, and no
+    indexed bigram is longer than two characters, so a prefix of two or more
+    CJK characters means the pages holding them side by side, ranked as the word.
+    """
+    from wikitui.core.search.whoosh.analysis import CJK_RUN
+
+    if type(q) is not query.Prefix or len(q.text) < 2 or not CJK_RUN.fullmatch(q.text):
+        return None
+    if q.fieldname not in reader.schema:
+        return None
+    words = list(reader.schema[q.fieldname].process_text(q.text, mode="query"))
+    if len(words) == 1:
+        return query.Term(q.fieldname, words[0], boost=q.boost)
+    return query.Phrase(q.fieldname, words, boost=q.boost)
+
+
 def _shares(sizes: list[int], budget: int) -> list[int]:
     """How many terms each multi-term keeps: an equal share of ``budget``, a smaller need leaving the rest to others."""
     shares = [0] * len(sizes)
@@ -133,7 +152,15 @@ def expand_all(q, reader, budget: int = MAX_EXPANDED_TERMS) -> dict[int, object]
     At most ``budget`` terms in all; a multi-term over budget keeps its most
     frequent terms, in term order.
     """
-    leaves = [leaf for leaf in q.leaves() if isinstance(leaf, query.MultiTerm) and not isinstance(leaf, ExpandedTerms)]
+    out: dict[int, object] = {}
+    leaves = []
+    for leaf in q.leaves():
+        if isinstance(leaf, query.MultiTerm) and not isinstance(leaf, ExpandedTerms):
+            word = _cjk_prefix(leaf, reader)
+            if word is not None:
+                out[id(leaf)] = word
+            else:
+                leaves.append(leaf)
     found = [_candidates(leaf, reader) for leaf in leaves]
     sizes = [len(f) for f in found]
     if sum(sizes) > budget:
@@ -141,7 +168,6 @@ def expand_all(q, reader, budget: int = MAX_EXPANDED_TERMS) -> dict[int, object]
             if share < len(terms):
                 terms.sort(key=lambda b, f=leaf.fieldname: reader.doc_frequency(f, b), reverse=True)
                 found[i] = sorted(terms[:share])
-    out: dict[int, object] = {}
     for leaf, terms in zip(leaves, found):
         out[id(leaf)] = ExpandedTerms(leaf.fieldname, terms, leaf, boost=leaf.boost) if terms else query.NullQuery
     return out

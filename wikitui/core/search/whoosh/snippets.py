@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from wikitui.core.search.documents import SearchText
-from wikitui.core.search.whoosh.analysis import MAX_TOKEN, TOKEN_PATTERN, WikiAnalyzer
+from wikitui.core.search.whoosh.analysis import CJK_RUN, MAX_TOKEN, TOKEN_PATTERN, WikiAnalyzer
 from wikitui.core.search.whoosh.schema import TEXT_FIELDS
 from wikitui.core.search.whoosh.snippet_text import (
     alternatives,
@@ -52,6 +52,25 @@ _MAX_FINDS = 24
 #: Beyond this many alternatives the prefilter is not worth compiling.
 _MAX_ALTERNATIVES = 400
 
+
+
+def _cjk(ch: str) -> bool:
+    """Whether ``ch`` is a CJK character (every one may start an index term)."""
+    return ch >= "\u1100" and CJK_RUN.match(ch) is not None
+
+
+def _inside_word(text: str, i: int) -> bool:
+    """Whether ``text[i]`` continues a word rather than starting one ("ungodly" for "god").
+
+    A CJK character always may start a term (its bigram or itself), and a Latin
+    word starts right after one (``用Python写``).
+    """
+    if not i:
+        return False
+    prev, cur = text[i - 1], text[i]
+    if cur == "§" or not (prev.isalnum() or prev == "_"):
+        return False
+    return not _cjk(cur) and not _cjk(prev)
 
 
 def highlight_terms(q, reader) -> frozenset[str]:
@@ -143,7 +162,8 @@ class SnippetMaker:
         terms = self.terms
         lowered = fold(window, self._german) if self._heads else window
         if not self._heads or lowered is window:
-            return [_Match(t.startchar, t.endchar, t.text) for t in self.analyzer(window, chars=True) if t.text in terms]
+            tokens = self.analyzer(window, chars=True, mode="index")  # "index": CJK characters too, not only bigrams
+            return [_Match(t.startchar, t.endchar, t.text) for t in tokens if t.text in terms]
         stops = self.analyzer.stopwords
         stem = self.analyzer.stem
         token_at = TOKEN_PATTERN.match
@@ -156,10 +176,17 @@ class SnippetMaker:
         for i, _head in found:
             if i < done:
                 continue  # inside a word already looked at
-            if i and window[i] != "§" and (window[i - 1].isalnum() or window[i - 1] == "_"):
-                continue  # inside a word
+            if _inside_word(window, i):
+                continue
             tok = token_at(window, i)
             if tok is None:
+                continue
+            if tok.lastindex:  # CJK: the bigram starting here, else the character (what the index holds)
+                for size in (2, 1) if tok.end() - i > 1 else (1,):
+                    if window[i : i + size] in terms:
+                        out.append(_Match(i, i + size, window[i : i + size]))
+                        break
+                done = i + 1
                 continue
             done = tok.end()
             word = tok.group().lower()
@@ -194,8 +221,8 @@ class SnippetMaker:
             for i, head in found:
                 if i >= _CHUNK:
                     break  # the next chunk finds it
-                if i + base and (text[i + base - 1].isalnum() or text[i + base - 1] == "_"):
-                    continue  # inside a word ("ungodly" for "god")
+                if _inside_word(text, i + base):
+                    continue
                 yield i + base, head
 
     def _candidate_lines(self, text: str, found) -> list[tuple[int, bool, int, int, int]]:
@@ -361,11 +388,11 @@ class SnippetMaker:
             end = sp if sp > first else end
         parts = []
         at = start
-        for mt in matches:
-            if mt.startchar < at or mt.endchar > end:
+        for mt_start, mt_end in _merged(matches):
+            if mt_start < at or mt_end > end:
                 continue  # before the cut, or running past it
-            parts += (window[at : mt.startchar], "**", window[mt.startchar : mt.endchar], "**")
-            at = mt.endchar
+            parts += (window[at:mt_start], "**", window[mt_start:mt_end], "**")
+            at = mt_end
         parts.append(window[at:end])
         snippet = collapse("".join(parts))
         return ("… " if start or cut_left else "") + snippet + (" …" if end < len(window) or cut_right else "")
@@ -383,3 +410,14 @@ class SnippetMaker:
         if doc is None:
             return ""
         return collapse(plain(doc.text[: self.width * 4]))[: self.width]
+
+
+def _merged(matches: list[_Match]) -> list[tuple[int, int]]:
+    """The matches' spans, overlapping or touching ones joined (a CJK word's bigrams: one bold run)."""
+    out: list[list[int]] = []
+    for mt in sorted(matches, key=lambda mt: (mt.startchar, -mt.endchar)):
+        if out and mt.startchar <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], mt.endchar)
+        else:
+            out.append([mt.startchar, mt.endchar])
+    return [(a, b) for a, b in out]
