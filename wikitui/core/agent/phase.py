@@ -102,7 +102,8 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
                     told.add(note)
                     await session._emit(Notice(note))
             try:
-                text, calls, cancelled, finish = await _request(session, turn, messages, None if last else tools)
+                text, calls, cancelled, finish = await _request(session, turn, messages, None if last else tools,
+                                                                budget.reserve)
             except ContextOverflow as exc:
                 sent = session.client.count_tokens(messages, tools=None if last else tools)
                 first = round_no == 0 and len(messages) <= 2
@@ -165,12 +166,13 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         if session.search_index is None and toolbox is not None:
             session.search_index = toolbox.search_index  # opened by the first search: keep it
 
-async def _request(session: AgentSession, turn: Turn, messages: list[dict],
-                   tools) -> tuple[str, list[ToolCall], bool, str | None]:
-    """One streamed model request; returns (text, tool calls, cancelled, finish reason)."""
+async def _request(session: AgentSession, turn: Turn, messages: list[dict], tools,
+                   max_tokens: int) -> tuple[str, list[ToolCall], bool, str | None]:
+    """One streamed model request, its answer capped at ``max_tokens`` (the window's share kept for it);
+    returns (text, tool calls, cancelled, finish reason)."""
     parts: list[str] = []
     try:
-        async for ev in session.client.stream(messages, tools, cancel_event=session._cancel):
+        async for ev in session.client.stream(messages, tools, cancel_event=session._cancel, max_tokens=max_tokens):
             if isinstance(ev, TextDelta):
                 parts.append(ev.text)
                 await session._emit(ev)

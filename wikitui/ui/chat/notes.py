@@ -44,6 +44,9 @@ def error_hint(message: str) -> str:
         return "Set the key in the environment and restart wikitui, or /model NAME to use another model."
     if "rate limited" in low:
         return "Nothing was changed; up recalls your message to send it again."
+    if "request_timeout_s" in low:
+        return ("Up recalls your message to send it again; request_timeout_s and max_output_tokens in "
+                ".wikitui/config.toml set the limits.")
     if "cannot reach" in low or "did not answer" in low:
         return "Nothing was changed. Check the network or the server; up recalls your message to send it again."
     if "context window" in low:
