@@ -69,7 +69,10 @@ class _Printer:
         elif isinstance(ev, Notice):
             # What a reader must not miss (a cut answer, proposals kept after a failure) is a
             # "wikitui:" line, as errors are; progress notes stay indented.
-            self.err.write(f"  ! {ev.text}\n" if ev.kind in ("note", "revising") else f"wikitui: {ev.text}\n")
+            if ev.kind in ("note", "revising"):
+                self.err.write(f"  ! {ev.text}\n")
+            else:
+                self.err.write(f"wikitui: {'warning: ' if ev.kind == 'unsourced' else ''}{ev.text}\n")
         elif isinstance(ev, TurnUsage) and ev.final:
             self.err.write(f"  tokens: in {ev.prompt_tokens:,}, out {ev.completion_tokens:,}; "
                            f"cost ${ev.cost:.4f}\n")

@@ -42,6 +42,11 @@ from wikitui.core.errors import WikituiError
 if TYPE_CHECKING:
     from wikitui.core.agent.session import AgentSession
 
+#: Said under an answer that rests on nothing the wiki showed (issue 25: ingest's "no tool calls" note, for ask).
+UNSOURCED = ("The model answered without calling any tool or citing anything: the answer may come from its own "
+             "memory, not from the wiki. Ask it to look the wiki up and cite its pages, or use a model and server "
+             "that do tool calls (the README's \"Local models\").")
+
 #: Told to the model when it used up its rounds.
 _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now with what you have, and say "
                "what is left undone.]")
@@ -146,6 +151,9 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         if phase == "write" and turn.op == "ingest" and attach_source and not used_tools(turn, since_plan=True):
             await session._note(turn, "tools", "The model made no tool calls, so it proposed nothing: ingesting "
                              "needs a model and server that support tool calls (see the README's \"Local models\").")
+        if turn.op == "ask" and not used_tools(turn) and not citations.check_citations(turn.answer or "",
+                                                                                          session.graph):
+            await session._note(turn, "unsourced", UNSOURCED)
         if phase == "plan":
             return await session._finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
         answer_missing, proposal_missing = await asyncio.to_thread(_unresolved, session, turn, turn.answer)

@@ -89,6 +89,8 @@ def notice_note(notice: Notice) -> tuple[str | Content, str]:
         return Content.assemble(("✂ ", "bold $text-warning"), notice.text), "error"
     if notice.kind == "tools":
         return Content.assemble(("⚠ ", "bold $text-warning"), notice.text), "error"
+    if notice.kind == "unsourced":  # quiet: the answer is there, this only says what it rests on
+        return Content.styled(notice.text, "$text-muted"), "note"
     if notice.kind == "pending":
         return Content.assemble(("Kept: ", "bold"), notice.text), "plan"
     return notice.text, "note"
