@@ -122,3 +122,17 @@ async def test_the_fold_prompt_asks_for_edits_search_before_create_and_the_callo
                   "never overwrite the page's claim", FORMAT):
         assert words in system, words
     assert "The answer is not filed as a page." in sent(fake_llm, 1)[-1]["content"]
+
+
+def test_a_fold_with_nothing_new_leaves_the_filed_answer_pending_as_it_was(fake_llm, sample_vault):
+    fake_llm.script(text(ANSWER), tool_call("read", path="wiki/characters/dodo.md"),
+                    text("The Dodo's page already says all of it."))
+    out, err = io.StringIO(), io.StringIO()
+    code = run_ask(Workspace.open(sample_vault), "What is the Caucus-race a parody of?", file=True, fold=True,
+                   out=out, err=err)
+    assert code == 0, err.getvalue()
+    (pending,) = PendingStore(Vault.open(sample_vault)).list()
+    assert [f.path for f in pending.files][0].startswith("wiki/answers/")
+    assert "the fold proposed no changes" in err.getvalue()
+    assert f"the filed answer: changeset {pending.id}" in err.getvalue()
+    assert out.getvalue().count("diff --git") == len(pending.files)

@@ -182,11 +182,13 @@ async def _fold(session, printer: _Printer, err: TextIO, *, join=None):
     if done.failed or done.cancelled:
         return _failure(printer), done.changeset  # what was proposed (the filed answer too) is pending
     changeset = done.changeset
-    if changeset is None or (join is not None and len(changeset.files) == len(join.files)
-                             and all(a.new_text == b.new_text for a, b in zip(changeset.files, join.files))):
+    nothing = changeset is None or (join is not None and [f.new_text for f in changeset.files]
+                                    == [f.new_text for f in join.files])
+    if nothing:
         err.write("wikitui: the fold proposed no changes: the cited pages already say what the answer says\n")
     if changeset is not None:
-        what = "the filed answer and the fold's edits" if join is not None else "the fold's edits"
+        what = ("the filed answer" if nothing else "the filed answer and the fold's edits") if join is not None \
+            else "the fold's edits"
         err.write(f"wikitui: {what}: changeset {changeset.id} ({plural(len(changeset.files), 'file')}) is pending "
                   "(review it in wikitui with ctrl+r)\n")
     return EXIT_OK, changeset

@@ -305,7 +305,8 @@ class AgentSession(TurnEndings):
             try:
                 for change in join.files:  # the fold's edits stack on these: one changeset, one patch
                     turn.builder.new_page(change.path, change.new_text, change.reason)
-            except WikituiError as exc:
+            except WikituiError as exc:  # the filed answer's changeset stays pending as it was
+                turn.builder = None
                 return await self._finish_failed(turn, str(exc), exc.exit_code)
         done = await self._run(turn, task, self._with_feedback(message), phase="write", typed=typed)
         if join is not None and done.changeset is not None and done.changeset.id != join.id:
