@@ -296,8 +296,8 @@ def fake_headless(monkeypatch):
 
     calls: list[tuple] = []
     mod = types.ModuleType("wikitui.core.agent.headless")
-    def run_ask(workspace, question, *, file, model, as_json):
-        calls.append(("ask", workspace.root, question, file, model, as_json))
+    def run_ask(workspace, question, *, file, model, as_json, fold=False):
+        calls.append(("ask", workspace.root, question, file, model, as_json) + (("fold",) if fold else ()))
         return 0
 
     def run_ingest(workspace, source, *, apply, model, as_json):
@@ -317,12 +317,14 @@ def test_ask_and_ingest_call_the_headless_agent_with_their_flags(capsys, sample_
     assert run(capsys, "ingest", "raw/chapter-01.md", "--apply", "--model", "m2", "--vault", str(root))[0] == 4
     assert run(capsys, "ask", "Why?", "--json", "--vault", str(root))[0] == 0
     assert run(capsys, "ingest", "raw/chapter-01.md", "--json", "--vault", str(root))[0] == 4
+    assert run(capsys, "ask", "Why?", "--file", "--fold", "--vault", str(root))[0] == 0
     assert fake_headless == [
         ("ask", root, "Who stole the tarts?", False, None, False),
         ("ask", root, "Why?", True, "m1", False),
         ("ingest", root, "raw/chapter-01.md", True, "m2", False),
         ("ask", root, "Why?", False, None, True),
         ("ingest", root, "raw/chapter-01.md", False, None, True),
+        ("ask", root, "Why?", True, None, False, "fold"),
     ]
 
 

@@ -211,7 +211,7 @@ async def test_the_lint_pass_is_asked_to_merge_near_duplicates(fake_llm, sample_
     fake_llm.script(text("## Findings\nnone"))
     await Chat(sample_vault).session.lint()
     system = sent(fake_llm, 0)[0]["content"]
-    assert "merge each pair with propose_merge" in system
+    assert "read BOTH pages in full" in system and "merge a pair with propose_merge" in system
     assert "propose_move, propose_chart, propose_merge)" in system  # the role names the tool among the changes it can propose
 
 

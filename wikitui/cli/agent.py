@@ -21,10 +21,10 @@ def _headless():
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    """``wikitui ask QUESTION [--file] [--json]``: headless query through the agent."""
+    """``wikitui ask QUESTION [--file] [--fold] [--json]``: headless query through the agent."""
     ws = open_workspace(args)  # a bad vault is reported here, before the agent loads
-    return int(_headless().run_ask(ws, args.question, file=args.file, model=getattr(args, "model", None),
-                                   as_json=args.json))
+    return int(_headless().run_ask(ws, args.question, file=args.file, fold=getattr(args, "fold", False),
+                                   model=getattr(args, "model", None), as_json=args.json))
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:

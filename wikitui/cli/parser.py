@@ -170,6 +170,9 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "ask":
         p.add_argument("question", metavar="QUESTION")
         p.add_argument("--file", action="store_true", help="propose the answer as a page (the changeset stays pending)")
+        p.add_argument("--fold", action="store_true",
+                       help="then fold the answer into the pages it cites: the agent proposes the edits "
+                            "(a changeset of its own, pending)")
         p.add_argument("--json", action="store_true",
                        help='print {"answer", "citations", "unresolved", "changeset", "tokens", "cost"}')
     elif name == "ingest":

@@ -39,6 +39,8 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "api_base": str,
     "api_key_env": str,
     "timeout": (int, float),
+    "request_timeout_s": (int, float),
+    "max_output_tokens": int,
     "eval_task_timeout": (int, float),
     "max_rounds": int,
     "initial_context_tokens": int,
@@ -51,6 +53,8 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "history_keep": int,
     "batch_max_cost": (int, float),
 }
+#: Keys whose value must be above zero (a limit of 0 would fail every request).
+_POSITIVE = ("request_timeout_s", "max_output_tokens")
 #: Config keys that look like a secret: refused, because keys live in the environment.
 _SECRET_KEY = re.compile(r"(^|_)(api_key|key|token|secret|password)$", re.IGNORECASE)
 
@@ -110,7 +114,13 @@ class Settings:
             the provider's own variables (``OPENAI_API_BASE``...) to litellm.
         api_key_env: The NAME of the environment variable holding the API key; None
             lets litellm read the provider's usual variable (``OPENAI_API_KEY``...).
-        timeout: Seconds to wait for the model before a request times out.
+        timeout: Seconds to wait for the model before a request times out: for its first byte, and between
+            two pieces of its answer.
+        request_timeout_s: Seconds one model request may take in all, its whole streamed answer included
+            (DESIGN §8: every wait has a total deadline): a server that trickles tokens forever is stopped there,
+            and the turn fails with a message naming the limit. 300 by default, room for a slow local model.
+        max_output_tokens: Tokens the model may answer with per request (sent as ``max_tokens``); None: the
+            answer's share of the context window that wikitui keeps free (an eighth, at most 8,192).
         eval_task_timeout: Seconds one ``wikitui eval`` task may take before it fails (None: the
             eval's default); ``--task-timeout`` overrides it.
         max_rounds: Most tool-call rounds in one agent turn before it must answer.
@@ -141,6 +151,8 @@ class Settings:
     api_base: str | None = None
     api_key_env: str | None = None
     timeout: float = 120.0
+    request_timeout_s: float = 300.0
+    max_output_tokens: int | None = None
     eval_task_timeout: float | None = None
     max_rounds: int = 25
     initial_context_tokens: int = 8000
@@ -218,13 +230,17 @@ def _apply_file(settings: Settings, data: dict, origin: str) -> None:
         if isinstance(value, bool) or not isinstance(value, want):
             settings.warnings.append(f"{origin}: {key!r} has the wrong type ({type(value).__name__}); ignored")
             continue
+        if key in _POSITIVE and value <= 0:
+            settings.warnings.append(f"{origin}: {key!r} must be a positive number; ignored")
+            continue
         if key == "keymap":
             settings.keymap.update({str(k): str(v) for k, v in value.items()})
         elif key == "background":
             _apply_background(settings, value, origin)
             continue
         else:
-            setattr(settings, key, float(value) if key in ("timeout", "eval_task_timeout", "batch_max_cost") else value)
+            setattr(settings, key, float(value) if key in ("timeout", "request_timeout_s", "eval_task_timeout",
+                                                           "batch_max_cost") else value)
         settings.sources[key] = origin
 
 

@@ -175,7 +175,8 @@ class Notice:
         text: The line.
         kind: ``note`` (a retry, a trimmed context), ``cut`` (the answer was cut by the
             output limit), ``pending`` (proposals saved after a failure or a cancel),
-            ``tools`` (the model is not using tools), ``cancelled``, or ``revising`` (the
+            ``tools`` (the model is not using tools), ``unsourced`` (an answer with no tool call and
+            no citation: it may come from the model's memory), ``cancelled``, or ``revising`` (the
             answer's unresolved citations went back to the model: its next answer replaces
             this one). All but ``note`` and ``revising`` are kept in the transcript and shown
             again in a restored chat.

@@ -180,6 +180,8 @@ async def _drain(response: Any, events: Any) -> None:
 # ----------------------------------------------------------------- waiting for chunks
 CANCELLED = object()
 END = object()
+#: The request's total time limit passed (``LLMClient``'s ``request_timeout_s``).
+TIMED_OUT = object()
 
 
 class Pump:
@@ -187,17 +189,21 @@ class Pump:
 
     Chunks that arrived together wait in a queue and are handed over without a task or a
     trip through the event loop each; only an empty queue waits, and a set
-    ``cancel_event`` ends that wait at once (a watcher puts ``CANCELLED`` in the queue).
+    ``cancel_event`` ends that wait at once (a watcher puts ``CANCELLED`` in the queue), and so
+    does ``deadline`` (an event loop time: a timer puts ``TIMED_OUT`` there, after what had arrived).
     An exception from ``source`` is raised by :meth:`next` after the chunks read before it.
     Call :meth:`stop` before closing ``source``: the task must not be reading it then.
     """
 
-    def __init__(self, source: Any, cancel_event: asyncio.Event | None) -> None:
+    def __init__(self, source: Any, cancel_event: asyncio.Event | None, deadline: float | None = None) -> None:
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._cancel = cancel_event
         self._tasks = [asyncio.ensure_future(self._fill(source))]
         if cancel_event is not None:
             self._tasks.append(asyncio.ensure_future(self._watch(cancel_event)))
+        self._timer = None
+        if deadline is not None:  # one timer for the whole stream: no per-chunk cost
+            self._timer = asyncio.get_running_loop().call_at(deadline, self._queue.put_nowait, TIMED_OUT)
 
     async def _fill(self, source: Any) -> None:
         put = self._queue.put_nowait
@@ -214,7 +220,8 @@ class Pump:
         self._queue.put_nowait(CANCELLED)
 
     async def next(self) -> Any:
-        """The next chunk, ``END`` after the last, ``CANCELLED`` once the cancel event is set.
+        """The next chunk, ``END`` after the last, ``CANCELLED`` once the cancel event is set, ``TIMED_OUT`` once
+        the deadline has passed.
 
         Raises:
             Exception: what reading the source raised, once the chunks before it were handed over.
@@ -228,6 +235,9 @@ class Pump:
 
     async def stop(self) -> None:
         """Stop reading (idempotent)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

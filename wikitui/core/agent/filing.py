@@ -83,18 +83,13 @@ def backlinks_to_answer(vault: Vault, graph, answer: str, answer_path: str, titl
     Returns:
         {page path: its new text}.
     """
-    from wikitui.core.agent.citations import check_citations
     from wikitui.core.vault.files import decode_exact
 
-    target = vault.wiki_relative(answer_path)
-    target = target[:-3] if target.endswith(".md") else target
+    target = link_target(vault, answer_path)
     label = re.sub(r"[\[\]|\n\r]+", " ", title).strip() or target
     line = f"Filed answer: [[{target}|{label}]]\n"
     out: dict[str, str] = {}
-    for cited in check_citations(answer, graph):
-        path = cited.path
-        if path is None or path not in graph.pages or path in out or path in (vault.index_path, vault.log_path):
-            continue
+    for path in cited_pages(vault, graph, answer):
         try:
             text = decode_exact((vault.root / path).read_bytes())  # other bytes kept exactly
         except OSError:
@@ -102,4 +97,23 @@ def backlinks_to_answer(vault: Vault, graph, answer: str, answer_path: str, titl
         out[path] = text.rstrip("\n") + "\n\n" + line
         if len(out) >= limit:
             break
+    return out
+
+
+def link_target(vault: Vault, path: str) -> str:
+    """How a page links ``path``: wiki-relative, without ``.md`` (``answers/who-stole-the-tarts``)."""
+    target = vault.wiki_relative(path)
+    return target[:-3] if target.endswith(".md") else target
+
+
+def cited_pages(vault: Vault, graph, answer: str, *, skip: tuple[str, ...] = ()) -> list[str]:
+    """The wiki pages ``answer`` cites, in order, each once: index.md, log.md and ``skip`` left out."""
+    from wikitui.core.agent.citations import check_citations
+
+    out: list[str] = []
+    left_out = {vault.index_path, vault.log_path, *skip}
+    for cited in check_citations(answer, graph):
+        path = cited.path
+        if path is not None and path in graph.pages and path not in out and path not in left_out:
+            out.append(path)
     return out

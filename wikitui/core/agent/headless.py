@@ -83,7 +83,10 @@ class _Printer:
         elif isinstance(ev, Notice):
             # What a reader must not miss (a cut answer, proposals kept after a failure) is a
             # "wikitui:" line, as errors are; progress notes stay indented.
-            self.err.write(f"  ! {ev.text}\n" if ev.kind == "note" else f"wikitui: {ev.text}\n")
+            if ev.kind == "note":
+                self.err.write(f"  ! {ev.text}\n")
+            else:
+                self.err.write(f"wikitui: {'warning: ' if ev.kind == 'unsourced' else ''}{ev.text}\n")
         elif isinstance(ev, TurnUsage) and ev.final:
             self.err.write(f"  tokens: in {ev.prompt_tokens:,}, out {ev.completion_tokens:,}; "
                            f"cost ${ev.cost:.4f}\n")
@@ -152,17 +155,19 @@ def _failure(printer: _Printer) -> int:
     return printer.error.exit_code if printer.error else EXIT_MODEL
 
 
-def run_ask(workspace, question: str, *, file: bool = False, model: str | None = None,
+def run_ask(workspace, question: str, *, file: bool = False, fold: bool = False, model: str | None = None,
             out: TextIO | None = None, err: TextIO | None = None, client=None, as_json: bool = False) -> int:
     """Answer ``question`` on stdout; with ``file`` propose the answer as a page (left pending, patch printed).
 
     Args:
         workspace: The :class:`~wikitui.core.workspace.Workspace` asked (its graph and
             index are loaded and brought up to date here).
+        fold: Then fold the answer into the pages it cites (a model turn, as ``/fold``). With ``file``
+            its proposals join the filed answer's changeset: one changeset, one patch, left pending.
         as_json: Print ``ask --json``'s document instead of the answer and the patch.
 
     Returns:
-        The exit status.
+        The exit status: a failed fold is a model failure (3), what was proposed still pending.
     """
     # What the model, a page or a source says reaches the terminal shown, never obeyed (DESIGN §8).
     out, err = visible_stream(out or sys.stdout), visible_stream(err or sys.stderr)
@@ -173,21 +178,50 @@ def run_ask(workspace, question: str, *, file: bool = False, model: str | None =
             return _failure(printer)
         if done.changeset is not None:
             err.write(f"wikitui: the agent proposed changes; pending as {done.changeset.id} (review in wikitui)\n")
-        if not file:
-            return _ask_json(out, workspace, printer, done.text, done.changeset, EXIT_OK) if as_json else EXIT_OK
-        filed = await session.file_answer()
-        if filed.failed or filed.changeset is None:
-            status = printer.error.exit_code if printer.error else EXIT_NOTHING
-            return _ask_json(out, workspace, printer, done.text, done.changeset, status) if as_json else status
+        shown, status = done.changeset, EXIT_OK
+        if file:
+            filed = await session.file_answer()
+            if filed.failed or filed.changeset is None:
+                status = printer.error.exit_code if printer.error else EXIT_NOTHING
+                return _ask_json(out, workspace, printer, done.text, shown, status) if as_json else status
+            shown = filed.changeset
+            if not fold:
+                err.write(f"wikitui: the answer is proposed as {shown.files[0].path}; changeset "
+                          f"{shown.id} is pending (review it in wikitui with ctrl+r)\n")
+        if fold:
+            status, folded = await _fold(session, printer, err, join=shown if file else None)
+            shown = folded or shown
         if as_json:
-            _ask_json(out, workspace, printer, done.text, filed.changeset, EXIT_OK)
-        else:
-            out.write(filed.changeset.to_patch())
-        err.write(f"wikitui: the answer is proposed as {filed.changeset.files[0].path}; changeset "
-                  f"{filed.changeset.id} is pending (review it in wikitui with ctrl+r)\n")
-        return EXIT_OK
+            return _ask_json(out, workspace, printer, done.text, shown, status)
+        if (file or fold) and shown is not None and shown is not done.changeset:
+            out.write(shown.to_patch())
+        return status
 
     return _run(workspace, model, out, err, client, answer_to_out=not as_json, body=body)
+
+
+async def _fold(session, printer: _Printer, err: TextIO, *, join=None):
+    """``ask --fold``: the fold turn, its proposals joining ``join`` (the filed answer's changeset) when given.
+
+    Returns:
+        (exit status, the pending changeset that holds the fold's proposals, or None).
+    """
+    printer._end_text()
+    printer.answer_to_out = False  # stdout holds the answer and the patch; the fold's talk goes to stderr
+    done = await session.fold_answer(typed="--fold", join=join)
+    if done.failed or done.cancelled:
+        return _failure(printer), done.changeset  # what was proposed (the filed answer too) is pending
+    changeset = done.changeset
+    nothing = changeset is None or (join is not None and [f.new_text for f in changeset.files]
+                                    == [f.new_text for f in join.files])
+    if nothing:
+        err.write("wikitui: the fold proposed no changes: the cited pages already say what the answer says\n")
+    if changeset is not None:
+        what = ("the filed answer" if nothing else "the filed answer and the fold's edits") if join is not None \
+            else "the fold's edits"
+        err.write(f"wikitui: {what}: changeset {changeset.id} ({plural(len(changeset.files), 'file')}) is pending "
+                  "(review it in wikitui with ctrl+r)\n")
+    return EXIT_OK, changeset
 
 
 def _ask_json(out: TextIO, workspace, printer: _Printer, answer: str, changeset, status: int) -> int:

@@ -8,7 +8,9 @@ its price map from the internet at import).
 :class:`LLMClient` streams one chat request as :mod:`~wikitui.core.agent.events`,
 retries what is worth retrying (429, 5xx, timeouts, connection errors) with
 exponential backoff, and turns every failure into a one-line :class:`ModelError`
-that never contains the API key.
+that never contains the API key. Each request asks for at most ``max_tokens`` (the answer's
+share of the window, or ``max_output_tokens``) and has a total time limit,
+``request_timeout_s``, that covers its whole streamed answer and its retries.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 
 from wikitui.core.agent.argcheck import MAX_ARGUMENTS_CHARS, encodable, valid_unicode
 from wikitui.core.agent.events import Done, Retrying, TextDelta, ToolCall, ToolCallDelta, Usage
-from wikitui.core.agent.fast_stream import CANCELLED, END, Pump, chunk_source
+from wikitui.core.agent.fast_stream import CANCELLED, END, TIMED_OUT, Pump, chunk_source
 from wikitui.core.agent.llm_errors import (
     StreamEnded,
     classify,
@@ -32,6 +34,7 @@ from wikitui.core.agent.llm_errors import (
     model_error,
     not_a_completion,
     provider_of,
+    time_limit,
 )
 from wikitui.core.agent.window import DEFAULT_CONTEXT_TOKENS, PROBE_TIMEOUT, ContextWindow, probe_server, resolve_window
 from wikitui.core.config import Settings
@@ -208,25 +211,34 @@ class LLMClient:
         return kwargs
 
     async def stream(self, messages: list[dict], tools: list[dict] | None = None, *,
-                     cancel_event: asyncio.Event | None = None) -> AsyncIterator[Any]:
+                     cancel_event: asyncio.Event | None = None, max_tokens: int | None = None) -> AsyncIterator[Any]:
         """Send one chat request and yield its events as they arrive.
 
         Yields :class:`TextDelta` and :class:`ToolCallDelta` while streaming,
         :class:`Retrying` before a retry, then the complete :class:`ToolCall` s, one
         :class:`Usage` and finally :class:`Done`. A set ``cancel_event`` stops the
         stream promptly (``Done.cancelled``, after a :class:`Usage` that counts what
-        was sent and received: a cancelled answer was still paid for).
+        was sent and received: a cancelled answer was still paid for). ``max_tokens`` caps the
+        answer (``settings.max_output_tokens`` wins over it). The request, its retries and its
+        whole streamed answer must end within ``settings.request_timeout_s``.
 
         Raises:
             ModelError: one clear line, after retries where they make sense. A reply that
                 is not a chat completion (an empty 200, an HTML page, plain JSON to a
                 stream request) is a :class:`NotACompletion`; an overflow a
-                :class:`ContextOverflow`. When part of an answer had arrived, a
-                :class:`Usage` for it is yielded before the error.
+                :class:`ContextOverflow`; a request past its time limit a :class:`TimeLimit`.
+                When part of an answer had arrived, a :class:`Usage` for it is yielded before the error.
             NoModelConfigured: no model is configured.
         """
         kwargs = self._request_kwargs(messages, tools)
+        # The answer has a limit: a rambling model behind an uncapped server otherwise never stops (issue 25).
+        cap = self.settings.max_output_tokens or max_tokens
+        if cap:
+            kwargs["max_tokens"] = int(cap)
         litellm = load_litellm()
+        loop = asyncio.get_running_loop()
+        limit = self.settings.request_timeout_s
+        deadline = loop.time() + limit if limit and limit > 0 else None
         marks = {"called": time.perf_counter()}
         self.timeline.append(marks)
         attempt = 0
@@ -240,15 +252,25 @@ class LLMClient:
             finish = None
             response = source = pump = None
             try:
-                response = await _race(litellm.acompletion(**kwargs), cancel_event)
+                left = None if deadline is None else deadline - loop.time()
+                if left is not None and left <= 0:
+                    raise time_limit(self.settings, started)
+                response = await _race(litellm.acompletion(**kwargs), cancel_event, left)
                 marks["responded"] = time.perf_counter()
                 if response is CANCELLED:  # before any answer: nothing to count
                     yield Done("", [], None, cancelled=True)
                     return
+                if response is TIMED_OUT:
+                    raise time_limit(self.settings, started)
                 source = chunk_source(response, self.reader)
-                pump = Pump(source, cancel_event)
+                pump = Pump(source, cancel_event, deadline)
                 while True:
                     chunk = await pump.next()
+                    if chunk is TIMED_OUT:  # a server trickling tokens forever: the whole answer has a limit
+                        await _stop(pump, source)
+                        if received:  # what came was paid for
+                            yield self._usage(None, messages, tools, "".join(text_parts), _assemble(calls))
+                        raise time_limit(self.settings, started)
                     if chunk is CANCELLED:
                         await _stop(pump, source)
                         text, done_calls = "".join(text_parts), _assemble(calls)
@@ -309,6 +331,8 @@ class LLMClient:
                     limit = max(limit, self.rate_limit_attempts)
                 if retry and not started and attempt < limit and wait is not None:
                     delay = wait if wait >= 0 else self.base_delay * (2 ** (min(attempt, 8) - 1)) * (1 + random.random() / 4)
+                    if deadline is not None and loop.time() + delay >= deadline:  # no time left for another try
+                        raise time_limit(self.settings, started, reason) from None
                     yield Retrying(attempt, limit, delay, reason)
                     await self._sleep(delay)
                     continue
@@ -350,32 +374,37 @@ def _tokens(usage: Any, field: str) -> int | None:
         return None
 
 
-async def _race(awaitable: Awaitable[Any], cancel_event: asyncio.Event | None) -> Any:
-    """Await ``awaitable`` unless ``cancel_event`` fires first (then ``CANCELLED``)."""
-    if cancel_event is None:
+async def _race(awaitable: Awaitable[Any], cancel_event: asyncio.Event | None, timeout: float | None = None) -> Any:
+    """Await ``awaitable`` unless ``cancel_event`` fires first (then ``CANCELLED``) or ``timeout`` seconds
+    pass (then ``TIMED_OUT``)."""
+    if cancel_event is None and timeout is None:
         return await awaitable
-    if cancel_event.is_set():
+    if cancel_event is not None and cancel_event.is_set():
         if asyncio.iscoroutine(awaitable):
             awaitable.close()
         return CANCELLED
     task = asyncio.ensure_future(awaitable)
-    waiter = asyncio.ensure_future(cancel_event.wait())
+    waiter = asyncio.ensure_future(cancel_event.wait()) if cancel_event is not None else None
     try:
-        done, _ = await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({task} if waiter is None else {task, waiter}, timeout=timeout,
+                                     return_when=asyncio.FIRST_COMPLETED)
     except asyncio.CancelledError:
         task.cancel()
-        waiter.cancel()
+        if waiter is not None:
+            waiter.cancel()
         raise
-    if task in done:
+    if waiter is not None and waiter not in done:
         waiter.cancel()
+    if task in done:
         return task.result()
+    outcome = CANCELLED if waiter is not None and waiter in done else TIMED_OUT
     task.cancel()
     try:
-        late = await task  # the answer began as the cancel came: release its connection
+        late = await task  # the answer began as the cancel (or the limit) came: release its connection
     except (asyncio.CancelledError, Exception):
-        return CANCELLED
+        return outcome
     await _close(late)
-    return CANCELLED
+    return outcome
 
 
 async def _stop(pump: Pump, source: Any) -> None:

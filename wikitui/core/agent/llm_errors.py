@@ -38,6 +38,22 @@ class CutAnswer(ModelError):
     """The stream broke off or closed before its end after it began: what arrived is not the whole answer."""
 
 
+class TimeLimit(ModelError):
+    """A request ran past ``request_timeout_s``, its whole answer counted (DESIGN §8: a total deadline)."""
+
+
+def time_limit(settings: Settings, started: bool, last: str = "") -> TimeLimit:
+    """The error for a request stopped at its total time limit: the limit named, and how to change it.
+
+    ``last``: why the last attempt failed, when no time was left to retry it.
+    """
+    where = " in the middle of its answer" if started else " before it answered"
+    why = f" (the last attempt: {last}, no time left to retry)" if last else ""
+    return TimeLimit(f"{settings.model or 'the model'} ran past the time limit of {settings.request_timeout_s:g} s "
+                     f"for one request (request_timeout_s) and was stopped{where}{why}; raise request_timeout_s in "
+                     ".wikitui/config.toml for a slow model, or lower max_output_tokens")
+
+
 class StreamEnded(Exception):
     """A stream that closed before its end (no ``finish_reason``, no ``[DONE]``): the answer is cut (DESIGN §8)."""
 

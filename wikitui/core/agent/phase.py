@@ -42,6 +42,11 @@ from wikitui.core.errors import WikituiError
 if TYPE_CHECKING:
     from wikitui.core.agent.session import AgentSession
 
+#: Said under an answer that rests on nothing the wiki showed (issue 25: ingest's "no tool calls" note, for ask).
+UNSOURCED = ("The model answered without calling any tool or citing anything: the answer may come from its own "
+             "memory, not from the wiki. Ask it to look the wiki up and cite its pages, or use a model and server "
+             "that do tool calls (the README's \"Local models\").")
+
 #: Told to the model when it used up its rounds.
 _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now with what you have, and say "
                "what is left undone.]")
@@ -102,7 +107,8 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
                     told.add(note)
                     await session._emit(Notice(note))
             try:
-                text, calls, cancelled, finish = await _request(session, turn, messages, None if last else tools)
+                text, calls, cancelled, finish = await _request(session, turn, messages, None if last else tools,
+                                                                budget.reserve)
             except ContextOverflow as exc:
                 sent = session.client.count_tokens(messages, tools=None if last else tools)
                 first = round_no == 0 and len(messages) <= 2
@@ -145,6 +151,9 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         if phase == "write" and turn.op == "ingest" and attach_source and not used_tools(turn, since_plan=True):
             await session._note(turn, "tools", "The model made no tool calls, so it proposed nothing: ingesting "
                              "needs a model and server that support tool calls (see the README's \"Local models\").")
+        if turn.op == "ask" and not used_tools(turn) and not citations.check_citations(turn.answer or "",
+                                                                                          session.graph):
+            await session._note(turn, "unsourced", UNSOURCED)
         if phase == "plan":
             return await session._finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
         answer_missing, proposal_missing = await asyncio.to_thread(_unresolved, session, turn, turn.answer)
@@ -165,12 +174,13 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         if session.search_index is None and toolbox is not None:
             session.search_index = toolbox.search_index  # opened by the first search: keep it
 
-async def _request(session: AgentSession, turn: Turn, messages: list[dict],
-                   tools) -> tuple[str, list[ToolCall], bool, str | None]:
-    """One streamed model request; returns (text, tool calls, cancelled, finish reason)."""
+async def _request(session: AgentSession, turn: Turn, messages: list[dict], tools,
+                   max_tokens: int) -> tuple[str, list[ToolCall], bool, str | None]:
+    """One streamed model request, its answer capped at ``max_tokens`` (the window's share kept for it);
+    returns (text, tool calls, cancelled, finish reason)."""
     parts: list[str] = []
     try:
-        async for ev in session.client.stream(messages, tools, cancel_event=session._cancel):
+        async for ev in session.client.stream(messages, tools, cancel_event=session._cancel, max_tokens=max_tokens):
             if isinstance(ev, TextDelta):
                 parts.append(ev.text)
                 await session._emit(ev)

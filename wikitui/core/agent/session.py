@@ -1,7 +1,7 @@
 """The agent session: the tool loop, ingest's two phases, changesets and the transcript.
 
 An :class:`AgentSession` runs operations (``ask``, ``ingest`` then ``go``, ``lint``,
-``file_answer``) as turns. A turn sends the system prompt (WIKI.md, index.md and the
+``file_answer``, ``fold_answer``) as turns. A turn sends the system prompt (WIKI.md, index.md and the
 operation's instructions), streams the answer, runs the tools the model calls and
 repeats until the model answers (at most ``settings.max_rounds`` rounds). The
 proposals of a turn form ONE changeset, saved as pending and handed to the injected
@@ -25,10 +25,11 @@ from typing import Any, Awaitable, Callable
 from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals
 from wikitui.core.agent.events import LintReady, Notice, TurnFinished, TurnStarted
-from wikitui.core.agent.filing import answer_page, backlinks_to_answer
+from wikitui.core.agent.filing import answer_page, backlinks_to_answer, cited_pages, link_target
 from wikitui.core.agent.phase import run_phase, used_tools
 from wikitui.core.agent.prompts import ask as ask_prompt
 from wikitui.core.agent.prompts import compact
+from wikitui.core.agent.prompts import fold as fold_prompt
 from wikitui.core.agent.prompts import ingest as ingest_prompt
 from wikitui.core.agent.prompts import lint as lint_prompt
 from wikitui.core.agent.prompts.system import INDEX_MARKER
@@ -95,6 +96,7 @@ class AgentSession(TurnEndings):
         self._tools_tokens: dict[tuple[str, ...], int] = {}  # per tool set (full, compact), per model
         self._told_compact: int | None = None  # the window the compact set was last announced for
         self._sync: asyncio.Future | None = None
+        self._filed: dict[str, str] = {}  # question -> the page its answer was filed as (this session's /file)
         if session_id and self.transcript.path.exists():
             self._restore()
 
@@ -265,8 +267,53 @@ class AgentSession(TurnEndings):
                 builder.new_page(cited, text, f"links the filed answer {path}")
         except WikituiError as exc:
             return await self._finish_failed(turn, str(exc), exc.exit_code)
+        self._filed[question] = path
         also = f", linked from {plural(len(linked), 'page')} it cites" if linked else ""
         return await self._finish(turn, builder, f"Proposed {path} with the answer{also}.")
+
+    async def fold_answer(self, *, typed: str = "/fold", join=None) -> TurnFinished:
+        """Fold the last answer into the pages it cites: a model turn proposing the edits (DESIGN §11).
+
+        ``/file`` keeps the answer verbatim; this turn brings its new synthesis into the concept and
+        entity pages it cites (search before create, contradictions in the one callout format), as
+        one pending changeset, reviewed like an ingest's.
+
+        Args:
+            typed: What the user typed for it (a restored chat shows it).
+            join: A pending changeset (``ask --file --fold``: the filed answer's) the fold's proposals
+                join: the turn starts from its proposals, and the one changeset it saves replaces it.
+                None: the fold's changeset is one of its own (the chat's ``/fold``).
+        """
+        if self._running:
+            return await self._fail_early("fold", "", _busy())
+        last = self.last_answer
+        if last is None:
+            return await self._fail_early("fold", "", WikituiError("nothing to fold in yet: ask a question first"))
+        question, answer = last
+        filed = self._filed.get(question)
+        cited = cited_pages(self.vault, self.graph, answer, skip=(filed,) if filed else ())
+        if not cited:
+            return await self._fail_early("fold", question, WikituiError(
+                "the last answer cites no wiki page, so there is nothing to fold it into"))
+        turn = self._new_turn("fold", question)
+        titles = [(p, self.graph.pages[p].title) for p in cited]
+        message = fold_prompt.fold_message(question, answer, titles,
+                                           (filed, link_target(self.vault, filed)) if filed else None)
+        task = compact.Task(fold_prompt.fold_task(), compact.fold_task())
+        if join is not None:
+            turn.builder = self._builder()
+            try:
+                for change in join.files:  # the fold's edits stack on these: one changeset, one patch
+                    turn.builder.new_page(change.path, change.new_text, change.reason)
+            except WikituiError as exc:  # the filed answer's changeset stays pending as it was
+                turn.builder = None
+                return await self._finish_failed(turn, str(exc), exc.exit_code)
+        done = await self._run(turn, task, self._with_feedback(message), phase="write", typed=typed)
+        if join is not None and done.changeset is not None and done.changeset.id != join.id:
+            from wikitui.core.changes.pending import PendingStore
+
+            PendingStore(self.vault).discard(join.id)  # all of it is in the fold's changeset now
+        return done
 
     # ------------------------------------------------------------- the loop
     def _new_turn(self, op: str, prompt: str) -> Turn:

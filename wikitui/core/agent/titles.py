@@ -68,9 +68,12 @@ def _first_h1(text: str) -> str:
 
 
 def turn_title(op: str, prompt: str, root=None, source: str | None = None) -> str:
-    """The changeset title of a turn: the source's title for an ingest, "Health check" for lint, else the question."""
+    """The changeset title of a turn: the source's title for an ingest, "Health check" for lint, else the question
+    (``Fold in: <question>`` for a fold)."""
     if op == "ingest" and source and root is not None:
         return source_title(root, source)
     if op == "lint":
         return "Health check"
+    if op == "fold":
+        return _one_line("Fold in: " + prompt, 80)
     return _one_line(prompt, 80)

@@ -18,7 +18,7 @@ from wikitui.core.agent.titles import turn_title
 from wikitui.core.errors import WikituiError
 
 #: The ops a changeset records for each session operation (log.md's vocabulary).
-LOG_OP = {"ask": "query", "ingest": "ingest", "lint": "lint", "file": "query"}
+LOG_OP = {"ask": "query", "ingest": "ingest", "lint": "lint", "file": "query", "fold": "query"}
 
 
 class TurnEndings:

@@ -341,7 +341,7 @@ class ChatController:
             self._revised = False
             self._last_usage = None  # the footer's turn line follows the new turn (its first TurnUsage)
             self._review = None
-            self.view.set_busy(True, "writing the changes…" if event.op == "ingest-write" else "thinking…")
+            self.view.set_busy(True, "writing the changes…" if event.op in ("ingest-write", "fold") else "thinking…")
         elif isinstance(event, Notice) and event.kind == "revising":
             # The answer's citations went back to the model: its next answer takes this one's place.
             self._end_answer(superseded=True)
@@ -390,6 +390,10 @@ class ChatController:
             files = len(event.changeset.files)
             self.view.notify(f"{plural(files, 'file')} changed · ctrl+r to review",
                              title="Changes proposed")
+            if event.op == "file":  # the pattern's next step: the answer's synthesis into the pages it cites
+                self.log.add_note(Content.assemble(("Filed. ", "bold"), "/fold folds the answer into the pages "
+                                                   "it cites: the agent proposes the edits, for you to review."),
+                                  "plan")
 
     def _show_notice(self, notice: Notice) -> None:
         """A session's note; a live cancel is said by the turn's end instead (``_finish_turn``)."""

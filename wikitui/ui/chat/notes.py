@@ -44,6 +44,9 @@ def error_hint(message: str) -> str:
         return "Set the key in the environment and restart wikitui, or /model NAME to use another model."
     if "rate limited" in low:
         return "Nothing was changed; up recalls your message to send it again."
+    if "request_timeout_s" in low:
+        return ("Up recalls your message to send it again; request_timeout_s and max_output_tokens in "
+                ".wikitui/config.toml set the limits.")
     if "cannot reach" in low or "did not answer" in low:
         return "Nothing was changed. Check the network or the server; up recalls your message to send it again."
     if "context window" in low:
@@ -86,6 +89,8 @@ def notice_note(notice: Notice) -> tuple[str | Content, str]:
         return Content.assemble(("✂ ", "bold $text-warning"), notice.text), "error"
     if notice.kind == "tools":
         return Content.assemble(("⚠ ", "bold $text-warning"), notice.text), "error"
+    if notice.kind == "unsourced":  # quiet: the answer is there, this only says what it rests on
+        return Content.styled(notice.text, "$text-muted"), "note"
     if notice.kind == "pending":
         return Content.assemble(("Kept: ", "bold"), notice.text), "plan"
     return notice.text, "note"

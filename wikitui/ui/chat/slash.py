@@ -1,4 +1,4 @@
-"""The chat's slash commands: ``/ingest``, ``/ask``, ``/go``, ``/file``, ``/lint``, ``/undo``, ``/review``, ``/model``...
+"""The chat's slash commands: ``/ingest``, ``/ask``, ``/go``, ``/file``, ``/fold``, ``/lint``, ``/undo``, ``/review``, ``/model``...
 
 :class:`SlashCommands` answers one typed command by calling its
 :class:`~wikitui.ui.chat.controller.ChatController` (a turn, a note, a new session)
@@ -27,6 +27,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("ask", "QUESTION · answer from the wiki"),
     ("go", "[NOTE] · carry out the ingest plan"),
     ("file", "file the last answer as a page"),
+    ("fold", "fold the last answer into the pages it cites"),
     ("lint", "check the wiki's health"),
     ("undo", "revert the last applied changeset"),
     ("review", "review the pending changeset (ctrl+r)"),
@@ -95,6 +96,10 @@ class SlashCommands:
     def cmd_file(self, _arg: str) -> None:
         """``/file``: propose the last answer as a page."""
         self.chat.turn("file", lambda s: s.file_answer(), needs_model=False)
+
+    def cmd_fold(self, _arg: str) -> None:
+        """``/fold``: the agent proposes the edits that bring the last answer into the pages it cites."""
+        self.chat.model_turn("fold", lambda s: s.fold_answer())
 
     def cmd_lint(self, _arg: str) -> None:
         """``/lint``: the deterministic checks, then (with a model) the agent's pass."""

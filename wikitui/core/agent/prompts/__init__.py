@@ -2,7 +2,7 @@
 
 - ``system``: role and rules, the vault's facts, WIKI.md and index.md cut to a budget;
 - ``ask``: answering a question; ``ingest``: the plan and write phases; ``lint``: the
-  semantic pass over the deterministic report.
+  semantic pass over the deterministic report; ``fold``: an answer folded into the pages it cites.
 - ``compact``: the same in a few lines each, for a window too small for the full set
   (:class:`~wikitui.core.agent.prompts.compact.Task` carries an operation's instructions in both sizes).
 

@@ -6,7 +6,10 @@ from wikitui.core.agent.prompts.system import CONTRADICTION_FORMAT, INDEX_MANAGE
 
 INGEST_PLAN = """\
 Task: ingest the source {source}. This is the PLAN phase: the propose_* tools refuse until the user approves.
-1. Read {source} in full (call read again with the offset it gives while there is more).
+1. Read {source} in full (call read again with the offset it gives while there is more). A long source comes \
+in parts: after each part, before reading the next, write brief notes on it (its key claims, names, dates and \
+numbers, quotations worth keeping, with their line numbers), so the early parts are not lost by the end; when \
+every part is read, draw the plan from those notes, part by part.
 2. Search the wiki for the people, places, things and ideas it mentions (titles and aliases) and read the \
 pages it bears on, so the plan builds on what exists instead of duplicating it.
 3. Reply with a short plan: the 3-6 key takeaways; the pages you will CREATE (path, title, type, one line \
@@ -16,7 +19,9 @@ user steers the plan or approves it with /go."""
 INGEST_WRITE = """\
 Task: the WRITE phase of ingesting {source}. Carry out the plan you stated (as the user steered it).
 Propose, in this one turn:
-- the source summary page (type: source, sources: [{source}]), following WIKI.md's page shapes;
+- the source summary page (type: source, sources: [{source}]), following WIKI.md's page shapes; for a long \
+source read in parts, build it from your notes on each part (a section or a few points per part), so it covers \
+the whole source and not only its last part, then the other pages from the same notes;
 - updates to every existing page the source bears on (often 10-15): add what is new, add {source} to its \
 `sources:`, bump `updated:`; read each page before editing it;
 - new pages for important entities and concepts that lack one;

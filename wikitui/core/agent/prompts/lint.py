@@ -10,7 +10,8 @@ Your semantic pass. Plan your reading rather than sampling pages at random: star
 holds the claim), and claims a newer source has superseded;
 - concepts mentioned on several pages that lack a page of their own, and missing cross-references;
 - near-duplicate pages (the report's near-duplicate problems, and pages about one thing under two names): \
-merge each pair with propose_merge, into the page with the better title;
+read BOTH pages in full before anything else, and merge a pair with propose_merge (into the page with the better \
+title) only when the two readings show one subject; similar titles alone are no reason to merge;
 - fixes for the report's findings where the fix is clear: a broken link pointed at the right page (or a page \
 created for it), an orphan linked from the pages that mention its subject, missing frontmatter filled in.
 Then the gaps: data the wiki lacks (claims without a source, subjects it touches but never covers), questions \

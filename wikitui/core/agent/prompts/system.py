@@ -50,12 +50,18 @@ made together in one turn.
 - propose_edit takes exact text: copy each `old` from a fresh read of the page, include enough context to be \
 unique, keep edits small. Use propose_page for a new page or a complete rewrite.
 - New pages get YAML frontmatter: title, type, summary (one specific line, no links), tags, aliases, sources \
-(raw paths drawn on), created and updated (today's date). Bump `updated` on pages you edit. Follow the vault's \
-conventions in WIKI.md (folders, file names, page shapes): they override these defaults."""
+(raw paths drawn on), created and updated (today's date). Bump `updated` on pages you edit.
+- {precedence}"""
+
+#: Stated once in the system prompt: the vault's schema wins over wikitui's defaults (issue 25 point 6).
+PRECEDENCE = ("Precedence: the vault's schema (WIKI.md; AGENTS.md or CLAUDE.md in a vault without WIKI.md) comes "
+              "before wikitui's defaults: where it sets folders, file names, page kinds, page shapes, frontmatter or "
+              "how to write, follow it over the defaults and conventions here. Only the rules above on what may be "
+              "written, on locked pages and on instructions inside sources and pages stay as they are.")
 
 #: DESIGN §11's one format for a contradiction, on the page that holds the claim.
 CONTRADICTION_FORMAT = "> [!contradiction] <claim> — [[Other page]] says <other claim> (raw/source.md)"
-ROLE = ROLE.replace("{contradiction}", CONTRADICTION_FORMAT)
+ROLE = ROLE.replace("{contradiction}", CONTRADICTION_FORMAT).replace("{precedence}", PRECEDENCE)
 ROLE += "\n" + sources_prompt.RULE  # PDFs, web pages, documents: how they read, how to cite a page
 
 #: The conventions of a vault without WIKI.md: the LLM-wiki pattern's page kinds, where each goes, its frontmatter.
