@@ -37,13 +37,26 @@ def config(root, **values) -> None:
     (root / ".wikitui" / "config.toml").write_text("\n".join(lines) + "\n")
 
 
-async def test_each_request_asks_for_at_most_the_answers_share_of_the_window(fake_llm, sample_vault):
+async def test_each_request_asks_for_at_most_the_room_the_window_leaves(fake_llm, sample_vault):
     fake_llm.script(tool_call("search", query="grin"), text("It grins [[Cheshire Cat]]."))
     chat = Chat(sample_vault, context_tokens=32_000)
     await chat.session.ask("Why does the Cat grin?")
     reserve = Budget.plan(ContextWindow(32_000, "config"), 0, 8000).reserve
     assert reserve == 4000
-    assert [r.get("max_tokens") for r in fake_llm.requests] == [reserve, reserve]
+    caps = [r.get("max_tokens") for r in fake_llm.requests]
+    assert len(caps) == 2 and all(isinstance(c, int) for c in caps)
+    for request, cap in zip(fake_llm.requests, caps):
+        sent = chat.session.client.count_tokens(request["messages"], tools=request.get("tools"))
+        assert reserve <= cap <= 32_000 - sent  # never more than the window holds, never less than the reserve
+    assert caps[1] <= caps[0]  # the search's result takes room from the answer
+
+
+def test_the_answers_cap_is_the_room_left_at_least_the_reserve_at_most_a_bound():
+    budget = Budget.plan(ContextWindow(8192, "config"), 1000, 8000)
+    assert budget.reserve == 1024
+    assert budget.answer_tokens(2000) == 8192 - 1000 - 2000 - 8192 // 32  # an early request: the room it leaves
+    assert budget.answer_tokens(budget.messages) == 1024  # a full window: the reserve
+    assert Budget.plan(ContextWindow(1_000_000, "config"), 0, 8000).answer_tokens(0) == 16_384
 
 
 async def test_max_output_tokens_in_the_config_overrides_the_reserve(fake_llm, sample_vault):

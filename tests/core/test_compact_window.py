@@ -126,4 +126,4 @@ async def test_lint_has_a_compact_pass_too(fake_llm, sample_vault):
     (request,) = fake_llm.requests
     assert tool_names(request) == list(COMPACT_TOOLS) and fake_llm.count_tokens(request) <= 2048 - 256
     system = request["messages"][0]["content"]
-    assert "Task: a health check" in system and "broken-link wiki/characters/mock-turtle.md:25" in system
+    assert "Task: a health check" in system and "broken-link wiki/characters/mock-turtle.md:18" in system

@@ -177,7 +177,8 @@ def safe_arguments(arguments_json: str) -> str:
 
 
 def build_request(system: str, previous: list[Turn], current: Turn, budget: int,
-                  count: Callable[[dict], int], *, system_tokens: int | None = None) -> tuple[list[dict], list[str]]:
+                  count: Callable[[dict], int], *, system_tokens: int | None = None,
+                  measured: list[int] | None = None) -> tuple[list[dict], list[str]]:
     """The messages to send for the current turn, fitted to ``budget`` tokens.
 
     Args:
@@ -187,6 +188,8 @@ def build_request(system: str, previous: list[Turn], current: Turn, budget: int,
         budget: Tokens available for the messages.
         count: Counts one message's tokens.
         system_tokens: The system prompt's tokens, when already counted.
+        measured: When given, the messages' counted tokens are appended to it (so the answer may be
+            given the room the request leaves).
 
     Returns:
         (messages, notes saying what was trimmed).
@@ -235,6 +238,8 @@ def build_request(system: str, previous: list[Turn], current: Turn, budget: int,
         if len(condensed_ids) > before:
             notes.append("condensed the latest tool results too: the context window is nearly full")
 
+    if measured is not None:
+        measured.append(total())
     messages = [{"role": "system", "content": system}]
     messages += [e.message for pair in history for e in pair]
     messages += [condensed(e) if i in condensed_ids else e.message for i, e in enumerate(entries)]

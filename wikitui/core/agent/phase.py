@@ -100,15 +100,16 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
             last = round_no == session.settings.max_rounds
             if last:
                 session._add(turn, {"role": "user", "content": _LAST_ROUND})
+            measured: list[int] = []
             messages, notes = build_request(system, previous, turn, budget.messages, session._count_message,
-                                            system_tokens=system_tokens)
+                                            system_tokens=system_tokens, measured=measured)
             for note in notes:
                 if note not in told:
                     told.add(note)
                     await session._emit(Notice(note))
             try:
                 text, calls, cancelled, finish = await _request(session, turn, messages, None if last else tools,
-                                                                budget.reserve)
+                                                                budget.answer_tokens(measured[0]))
             except ContextOverflow as exc:
                 sent = session.client.count_tokens(messages, tools=None if last else tools)
                 first = round_no == 0 and len(messages) <= 2
@@ -176,7 +177,8 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
 
 async def _request(session: AgentSession, turn: Turn, messages: list[dict], tools,
                    max_tokens: int) -> tuple[str, list[ToolCall], bool, str | None]:
-    """One streamed model request, its answer capped at ``max_tokens`` (the window's share kept for it);
+    """One streamed model request, its answer capped at ``max_tokens`` (the room the request leaves, at least
+    the window's share kept for it);
     returns (text, tool calls, cancelled, finish reason)."""
     parts: list[str] = []
     try:

@@ -142,6 +142,10 @@ def _get_json(http: Any, url: str) -> Any:
         return None
 
 
+#: The most one answer is allowed (``max_tokens``) unless ``max_output_tokens`` says otherwise.
+MAX_ANSWER_TOKENS = 16_384
+
+
 @dataclass(slots=True)
 class Budget:
     """How a turn spends the window.
@@ -169,6 +173,16 @@ class Budget:
         reserve = min(8192, window.tokens // 8)
         context = max(0, min(initial_context_tokens, window.tokens // (8 if compact else 4)))
         return cls(window, tools_tokens, reserve, context, compact)
+
+    def answer_tokens(self, sent: int) -> int:
+        """``max_tokens`` for a request whose messages take ``sent`` tokens: the room it leaves in the window
+        (less a margin for the counter's error), at least the reserve and at most :data:`MAX_ANSWER_TOKENS`.
+
+        The reserve alone would hold a local model's 8k window to 1,024 tokens of answer even while the
+        window is nearly empty, and a page proposed in one tool call is often longer than that.
+        """
+        room = self.window.tokens - self.tools - sent - self.window.tokens // 32
+        return max(self.reserve, min(room, MAX_ANSWER_TOKENS))
 
     @property
     def messages(self) -> int:
