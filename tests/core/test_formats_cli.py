@@ -78,7 +78,10 @@ def test_clip_a_url_prints_the_new_source(capsys, vault, site):
     assert err == f'Clipped "Glacier retreat speeds up in the Alps" from {site}/article\n'
     post = frontmatter.load(vault / "raw" / "glacier-retreat-speeds-up-in-the-alps.md")
     assert post["source_url"] == f"{site}/article" and "Swiss glaciers" in post.content
+    # The same address again is refused (it is in raw/ already); --refresh adds a copy, --name names it.
     code, out, _ = run(capsys, "clip", f"{site}/article", "--name", "alps", "--vault", str(vault))
+    assert (code, out) == (2, "")
+    code, out, _ = run(capsys, "clip", f"{site}/article", "--refresh", "--name", "alps", "--vault", str(vault))
     assert (code, out) == (0, "raw/alps.md\n")
 
 
