@@ -172,3 +172,35 @@ def near_duplicates(names: dict[str, list[str]], shingles: dict[str, tuple[int, 
     found = body_pairs(shingles)
     found.update(title_pairs(names) if titles is None else titles)  # a pair found both ways is named by its names
     return [NearDuplicate(a, b, why) for (a, b), why in sorted(found.items())]
+
+
+def same_subject(names: list[str], others: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """The pages of ``others`` named like one of ``names``: equal after folding, or near-equal as
+    the ``near-duplicate`` check has it (the same candidates, the same verdict).
+
+    For a new page before it is proposed (DESIGN §13, "Dedup as it goes").
+
+    Args:
+        names: The new page's title and aliases.
+        others: {page: its title and aliases}.
+
+    Returns:
+        ``(page, its matching name)``, sorted by page.
+    """
+    from rapidfuzz.fuzz import ratio, token_set_ratio
+
+    mine = [(f, frozenset(f.split())) for f in {fold(n) for n in names} if f]
+    if not mine:
+        return []
+    keys = {key for _f, tokens in mine for key in _block_keys(tokens)}
+    out = []
+    for page, page_names in sorted(others.items()):
+        for name in page_names:
+            folded = fold(name)
+            tokens = frozenset(folded.split())
+            if not folded or keys.isdisjoint(_block_keys(tokens)):
+                continue
+            if any(f == folded or _near_names(f, t, folded, tokens, ratio, token_set_ratio) for f, t in mine):
+                out.append((page, name.strip()))
+                break
+    return out
