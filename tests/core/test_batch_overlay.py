@@ -141,3 +141,40 @@ def test_an_edit_over_an_earlier_edit_merges_when_the_earlier_one_was_rejected(s
     result = ws.apply(cs_b)  # a never applied
     text_now = (sample_vault / page).read_text()
     assert last + " (b)" in text_now and first + " (a)" not in text_now and page in result.merged
+
+
+def test_the_overlay_replaces_stale_search_hits_and_hides_what_it_deletes(sample_vault):
+    """search finds an edited page by its proposed words (once, as proposed), read and list_pages follow."""
+    import json
+
+    from wikitui.core.agent.tools import ToolBox
+    from wikitui.core.changes.builder import ChangesetBuilder
+    from wikitui.core.changes.overlay import Overlay
+    from wikitui.core.search.facade import SearchIndex
+    from wikitui.core.vault.graph import LinkGraph
+
+    vault = Vault.open(sample_vault)
+    graph = LinkGraph.load(vault)
+    index = SearchIndex(vault)
+    index.update(graph)
+    overlay = Overlay(graph)
+    earlier = ChangesetBuilder(vault, overlay.graph, overlay)
+    dodo = "wiki/characters/dodo.md"
+    last = (sample_vault / dodo).read_text().splitlines()[-1]
+    earlier.edit(dodo, [{"old": last, "new": last + " A zyzzyva sat on it."}])
+    earlier.delete("wiki/characters/dinah.md")
+    overlay.add(earlier.build("ingest", "source 1"))
+    box = ToolBox(vault, overlay.graph, index, ChangesetBuilder(vault, overlay.graph, overlay), overlay=overlay)
+
+    def call(name, **args):
+        return box.call(name, json.dumps(args)).text
+
+    assert f"1. {dodo} — " in call("search", query="zyzzyva") and "page, proposed" in call("search", query="zyzzyva")
+    dodo_hits = call("search", query="dodo", limit=50)
+    assert dodo_hits.count(dodo) == 1 and "page, proposed" in dodo_hits.split(dodo, 1)[1].split("\n", 1)[0]
+    assert "wiki/characters/dinah.md" not in call("search", query="dinah", limit=50)
+    assert "zyzzyva" in call("read", path="Dodo")
+    assert "deleted (or moved away) by changeset" in call("read", path="wiki/characters/dinah.md")
+    assert "wiki/characters/dinah.md" not in call("list_pages", folder="characters")
+    assert "is deleted (or moved away) by changeset" in call("propose_edit", path="wiki/characters/dinah.md",
+                                                             edits=[{"old": "a", "new": "b"}], reason="r")
