@@ -11,8 +11,10 @@ same call a second time goes through (the model insists).
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from wikitui.core.changes.model import ProposalError
-from wikitui.core.vault.duplicates import same_subject
+from wikitui.core.vault.duplicates import FoldedNames, same_subject
 from wikitui.core.vault.page import parse_page
 
 #: Matches named in one suggestion.
@@ -35,12 +37,14 @@ def check_new_page(box, path: str, content: str) -> None:
         return
     headings = bool(box.vault.wiki_prefix)
     names = list(parse_page(rel, content.lstrip("\ufeff"), heading_titles=headings).names)
-    special = {box.vault.index_path, box.vault.log_path}
-    others = {p: list(info.names) for p, info in box.graph.pages.items() if p != rel and p not in special}
+    special = {box.vault.index_path, box.vault.log_path, rel}
+    pages = _folded_names(box.graph).of(box.graph.pages)
+    folded = {p: entries for p, entries in pages.items() if p not in special}
+    others: dict[str, list[str]] = {}
     for draft in box.builder.drafts():  # new pages proposed earlier in this turn
         if draft.created and not draft.binary and draft.path != rel and draft.path.lower().endswith(".md"):
             others[draft.path] = list(parse_page(draft.path, draft.after, heading_titles=headings).names)
-    matches = same_subject(names, others)
+    matches = same_subject(names, others, folded)
     if not matches:
         return
     box.warned.add(rel)
@@ -48,6 +52,17 @@ def check_new_page(box, path: str, content: str) -> None:
     verb = "looks like" if len(matches) == 1 else "look like"
     raise ProposalError(f"{named} {verb} the same subject; propose_edit it instead, or call propose_page again "
                         f"with the same path to create {rel} anyway")
+
+
+#: Each graph's pages' folded names, kept while the graph lives (a turn proposes many pages against one).
+_FOLDED: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _folded_names(graph) -> FoldedNames:
+    names = _FOLDED.get(graph)
+    if names is None:
+        names = _FOLDED[graph] = FoldedNames()
+    return names
 
 
 def _title(box, page: str, name: str) -> str:

@@ -93,6 +93,10 @@ class Overlay:
             self._index.setdefault(word, set()).add(rel)
 
     # ------------------------------------------------------------------- views
+    def size(self) -> int:
+        """How many paths the batch proposes something for (a text or a deletion)."""
+        return len(self._texts)
+
     def knows(self, path: str) -> bool:
         """Whether the batch proposes something for ``path`` (a text or its deletion)."""
         return path in self._texts

@@ -50,7 +50,8 @@ def search(box, query: str, scope: Literal["all", "wiki", "raw"] = "all", limit:
     """
     index = box.index()
     limit = max(1, min(limit, 50))
-    hits = index.search(query, scope=scope, limit=limit)
+    extra = min(box.overlay.size(), 50) if box.overlay is not None else 0  # room for stale hits dropped below
+    hits = index.search(query, scope=scope, limit=limit + extra)
     notes = [f"Note: {note}" for note in getattr(hits, "notes", ())]  # e.g. a fuzzy distance capped at 2
     if box.overlay is not None:
         hits = _with_overlay(box.overlay, hits, query, scope, limit)
@@ -68,9 +69,10 @@ def search(box, query: str, scope: Literal["all", "wiki", "raw"] = "all", limit:
 
 
 def _with_overlay(overlay, hits, query: str, scope: str, limit: int) -> list:
-    """The index's hits with the batch's proposed pages: theirs first, the disk's stale hits on them dropped."""
-    mine = overlay.search(query, limit) if scope != "raw" else []
+    """The index's hits with the batch's proposed pages: theirs first (leaving the disk's half the room when
+    it has as many), the disk's stale hits on proposed or deleted pages dropped."""
     disk = [h for h in hits if not overlay.knows(h.path)]
+    mine = overlay.search(query, max(limit - len(disk), (limit + 1) // 2)) if scope != "raw" else []
     return (mine + disk)[:limit]
 
 
