@@ -13,6 +13,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
+from tests.core.batch_util import batch_files
 from tests.fakeserver import Dynamic, text, tool_call
 from wikitui.cli import main
 from wikitui.core.changes.builder import FileConflict
@@ -79,9 +80,11 @@ def _ingest(vault) -> tuple[int, str]:
 
 
 def _by_path(vault) -> dict[str, list]:
-    """Path -> [(changeset, its file change)] of every pending changeset, oldest first."""
+    """Path -> [(changeset, its file change)] of every pending changeset, in the batch's order."""
+    [queue] = batch_files(vault)
+    order = [e["changeset"] for e in queue["entries"]]
     out: dict[str, list] = {}
-    for cs in sorted(PendingStore(Vault.open(vault)).list(), key=lambda c: c.created):
+    for cs in sorted(PendingStore(Vault.open(vault)).list(), key=lambda c: order.index(c.id)):
         for fc in cs.files:
             out.setdefault(fc.path, []).append((cs, fc))
     return out
