@@ -27,6 +27,8 @@ GIZMO = ("---\ntitle: Gizmo\ntype: concept\nsummary: A small device.\nsources: [
 #: What source b's write phase calls, in order, before it answers.
 B_CALLS = [("search", {"query": "gizmo device", "scope": "wiki"}), ("read", {"path": PAGE}),
            ("list_pages", {"folder": "concepts"}), ("links", {"path": "Gizmo"}),
+           ("propose_page", {"path": "wiki/concepts/gizmos.md", "content": GIZMO.replace("Gizmo", "Gizmos"),
+                             "reason": "a twin"}),
            ("propose_edit", {"path": PAGE, "edits": [{"old": "a small device, from",
                                                       "new": "a small device (also [[raw/papers/b.md]]), from"}],
                              "reason": "what b adds"})]
@@ -102,6 +104,9 @@ def test_the_second_source_sees_and_edits_the_page_the_first_proposed(fake_llm, 
     assert f"{PAGE} — Gizmo [concept]: A small device." in results["list_pages"]
     assert f'{PAGE} ("Gizmo")' in results["links"] and "raw/papers/a.md" in results["links"]
     assert results["propose_edit"].startswith("recorded 1 edit")
+    # Dedup as it goes: a's page is the same subject as b's "Gizmos".
+    assert results["propose_page"].startswith(f"error: {PAGE} (title 'Gizmo') looks like the same subject")
+    assert "wiki/concepts/gizmos.md" not in _by_path(vault)
     [(cs_a, create), (cs_b, edit)] = _by_path(vault)[PAGE]
     assert create.action == "create" and edit.action == "edit"  # an edit, not a second page
     assert edit.base_text == create.new_text  # recorded against a's proposed text
