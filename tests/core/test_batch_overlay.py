@@ -186,3 +186,27 @@ def test_the_overlay_replaces_stale_search_hits_and_hides_what_it_deletes(sample
     assert "wiki/characters/dinah.md" not in call("list_pages", folder="characters")
     assert "is deleted (or moved away) by changeset" in call("propose_edit", path="wiki/characters/dinah.md",
                                                              edits=[{"old": "a", "new": "b"}], reason="r")
+
+
+def test_a_resumed_batch_stacks_on_what_it_proposed_before_and_not_on_what_was_discarded(sample_vault):
+    import io as _io
+
+    from wikitui.core.batch.queue import Entry, new_batch
+    from wikitui.core.batch.runner import BatchRunner
+    from wikitui.core.changes.builder import ChangesetBuilder
+
+    ws = Workspace.open(sample_vault)
+    store = PendingStore(ws.vault)
+    made = []
+    for name in ("gizmo", "widget", "doohickey"):
+        b = ChangesetBuilder(ws.vault, ws.require_graph())
+        b.new_page(f"concepts/{name}.md", GIZMO.replace("Gizmo", name.title()))
+        made.append(b.build("ingest", name))
+        store.save(made[-1])
+    store.discard(made[2].id)  # rejected meanwhile
+    entries = [Entry(f"raw/{n}.md", "proposed", changeset=cs.id) for n, cs in zip("abc", made)]
+    entries.append(Entry("raw/d.md"))
+    runner = BatchRunner(ws, None, _io.StringIO(), client=object())
+    overlay = runner._overlay(new_batch(ws.vault, "raw/", None, entries))
+    assert overlay.pages() == ["wiki/concepts/gizmo.md", "wiki/concepts/widget.md"]
+    assert "wiki/concepts/gizmo.md" in overlay.graph.pages and "wiki/concepts/doohickey.md" not in overlay.graph.pages

@@ -160,7 +160,7 @@ class BatchRunner:
         from wikitui.core.changes.pending import PendingStore
         from wikitui.core.errors import WikituiError
 
-        overlay = Overlay(self.workspace.graph)
+        overlay = Overlay(self.workspace.require_graph())
         store = PendingStore(self.workspace.vault)
         for entry in batch.entries:
             if entry.changeset is not None and not entry.retryable:
