@@ -85,7 +85,8 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         turn.compact = fitted.compact  # an ingest's write phase keeps its plan's set
         budget, system, system_tokens = fitted.budget, fitted.system, fitted.system_tokens
         toolbox = ToolBox(session.vault, session.graph, session.search_index, turn.builder, phase,
-                          budget.result_chars(), vision=sees_pictures(session.client), compact=fitted.compact)
+                          budget.result_chars(), vision=sees_pictures(session.client), compact=fitted.compact,
+                          overlay=session.overlay)
         tools = toolbox.schemas()
         if fitted.compact and session._told_compact != window.tokens:
             session._told_compact = window.tokens

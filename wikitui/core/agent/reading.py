@@ -81,6 +81,21 @@ def resolve_readable(vault, graph, name: str) -> tuple[str, Path]:
     raise UnknownPage(f"no page or file named {name!r}{hint}")
 
 
+def overlaid(vault, graph, overlay, name: str) -> str | None:
+    """The path ``name`` names when a batch's earlier proposals (``overlay``) hold it (a text or a deletion)."""
+    n = _clean(name)
+    if not n:
+        return None
+    candidates = [n, n + ".md"]
+    if vault.wiki_prefix and not n.startswith(vault.wiki_prefix + "/") and not vault.is_raw(n) and n != SCHEMA_FILE:
+        candidates += [vault.join_wiki(n), vault.join_wiki(n + ".md")]
+    for cand in candidates:
+        if overlay.knows(cand):
+            return cand
+    hit = graph.find_page(n)  # the overlay's graph: a proposed page's title or alias
+    return hit if hit is not None and overlay.knows(hit) else None
+
+
 def _image_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) from a PNG, GIF or JPEG header; None when unknown."""
     try:

@@ -63,12 +63,16 @@ class AgentSession(TurnEndings):
         on_event: Called with every session event (sync or async).
         session_id: Continue this saved session (its transcript is reloaded).
         builder_factory: Makes a turn's ChangesetBuilder (tests may inject one).
+        overlay: A batch's earlier pending proposals (:class:`~wikitui.core.changes.overlay.Overlay`):
+            the tools read, search and list through it before the disk (pass its ``graph`` as ``graph``).
     """
 
     def __init__(self, vault, graph, search_index, settings: Settings, client=None,
                  approver: Approver | None = None, on_event: Callable[[Any], Any] | None = None, *,
-                 session_id: str | None = None, builder_factory: Callable[[], Any] | None = None) -> None:
+                 session_id: str | None = None, builder_factory: Callable[[], Any] | None = None,
+                 overlay: Any = None) -> None:
         self.vault = vault
+        self.overlay = overlay
         self.graph = graph
         self.search_index = search_index
         self.settings = settings
@@ -326,7 +330,7 @@ class AgentSession(TurnEndings):
             return self._builder_factory()
         from wikitui.core.changes.builder import ChangesetBuilder
 
-        return ChangesetBuilder(self.vault, self.graph)
+        return ChangesetBuilder(self.vault, self.graph, self.overlay)
 
     def _with_feedback(self, text: str) -> str:
         if self._feedback:

@@ -78,6 +78,8 @@ class BatchRunner:
         self._durations: list[float] = []
         self._last_error: Exception | None = None
         self._last_code = EXIT_OK
+        #: The batch's pending proposals so far, which each source's turn sees (DESIGN §13, "Stacked changesets").
+        self.overlay: Any = None
 
     def _client(self):
         from wikitui.core.agent.llm import LLMClient
@@ -100,6 +102,7 @@ class BatchRunner:
         """Run ``batch``; the exit status (0 all proposed or skipped, 1 stopped at the cap, 3 failures or rate
         limits past the deadline, 130 ctrl+c)."""
         self.batch = batch
+        self.overlay = self._overlay(batch)
         todo = [e for e in batch.entries if e.retryable]
         loop = asyncio.get_running_loop()
         hooked = _hook_sigint(loop, self._interrupt)
@@ -151,6 +154,22 @@ class BatchRunner:
             return EXIT_NOTHING
         return EXIT_OK
 
+    def _overlay(self, batch: Batch):
+        """The overlay of what the batch proposed before this run (a resume), still pending, in order."""
+        from wikitui.core.changes.overlay import Overlay
+        from wikitui.core.changes.pending import PendingStore
+        from wikitui.core.errors import WikituiError
+
+        overlay = Overlay(self.workspace.require_graph())
+        store = PendingStore(self.workspace.vault)
+        for entry in batch.entries:
+            if entry.changeset is not None and not entry.retryable:
+                try:
+                    overlay.add(store.load(entry.changeset))
+                except (OSError, ValueError, WikituiError):
+                    continue  # applied or discarded since: the disk holds what stays of it
+        return overlay
+
     def _interrupt(self) -> None:
         """ctrl+c: the first stops after this source, the second cancels it (its proposals stay pending)."""
         if not self._stop_after:
@@ -178,14 +197,16 @@ class BatchRunner:
             if isinstance(ev, TurnStarted) and ev.op == "ingest-write" and entry.state == "planning":
                 batch.set_state(entry, "writing")
 
+        overlay = self.overlay
+
         def builder():
-            b = ChangesetBuilder(ws.vault, ws.graph)
+            b = ChangesetBuilder(ws.vault, overlay.graph, overlay)
             b.changeset_id = reserved  # the id the queue already names (a kill between save and queue)
             return b
 
         index = self._session.search_index if self._session is not None else ws.index
-        session = AgentSession(ws.vault, ws.graph, index, self.settings, client=self.client, on_event=on_event,
-                               builder_factory=builder)
+        session = AgentSession(ws.vault, overlay.graph, index, self.settings, client=self.client, on_event=on_event,
+                               builder_factory=builder, overlay=overlay)
         self._session = session
         self._last_error = None
         try:
@@ -201,6 +222,8 @@ class BatchRunner:
         self.tokens["in"] += entry.tokens["in"]
         self.tokens["out"] += entry.tokens["out"]
         changeset = done.changeset if done is not None else None
+        if changeset is not None:
+            overlay.add(changeset)  # the next source sees it, whatever this one's outcome
         self._last_code = printer.error.exit_code if printer.error is not None else EXIT_MODEL
         why = printer.error.message if printer.error is not None else (str(self._last_error) if self._last_error
                                                                           else None)

@@ -85,7 +85,8 @@ def _content(vault: Vault, fc: FileChange, taken: set[str], plan: _Plan) -> str:
     plan.intended = intended
     disk = text_of(vault, fc.path)
     if disk is None:
-        raise FileConflict(fc.path, "was deleted on disk since the change was proposed")
+        raise FileConflict(fc.path, "was deleted on disk since the change was proposed (or is a page an earlier "
+                                    "changeset of its batch proposed, not applied)")
     plan.before[fc.path] = disk
     if sha256_bytes(encode_exact(disk)) == fc.base_hash:
         final = intended

@@ -28,6 +28,7 @@ from wikitui.core.changes.model import (  # noqa: F401  (re-exported: the public
 )
 from wikitui.core.changes.diffs import Hunk
 from wikitui.core.changes.drafts import Draft, Entry as _Entry
+from wikitui.core.changes.overlay import Overlay
 from wikitui.core.changes.policy import check_proposal, page_policy, proposal_allowed
 from wikitui.core.changes.proposal_text import check_text as _check_text, line_delta as _line_delta
 from wikitui.core.changes.relink import rewrite_links_for_move
@@ -74,11 +75,14 @@ class ChangesetBuilder:
     Args:
         vault: The vault.
         graph: The vault's link graph (for moves' link rewriting and path hints).
+        overlay: A batch's earlier pending proposals (:class:`~wikitui.core.changes.overlay.Overlay`):
+            a page it holds is proposed against its text there, not the disk's.
     """
 
-    def __init__(self, vault: Vault, graph: LinkGraph) -> None:
+    def __init__(self, vault: Vault, graph: LinkGraph, overlay: Overlay | None = None) -> None:
         self.vault = vault
         self.graph = graph
+        self.overlay = overlay
         self._entries: dict[str, _Entry] = {}  # by current path
         self._order: list[_Entry] = []
         self._moved_from: dict[str, str] = {}  # old path -> current path
@@ -132,6 +136,8 @@ class ChangesetBuilder:
             if entry.text is None and must_exist:
                 raise ProposalError(f"{rel} is proposed for deletion in this turn; propose_page would recreate it")
             return entry
+        if self.overlay is not None and self.overlay.knows(rel):
+            return self._overlaid(rel, must_exist=must_exist)
         abs_path = self.vault.root / rel
         try:
             data = abs_path.read_bytes()
@@ -147,6 +153,34 @@ class ChangesetBuilder:
             raise ProposalError(f"{rel} is a binary file; wikitui will not rewrite it")
         text = decode_exact(data)  # bytes that are not UTF-8 are kept as they are, outside the edit
         return _Entry(rel, True, sha256_bytes(data), text, text)
+
+    def _overlaid(self, rel: str, *, must_exist: bool) -> _Entry | None:
+        """The entry for a page an earlier changeset of the batch proposes: based on its proposed text."""
+        assert self.overlay is not None
+        text = self.overlay.read(rel)
+        if text is None:
+            if must_exist:
+                raise ProposalError(f"{rel} is deleted (or moved away) by changeset {self.overlay.proposed_by(rel)}, "
+                                    "proposed earlier in this batch")
+            return None
+        return _Entry(rel, True, self.overlay.base_hash(rel), text, text)
+
+    def exists(self, path: str) -> tuple[str, bool]:
+        """The vault-relative path ``path`` names, and whether that page exists: on disk, in the overlay,
+        or proposed earlier in this turn.
+
+        Raises:
+            ProposalError: The path is refused.
+        """
+        rel = self._resolve(path)
+        entry = self._entries.get(rel)
+        if entry is not None:
+            return rel, entry.text is not None
+        if rel in self._moved_from:
+            return rel, False
+        if self.overlay is not None:
+            return rel, self.overlay.exists(rel)
+        return rel, (self.vault.root / rel).exists()
 
     def _register(self, entry: _Entry, reason: object) -> None:
         if entry not in self._order:
@@ -307,7 +341,8 @@ class ChangesetBuilder:
         if entry.dest:
             raise ProposalError(f"{src} was already moved in this turn (from {entry.orig}); move {entry.orig} "
                                 "straight to its final path instead")
-        if dst in self._entries or (self.vault.root / dst).exists():
+        taken = self.overlay.exists(dst) if self.overlay is not None else (self.vault.root / dst).exists()
+        if dst in self._entries or taken:
             raise ProposalError(f"{dst} already exists; choose another path or propose_page to rewrite it")
         self._check_policy(entry, entry.text, action="move")
         if not entry.exists:  # a page created in this turn: nothing links to it on disk

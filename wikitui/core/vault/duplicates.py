@@ -183,3 +183,67 @@ def near_duplicates(names: dict[str, list[str]], shingles: dict[str, tuple[int, 
     found = body_pairs(shingles)
     found.update(title_pairs(names) if titles is None else titles)  # a pair found both ways is named by its names
     return [NearDuplicate(a, b, why) for (a, b), why in sorted(found.items())]
+
+
+
+#: A name ready to compare: as written, folded, its words, its blocking keys.
+_Folded = tuple[str, str, frozenset, frozenset]
+
+
+def _folded(name: str) -> _Folded:
+    folded = fold(name)
+    tokens = frozenset(folded.split())
+    return name.strip(), folded, tokens, frozenset(_block_keys(tokens))
+
+
+class FoldedNames:
+    """Pages' names folded for :func:`same_subject`, kept between calls: a page is folded again only when
+    its info object changes (a graph replaces a page's info when the page changes)."""
+
+    def __init__(self) -> None:
+        self._by_page: dict[str, tuple[object, list[_Folded]]] = {}
+
+    def of(self, pages: dict) -> dict[str, list[_Folded]]:
+        """{page: its folded names} for ``pages`` ({path: PageInfo})."""
+        out = {}
+        seen = self._by_page
+        for page, info in pages.items():
+            hit = seen.get(page)
+            if hit is None or hit[0] is not info:
+                hit = seen[page] = (info, [_folded(n) for n in info.names])
+            out[page] = hit[1]
+        return out
+
+
+def same_subject(names: list[str], others: dict[str, list[str]],
+                 folded: dict[str, list[_Folded]] | None = None) -> list[tuple[str, str]]:
+    """The pages named like one of ``names``: equal after folding, or near-equal as the
+    ``near-duplicate`` check has it (the same candidates, the same verdict).
+
+    For a new page before it is proposed (DESIGN §13, "Dedup as it goes").
+
+    Args:
+        names: The new page's title and aliases.
+        others: {page: its title and aliases}.
+        folded: More pages, their names folded already (:class:`FoldedNames`).
+
+    Returns:
+        ``(page, its matching name)``, sorted by page.
+    """
+    from rapidfuzz.fuzz import ratio, token_set_ratio
+
+    mine = [_folded(n) for n in names if fold(n)]
+    if not mine:
+        return []
+    keys = frozenset().union(*(m[3] for m in mine))
+    pages = {page: [_folded(n) for n in page_names] for page, page_names in others.items()}
+    out = []
+    for table in (folded or {}, pages):
+        for page, entries in table.items():
+            for name, f, tokens, their_keys in entries:
+                if not f or keys.isdisjoint(their_keys):
+                    continue
+                if any(m[1] == f or _near_names(m[1], m[2], f, tokens, ratio, token_set_ratio) for m in mine):
+                    out.append((page, name))
+                    break
+    return sorted(out)

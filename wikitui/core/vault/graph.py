@@ -297,7 +297,41 @@ class LinkGraph:
         if old is None or _names_of(old) != _names_of(info):
             self._rebuild()
             return
-        # Names unchanged: only this page's own links need resolving again.
+        self._resolve_again(rel, info)
+
+    def copy(self) -> "LinkGraph":
+        """A graph of the same files to change apart (an overlay of proposals): never saved as the cache."""
+        other = type(self)(self.vault)
+        other.pages, other.raw_files, other.other_files = dict(self.pages), dict(self.raw_files), dict(self.other_files)
+        other._rebuild()
+        return other
+
+    def set_texts(self, texts: dict[str, str | None]) -> None:
+        """Take these pages as holding ``texts`` (None: gone) rather than what the disk holds.
+
+        For an overlay of proposals (:mod:`wikitui.core.changes.overlay`): one resolution of
+        every link when a page's names change (a new page, a deletion, a new title), else
+        only the given pages' links are resolved again.
+        """
+        renamed = False
+        for rel, text in texts.items():
+            old = self.pages.get(rel)
+            if text is None:
+                renamed = self.pages.pop(rel, None) is not None or renamed
+                continue
+            info = parse_page(rel, text, mtime_ns=0, size=len(text.encode("utf-8", "surrogateescape")),
+                              heading_titles=bool(self.vault.wiki_prefix))
+            self.pages[rel] = info
+            renamed = renamed or old is None or _names_of(old) != _names_of(info)
+        if renamed:
+            self._rebuild()
+            return
+        for rel, text in texts.items():
+            if text is not None:
+                self._resolve_again(rel, self.pages[rel])
+
+    def _resolve_again(self, rel: str, info: PageInfo) -> None:
+        """Names unchanged: only this page's own links need resolving again."""
         for target in set(t for t in self._resolved.get(rel, []) if t is not None):
             flat = self._backlinks.get(target, [])
             kept: list = []

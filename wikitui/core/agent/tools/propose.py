@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from wikitui.core.agent.dedup import check_new_page
 from wikitui.core.agent.tools.registry import tool
 
 
@@ -38,11 +39,15 @@ def propose_edit(box, path: str, edits: list[Edit], reason: str) -> str:
 def propose_page(box, path: str, content: str, reason: str) -> str:
     """Propose a new page (or a complete rewrite of one), with its YAML frontmatter.
 
+    A new page named like an existing one (same or near-equal title or alias) is answered
+    with that page: edit it instead, or call again with the same path to create yours anyway.
+
     Args:
         path: Where the page goes, e.g. wiki/concepts/transformer.md.
         content: The whole page, frontmatter included.
         reason: One line saying why, shown to the user.
     """
+    check_new_page(box, path, content)
     return box.builder.new_page(path, content, reason)
 
 

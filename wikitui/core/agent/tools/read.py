@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from wikitui.core.agent.numbered import numbered
-from wikitui.core.agent.reading import describe_binary, resolve_readable
+from wikitui.core.agent.reading import describe_binary, overlaid, resolve_readable
 from wikitui.core.agent.tools.registry import Arg, tool
+from wikitui.core.errors import UnknownPage
 from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
 from wikitui.core.words import plural
@@ -49,8 +50,11 @@ def search(box, query: str, scope: Literal["all", "wiki", "raw"] = "all", limit:
     """
     index = box.index()
     limit = max(1, min(limit, 50))
-    hits = index.search(query, scope=scope, limit=limit)
+    extra = min(box.overlay.size(), 50) if box.overlay is not None else 0  # room for stale hits dropped below
+    hits = index.search(query, scope=scope, limit=limit + extra)
     notes = [f"Note: {note}" for note in getattr(hits, "notes", ())]  # e.g. a fuzzy distance capped at 2
+    if box.overlay is not None:
+        hits = _with_overlay(box.overlay, hits, query, scope, limit)
     if not hits:
         return "\n".join([f'0 hits for "{query}" (scope {scope}). Try fewer or other words, a prefix*, '
                           "a fuzzy~ match, or list_pages.", *notes])
@@ -62,6 +66,14 @@ def search(box, query: str, scope: Literal["all", "wiki", "raw"] = "all", limit:
         if snippet:
             lines.append(f"   {snippet[:300]}")
     return "\n".join(lines)
+
+
+def _with_overlay(overlay, hits, query: str, scope: str, limit: int) -> list:
+    """The index's hits with the batch's proposed pages: theirs first (leaving the disk's half the room when
+    it has as many), the disk's stale hits on proposed or deleted pages dropped."""
+    disk = [h for h in hits if not overlay.knows(h.path)]
+    mine = overlay.search(query, max(limit - len(disk), (limit + 1) // 2)) if scope != "raw" else []
+    return (mine + disk)[:limit]
 
 
 @tool("read", _describe_read)
@@ -76,6 +88,10 @@ def read(box, path: str, offset: int = 0, limit: int = 400) -> str:
         offset: Lines to skip (0 starts at the top; use the offset a previous read suggested).
         limit: Lines to return (at most 400).
     """
+    if box.overlay is not None:
+        proposed = overlaid(box.vault, box.graph, box.overlay, path)
+        if proposed is not None:
+            return _read_proposed(box, proposed, offset, limit)
     rel, absolute = resolve_readable(box.vault, box.graph, path)
     if needs_conversion(rel):  # PDFs, web pages, documents, tables, images: their converted text
         from wikitui.core.agent.sources import read_source
@@ -88,6 +104,19 @@ def read(box, path: str, offset: int = 0, limit: int = 400) -> str:
     if is_binary(data):
         return describe_binary(box.vault, box.graph, rel, data)
     text, ok = decode_text(data)
+    return _numbered_page(box, rel, text, ok, offset, limit)
+
+
+def _read_proposed(box, rel: str, offset: int, limit: int) -> str:
+    """``read`` of a page an earlier changeset of the batch proposes (or deletes)."""
+    text = box.overlay.read(rel)
+    by = box.overlay.proposed_by(rel)
+    if text is None:
+        raise UnknownPage(f"{rel} is deleted (or moved away) by changeset {by}, proposed earlier in this batch")
+    return _numbered_page(box, rel, text, True, offset, limit, proposed=by)
+
+
+def _numbered_page(box, rel: str, text: str, ok: bool, offset: int, limit: int, proposed: str | None = None) -> str:
     head = rel
     info = box.graph.pages.get(rel)
     if info is not None:
@@ -95,7 +124,7 @@ def read(box, path: str, offset: int = 0, limit: int = 400) -> str:
         head += f' (page "{info.title}"{kind})'
     elif box.vault.is_raw(rel):
         head += " (raw source, read-only)"
-    notes = []
+    notes = [f"[as proposed by changeset {proposed}, earlier in this batch; not applied yet]"] if proposed else []
     if not ok:
         notes.append("[not valid UTF-8: undecodable bytes shown as \ufffd]")
     if info is not None and info.warnings:

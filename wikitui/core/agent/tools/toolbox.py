@@ -61,11 +61,17 @@ class ToolBox:
         vision: The model sees pictures: ``read`` sends an image itself rather than a description.
         compact: Offer only the compact set (read, search, propose_edit, propose_page), with
             short schemas, for a small context window (:mod:`~wikitui.core.agent.tools.compact`).
+        overlay: A batch's earlier pending proposals (:class:`~wikitui.core.changes.overlay.Overlay`),
+            which ``read`` and ``search`` consult before the disk (``graph`` is then its graph).
     """
 
     def __init__(self, vault, graph, search_index=None, builder=None, phase: str = "write",
-                 max_result_chars: int = 24_000, vision: bool = False, compact: bool = False) -> None:
+                 max_result_chars: int = 24_000, vision: bool = False, compact: bool = False,
+                 overlay=None) -> None:
         self.vault = vault
+        self.overlay = overlay
+        #: Paths whose propose_page was answered with a same-subject suggestion (a second call goes through).
+        self.warned: set[str] = set()
         self.vision = vision
         self.graph = graph
         self.search_index = search_index
