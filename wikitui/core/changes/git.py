@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from typing import Any
 
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.layout import Vault
@@ -35,7 +36,7 @@ def is_git_vault(vault: Vault) -> bool:
 def _git(vault: Vault, *args: str, check: bool = True, input: bytes | None = None,
          env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     full_env = dict(os.environ, GIT_TERMINAL_PROMPT="0", LC_ALL="C", **(env or {}))
-    proc = subprocess.run(
+    proc: subprocess.CompletedProcess[Any] = subprocess.run(  # (its bytes become text below)
         ["git", *args], cwd=vault.root, env=full_env, input=input,
         stdin=subprocess.DEVNULL if input is None else None, capture_output=True, timeout=_TIMEOUT,
     )

@@ -17,6 +17,7 @@ import base64
 import json
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from wikitui.core import faults
@@ -292,7 +293,7 @@ def _undo_append(path, record: Any, rel: str, report: RecoveryReport) -> None:
     report.restored.append(rel)
 
 
-def _write_file(path: os.PathLike, data: bytes | None) -> None:
+def _write_file(path: Path, data: bytes | None) -> None:
     """Write or delete one of wikitui's own files."""
     if data is None:
         faults.step("unlink")

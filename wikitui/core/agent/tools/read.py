@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from wikitui.core.agent.numbered import numbered
 from wikitui.core.agent.reading import describe_binary, resolve_readable
+from wikitui.core.agent.sources import WithPictures  # (read_source, which needs more, is imported where used)
 from wikitui.core.agent.tools.registry import Arg, tool
 from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
@@ -65,7 +66,7 @@ def search(box, query: str, scope: Literal["all", "wiki", "raw"] = "all", limit:
 
 
 @tool("read", _describe_read)
-def read(box, path: str, offset: int = 0, limit: int = 400) -> str:
+def read(box, path: str, offset: int = 0, limit: int = 400) -> str | WithPictures:
     """Read a page or a raw source with numbered lines. Long files come in parts.
 
     PDFs, web pages, Word/PowerPoint/Excel, CSV and JSON come as converted text (a PDF with a [page N] line
