@@ -251,7 +251,7 @@ class Workspace:
         self._ready()
         return stats
 
-    def build_index(self, progress: Callable[[int, int], None], stop: Callable[[], bool],
+    def build_index(self, progress: Callable[[int, int], object], stop: Callable[[], bool],
                     note: Callable[[str], None] | None = None) -> bool:
         """Catch the index up in a low-priority child process (the TUI's way), then make it current.
 
