@@ -175,8 +175,10 @@ class TurnEndings:
 
     async def _emit_usage(self, turn: Turn, *, final: bool = True) -> None:
         u, s = turn.usage, self.totals
-        await self._emit(TurnUsage(u.prompt_tokens, u.completion_tokens, u.cost,
-                                   s.prompt_tokens, s.completion_tokens, s.cost, u.requests, final))
+        await self._emit(TurnUsage(prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens, cost=u.cost,
+                                   session_prompt_tokens=s.prompt_tokens,
+                                   session_completion_tokens=s.completion_tokens, session_cost=s.cost,
+                                   requests=u.requests, final=final))
 
     async def _emit(self, event: Any) -> None:
         if self.on_event is None:

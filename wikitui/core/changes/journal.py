@@ -18,13 +18,16 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wikitui.core import faults
 from wikitui.core.changes.model import sha256_bytes
 from wikitui.core.changes.replace import Merge, late_saves, replace_checked
 from wikitui.core.vault.files import append_bytes, atomic_write
 from wikitui.core.vault.layout import Vault
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.changes.git import CommitRecord
 
 JOURNAL_NAME = "journal.json"
 _UNKNOWN = "?"  # new content not known when the journal is written (index.md, records)
@@ -186,7 +189,7 @@ class Journal:
         current = read_file_bytes(self.vault.root / rel) or b""
         return current[: record["size"]]
 
-    def mark_written(self, commit: dict | None) -> None:
+    def mark_written(self, commit: CommitRecord | None) -> None:
         """Every file is written: from now on recovery completes instead of rolling back."""
         self.data["phase"] = "written"
         self.data["commit"] = commit
