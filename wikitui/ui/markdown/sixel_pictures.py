@@ -225,12 +225,20 @@ def write_after_frame(view: Widget, crop: Region, strips: list[Strip]) -> list[S
     return strips
 
 
-class SixelImages:
+if TYPE_CHECKING:  # pragma: no cover
+    from textual.scroll_view import ScrollView
+
+    _Host = ScrollView  # the type checker sees the line-API widget the host is
+else:
+    _Host = object
+
+
+class SixelImages(_Host):
     """Mixin for a line-API page widget: after each frame, its pictures drawn as sixel are written over their cells."""
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines in ``crop`` (see :func:`write_after_frame`)."""
-        return write_after_frame(self, crop, super().render_lines(crop))  # type: ignore[misc, arg-type]
+        return write_after_frame(self, crop, super().render_lines(crop))
 
 
 def image_sequence(x: int, y: int, data: str) -> str:
