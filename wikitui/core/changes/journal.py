@@ -106,7 +106,7 @@ class Journal:
 
     def protect(self, rel: str, new: bytes | None | str = _UNKNOWN) -> None:
         """Record ``rel``'s current bytes before it is written (``new``: what will be written)."""
-        new_sha = _UNKNOWN if new == _UNKNOWN else _sha(new)  # type: ignore[arg-type]
+        new_sha = _UNKNOWN if isinstance(new, str) else _sha(new)  # (the only text it takes is _UNKNOWN)
         entry = self.data["files"].get(rel)
         if entry is not None:  # written twice (a page edit of index.md, then the catalog): final content unknown
             if entry["new_sha"] != new_sha:
