@@ -22,10 +22,10 @@ from typing import ClassVar, cast
 from textual import events, on
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets.text_area import Document  # a TextArea's document (its DocumentBase lacks the index maps)
 from textual.message import Message
 from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
+from textual.widgets.text_area import Document  # a TextArea's document (its DocumentBase lacks the index maps)
 
 #: At most this many candidates in the menu.
 MAX_CANDIDATES = 8
