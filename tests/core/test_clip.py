@@ -443,3 +443,17 @@ def test_a_server_trickling_one_byte_at_a_time_is_stopped_at_the_total_deadline(
     err = capsys.readouterr().err
     assert code == 3 and "no whole answer within 1 s; nothing was written" in err and err.count("\n") == 1
     assert raw_files(vault) == {}
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("https://user:secret@example.org/a?b=1", "https://example.org/a?b=1"),
+    ("http://user:secret@Host:8080/x", "http://Host:8080/x"),
+    ("http://user@[::1]:8000/x", "http://[::1]:8000/x"),  # IPv6 keeps its brackets
+    ("http://user:secret@host:port/x", "http://host:port/x"),  # a bad port (parsing it raised ValueError)
+    ("http://user:secret@/x", "http:///x"),  # no host at all (it raised TypeError)
+    ("https://example.org/plain", "https://example.org/plain"),
+])
+def test_an_address_is_shown_without_its_credentials(url, expected):
+    from wikitui.core.vault.formats.fetch import shown
+
+    assert shown(url) == expected

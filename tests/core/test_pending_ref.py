@@ -17,7 +17,8 @@ class Listed:
     """The one thing :func:`find_pending` asks of a store: its changesets, oldest first."""
 
     def __init__(self, ids: list[str]) -> None:
-        self.items = [Changeset(i, "edit", f"title {i}", f"2026-11-30T10:{n:02d}:00") for n, i in enumerate(ids)]
+        self.items = [Changeset(id=i, op="edit", title=f"title {i}", created=f"2026-11-30T10:{n:02d}:00")
+                      for n, i in enumerate(ids)]
 
     def list(self) -> list[Changeset]:
         return list(self.items)

@@ -430,7 +430,8 @@ def test_snapshot_changeset_card_in_the_chat(sample_vault, model_named, snap_com
         pane = app.query_one(ChatPane)
         c = pane.controller
         _feed_plan(pane, len(PLAN))
-        c.on_event(TurnUsage(15900, 450, 0.0, 15900, 450, 0.0, 3))
+        c.on_event(TurnUsage(prompt_tokens=15900, completion_tokens=450, cost=0.0, session_prompt_tokens=15900,
+                             session_completion_tokens=450, session_cost=0.0, requests=3))
         c.on_event(TurnFinished("ingest", PLAN, awaiting_go=True))
         pane.chat_log.add_user("/go")
         builder = ChangesetBuilder(app.vault, app.workspace.graph)
@@ -447,7 +448,8 @@ def test_snapshot_changeset_card_in_the_chat(sample_vault, model_named, snap_com
         c.on_event(ToolStarted("4", "propose_page", "proposed wiki/themes/curiosity.md"))
         c.on_event(ToolFinished("4", "propose_page", True, "new page", ""))
         c.on_event(TextDelta("Proposed an edit and a new page, [[Curiosity]]."))
-        c.on_event(TurnUsage(4200, 310, 0.0, 20100, 760, 0.0, 2))
+        c.on_event(TurnUsage(prompt_tokens=4200, completion_tokens=310, cost=0.0, session_prompt_tokens=20100,
+                             session_completion_tokens=760, session_cost=0.0, requests=2))
         c.on_event(ChangesetReady(changeset))
         c.on_event(TurnFinished("ingest", "", changeset=changeset))
         pane.set_busy(False)

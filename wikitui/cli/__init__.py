@@ -17,9 +17,11 @@ when used. Every command works on a :class:`~wikitui.core.workspace.Workspace`.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import cast
 from pathlib import Path
 
 from wikitui.cli.common import err
@@ -120,7 +122,7 @@ def _main(argv: list[str]) -> int:
 
     for stream in (sys.stdout, sys.stderr):
         try:  # a page title in a terminal that cannot show it must not end in a traceback
-            stream.reconfigure(errors="backslashreplace")
+            cast(io.TextIOWrapper, stream).reconfigure(errors="backslashreplace")  # AttributeError: another kind
         except (AttributeError, ValueError, OSError):
             pass
     try:

@@ -46,7 +46,9 @@ def completion_script(shell: str) -> str:
     from wikitui.cli.parser import build_parser
 
     parser = build_parser()
+    assert parser._subparsers is not None  # the parser has subcommands
     for action in parser._subparsers._group_actions:  # the subcommands' parsers
+        assert isinstance(action.choices, dict)  # a subparsers action: {name: parser}
         for name, sub in action.choices.items():
             for arg in sub._actions:
                 if name in PAGE_COMMANDS and arg.dest == "page":
@@ -55,7 +57,9 @@ def completion_script(shell: str) -> str:
                                     "fish": f"({PROG} __complete {kind})"}
                 elif arg.dest in ("vault", "out", "keep", "dest"):
                     arg.complete = shtab.DIRECTORY if arg.dest != "out" else shtab.FILE
-    return shtab.complete(parser, shell=shell, preamble={"bash": _BASH_PREAMBLE, "zsh": _ZSH_PREAMBLE})
+    # shtab hints preamble as str, but complete() takes a {shell: preamble} dict too (it picks the shell's).
+    preamble = {"bash": _BASH_PREAMBLE, "zsh": _ZSH_PREAMBLE}
+    return shtab.complete(parser, shell=shell, preamble=preamble)  # type: ignore[arg-type]
 
 
 def cmd_completion(args: argparse.Namespace) -> int:

@@ -157,7 +157,7 @@ class Door:
     @web.middleware
     async def middleware(self, request: web.Request, handler) -> web.StreamResponse:
         """Refuse (403) what is not this server's own page with its token; trade a URL token for the cookie."""
-        authority = request.headers.get("Host")
+        authority = request.headers.get("Host", "")  # (no Host: refused, as an empty one)
         if not self.host_allowed(authority) or not self.origin_allowed(request.headers.get("Origin"), authority):
             return web.Response(status=403, text=REFUSED)
         if self._matches(request.query.get("token")):

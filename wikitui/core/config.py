@@ -22,6 +22,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import cast
 
 from wikitui.core.errors import ConfigError
 from wikitui.core.vault.files import atomic_write
@@ -234,13 +235,15 @@ def _apply_file(settings: Settings, data: dict, origin: str) -> None:
             settings.warnings.append(f"{origin}: {key!r} must be a positive number; ignored")
             continue
         if key == "keymap":
-            settings.keymap.update({str(k): str(v) for k, v in value.items()})
+            # (the casts: value is an instance of want, checked above)
+            settings.keymap.update({str(k): str(v) for k, v in cast(dict, value).items()})
         elif key == "background":
-            _apply_background(settings, value, origin)
+            _apply_background(settings, cast(dict, value), origin)
             continue
         else:
-            setattr(settings, key, float(value) if key in ("timeout", "request_timeout_s", "eval_task_timeout",
-                                                           "batch_max_cost") else value)
+            setattr(settings, key, float(cast(float, value)) if key in ("timeout", "request_timeout_s",
+                                                                        "eval_task_timeout", "batch_max_cost")
+                    else value)
         settings.sources[key] = origin
 
 
@@ -274,7 +277,8 @@ def _vault_config_path(vault: object) -> Path | None:
         return None
     # A Vault has .state_dir; a plain path is the vault folder (Path.root means something else).
     state = getattr(vault, "state_dir", None)
-    return Path(state) / "config.toml" if state is not None else Path(vault) / ".wikitui" / "config.toml"
+    folder = cast("str | os.PathLike[str]", vault)
+    return Path(state) / "config.toml" if state is not None else Path(folder) / ".wikitui" / "config.toml"
 
 
 def load_settings(vault: object = None, cli_model: str | None = None) -> Settings:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from json.encoder import encode_basestring  # what json.dumps uses with ensure_ascii=False
-from typing import IO
+from typing import IO, cast
 
 from wikitui.core.vault.visible_text import json_visible
 
@@ -75,7 +75,7 @@ def _write(value: object, level: int, emit) -> None:
         items = [(json_visible(encode_basestring(str(k))), v) for k, v in value.items()]
         flat = [_scalar(v) for _k, v in items]
         if items and None not in flat:  # the common row of scalars, in one piece
-            emit("{" + ",".join(inner + k + ": " + v for (k, _), v in zip(items, flat)) + "\n" + _INDENT * level + "}")
+            emit("{" + ",".join(inner + k + ": " + v for (k, _), v in zip(items, cast("list[str]", flat))) + "\n" + _INDENT * level + "}")
             return
         pairs = ((k + ": ", v) for k, v in items)
         opening, closing = "{", "}"

@@ -45,7 +45,7 @@ def beat(vault: Vault, started: float | None = None, sock: str | None = None) ->
     from wikitui.core.vault.statedir import ensure_state_dir
 
     now = time.time()
-    info = {"pid": os.getpid(), "heartbeat": now, "started": started or now}
+    info: dict[str, object] = {"pid": os.getpid(), "heartbeat": now, "started": started or now}
     if sock is not None:
         info["sock"] = sock
     data = json.dumps(info).encode()

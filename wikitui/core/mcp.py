@@ -150,8 +150,8 @@ class _WireIn:
         for line in self._first:
             yield line.decode("utf-8", errors="replace")
         text = anyio.wrap_file(io.TextIOWrapper(self._wire, encoding="utf-8", errors="replace"))
-        async for line in text:
-            yield line
+        async for read in text:
+            yield read
 
 
 class _WireOut:

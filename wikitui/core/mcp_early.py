@@ -180,7 +180,8 @@ def answer_early(session: McpSession, wire_in: BinaryIO, wire_out: BinaryIO, han
             early.pending = line  # the SDK says what is wrong with it
             return early
         method, mid = message.get("method"), _request_id(message)
-        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        given = message.get("params")
+        params: dict = given if isinstance(given, dict) else {}
         if method == "initialize" and early.init_id is None and mid is not None:
             early.init_id, early.init_version = mid, str(params.get("protocolVersion", ""))
             result = handshake.answer(params.get("protocolVersion"))

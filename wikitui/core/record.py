@@ -13,8 +13,9 @@ from __future__ import annotations
 class Record:
     """A value: its fields are its ``__slots__``, in order."""
 
-    __slots__ = ()
-    __hash__ = None  # mutable, as a dataclass without frozen=True
+    __slots__: tuple[str, ...] = ()
+    # Mutable, as a dataclass without frozen=True; typeshed types __hash__ as a method, not the None Python allows.
+    __hash__ = None  # type: ignore[assignment]
 
     def _values(self) -> tuple:
         return tuple(getattr(self, name) for name in self.__slots__)
@@ -22,7 +23,7 @@ class Record:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
+        return self._values() == other._values()
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)

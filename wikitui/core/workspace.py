@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.changes.model import Changeset
     from wikitui.core.changes.pending import PendingStore
     from wikitui.core.changes.transaction import ApplyResult
+    from wikitui.core.live_server import SearchServer
     from wikitui.core.search.facade import SearchIndex
     from wikitui.core.search.results import UpdateStats
     from wikitui.core.vault.graph import LinkGraph
@@ -106,7 +107,7 @@ class Workspace:
         self._unindexed: set[str] = set()
         self._lock = threading.Lock()
         #: What answers ``wikitui search`` on a socket while :meth:`keep_live` runs.
-        self.live_server = None
+        self.live_server: SearchServer | None = None
         #: What the recovery run by :meth:`open` did (handed out once by :meth:`recover`).
         self.recovered: RecoveryReport | None = None
         #: Why an interrupted apply could not be recovered (a read-only vault), in one line; else None.
@@ -250,7 +251,7 @@ class Workspace:
         self._ready()
         return stats
 
-    def build_index(self, progress: Callable[[int, int], None], stop: Callable[[], bool],
+    def build_index(self, progress: Callable[[int, int], object], stop: Callable[[], bool],
                     note: Callable[[str], None] | None = None) -> bool:
         """Catch the index up in a low-priority child process (the TUI's way), then make it current.
 

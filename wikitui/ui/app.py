@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping
 
 from textual import events, work
 from textual.app import App, SystemCommand
@@ -91,7 +91,8 @@ class WikituiApp(App[None]):
         # The workspace screen is the default mode's screen (a mode loads the screen's CSS_PATH).
         # Textual copies MODES into each app as it is created: this app's screen is built
         # with this app's workspace, handed over explicitly.
-        self.MODES = {"_default": self._workspace_screen}
+        # (Textual declares MODES a ClassVar, yet reads it from the instance: this is the supported per-app override.)
+        self.MODES = {"_default": self._workspace_screen}  # type: ignore[misc]
         super().__init__()
         #: Remembered per-vault state (last page).
         self.vault_state = VaultState.load(workspace.vault)
@@ -136,7 +137,7 @@ class WikituiApp(App[None]):
         """A key has been handled: the next one may go."""
         self.early_keys.handled(message)
 
-    def set_keymap(self, keymap: dict[str, str]) -> None:
+    def set_keymap(self, keymap: Mapping[str, str]) -> None:
         """Remap keys by binding id (and remember the map: the help screen lists the keys it makes)."""
         self.keymap = dict(keymap)
         super().set_keymap(keymap)
@@ -214,8 +215,8 @@ class WikituiApp(App[None]):
         self.workspace.release_live()
         self.vault_state.save(self.workspace.vault)
 
-    def action_quit(self) -> None:
-        """Stop the background work, then leave."""
+    async def action_quit(self) -> None:
+        """Stop the background work, then leave (async, as the action it overrides)."""
         self._stop.set()
         self.exit()
 

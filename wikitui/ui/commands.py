@@ -109,6 +109,7 @@ class PageSwitcher(Provider):
         matcher = WordMatcher(query)
         style = self.matcher(query).match_style
         best: dict[str, tuple[float, str, str, str | None, tuple[int, ...]]] = {}
+        help_text: str | None
         for text, path, title, help_text in self._names:
             found = matcher.match(text)
             # Of equal matches, show the title rather than an alias or the path.

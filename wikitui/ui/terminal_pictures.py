@@ -24,12 +24,14 @@ def import_quietly():
     if "textual_image.widget" in sys.modules:
         return sys.modules["textual_image.widget"]
     real = sys.__stdout__
-    sys.__stdout__ = io.StringIO()  # not a terminal: textual-image asks nothing (Textual draws on stderr)
+    # Not a terminal: textual-image asks nothing (Textual draws on stderr). typeshed calls sys.__stdout__ Final,
+    # but Python lets it be replaced, and it is put back below.
+    sys.__stdout__ = io.StringIO()  # type: ignore[misc,assignment]
     try:
         from textual_image import widget
         from textual_image._terminal import CellSize, get_cell_size
     finally:
-        sys.__stdout__ = real
+        sys.__stdout__ = real  # type: ignore[misc]  # (see above)
     try:  # the real cell size, from the kernel (no escape sequence, no keys read)
         from textual_image._posix import get_tiocgwinsz
 

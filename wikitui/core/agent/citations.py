@@ -210,7 +210,7 @@ def _drafts_unresolved(drafts: list[tuple[str, str, str, bool, bool]], graph: "L
     removed paths. A binary file (a chart's picture) is a name links may reach, never text searched for links:
     its bytes, decoded exactly, hold lone surrogates and whatever looks like a link by chance."""
     names = _Names({path: "" if binary else new for path, _base, new, created, binary in drafts if created}, gone)
-    out = []
+    out: list[tuple[str, str]] = []
     for path, base, new, _created_here, binary in drafts:
         if binary:
             continue

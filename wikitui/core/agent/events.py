@@ -142,7 +142,7 @@ class ChangesetReady:
     changeset: Any
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class TurnUsage:
     """Tokens and cost of the current turn, and of the whole session so far.
 

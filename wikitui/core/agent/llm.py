@@ -247,7 +247,7 @@ class LLMClient:
             started = False  # something the user saw (text, a tool call) has arrived: no silent retry
             received = False  # the server sent anything a chat completion sends
             text_parts: list[str] = []
-            calls: dict[int, dict] = {}
+            calls: dict[int, _Slot] = {}
             usage = None
             finish = None
             response = source = pump = None
@@ -359,6 +359,7 @@ class LLMClient:
             prompt = self.count_tokens(messages, tools=tools)
             completion = self.count_tokens(text=text + "".join(c.name + c.arguments_json for c in calls)) \
                 if text or calls else 0
+        assert prompt is not None and completion is not None  # sent, or counted just above
         return Usage(prompt, completion, self.cost(prompt, completion), estimated)
 
 

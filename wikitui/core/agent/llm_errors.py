@@ -37,6 +37,9 @@ class NotACompletion(ModelError):
 class CutAnswer(ModelError):
     """The stream broke off or closed before its end after it began: what arrived is not the whole answer."""
 
+    #: The words that had arrived (set by the turn that caught it, which keeps them marked as cut).
+    partial: str = ""
+
 
 class TimeLimit(ModelError):
     """A request ran past ``request_timeout_s``, its whole answer counted (DESIGN §8: a total deadline)."""

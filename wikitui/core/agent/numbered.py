@@ -7,14 +7,16 @@ pages and documents, so every file the model reads pages the same way and the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 #: Longest line shown whole.
 MAX_LINE = 2000
 #: Most lines one ``read`` returns.
 MAX_READ_LINES = 400
 
 
-def numbered(head: str, text: str, offset: int, limit: int, budget: int, *, notes: list[str] = (),
-             top: list[str] = ()) -> str:
+def numbered(head: str, text: str, offset: int, limit: int, budget: int, *, notes: Sequence[str] = (),
+             top: Sequence[str] = ()) -> str:
     """``text``'s lines ``offset+1``.. as ``  N<tab>line`` rows, under a header line.
 
     Args:

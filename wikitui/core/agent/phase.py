@@ -160,8 +160,8 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
             return await session._finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
         answer_missing, proposal_missing = await asyncio.to_thread(_unresolved, session, turn, turn.answer)
         if answer_missing or proposal_missing:
-            shown = [*answer_missing, *(f"{t} (in {p})" for p, t in proposal_missing)]
-            await session._note(turn, "citations", "Unresolved citations: " + ", ".join(shown))
+            unresolved = [*answer_missing, *(f"{t} (in {p})" for p, t in proposal_missing)]
+            await session._note(turn, "citations", "Unresolved citations: " + ", ".join(unresolved))
         return await session._finish(turn, turn.builder, turn.answer, cut=cut)
     except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
         partial = getattr(exc, "partial", "") if isinstance(exc, CutAnswer) else ""

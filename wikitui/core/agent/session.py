@@ -379,7 +379,8 @@ class AgentSession(TurnEndings):
             if configured and configured > 0:  # the session's settings win over an injected client's
                 self._window = ContextWindow(configured, "context_tokens in the config")
             else:
-                self._window = await asyncio.to_thread(self.client.context_window_info)
+                found: ContextWindow = await asyncio.to_thread(self.client.context_window_info)
+                self._window = found
         return self._window
 
     def _count_tools(self, tools: list[dict]) -> int:

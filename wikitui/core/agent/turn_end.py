@@ -10,12 +10,19 @@ chat shows them where they happened.
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from wikitui.core.agent.context import Turn
 from wikitui.core.agent.events import AgentError, ChangesetReady, Notice, TurnFinished, TurnUsage
 from wikitui.core.agent.titles import turn_title
 from wikitui.core.errors import WikituiError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.agent.context import TurnUsageTotals
+    from wikitui.core.agent.transcript import Transcript
+    from wikitui.core.config import Settings
+    from wikitui.core.vault.layout import Vault
 
 #: The ops a changeset records for each session operation (log.md's vocabulary).
 LOG_OP = {"ask": "query", "ingest": "ingest", "lint": "lint", "file": "query", "fold": "query"}
@@ -24,6 +31,21 @@ LOG_OP = {"ask": "query", "ingest": "ingest", "lint": "lint", "file": "query", "
 class TurnEndings:
     """The endings of a turn; expects the session's ``vault``, ``settings``, ``transcript``,
     ``totals``, ``approver``, ``on_event`` and ``_feedback``."""
+
+    if TYPE_CHECKING:  # pragma: no cover - what the host (AgentSession) provides, declared for the type checker
+        vault: Vault
+        settings: Settings
+        client: Any  # an LLMClient, or a test's stand-in
+        transcript: Transcript
+        totals: TurnUsageTotals
+        approver: Callable[[Any], Awaitable[Any]] | None
+        on_event: Callable[[Any], Any] | None
+        _feedback: str | None
+
+        def _add(self, turn: Turn, message: dict, *, description: str | None = None,
+                 prompt: str | None = None) -> None: ...
+
+        def _record_turn(self, turn: Turn) -> None: ...
 
     async def _finish(self, turn: Turn, builder, text: str, *, awaiting_go: bool = False,
                       cut: bool = False) -> TurnFinished:
@@ -48,6 +70,7 @@ class TurnEndings:
         from wikitui.core.agent.review_pass import review_changeset, review_client
         from wikitui.core.changes.pending import PendingStore
 
+        assert self.settings.review_model  # _finish asks for a second review only when one is configured
         client = review_client(self.client, self.settings.review_model)
         await self._emit(Notice(f"review: {self.settings.review_model} reads {len(changeset.hunk_ids())} hunk(s)…",
                                 "note"))
@@ -152,8 +175,10 @@ class TurnEndings:
 
     async def _emit_usage(self, turn: Turn, *, final: bool = True) -> None:
         u, s = turn.usage, self.totals
-        await self._emit(TurnUsage(u.prompt_tokens, u.completion_tokens, u.cost,
-                                   s.prompt_tokens, s.completion_tokens, s.cost, u.requests, final))
+        await self._emit(TurnUsage(prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens, cost=u.cost,
+                                   session_prompt_tokens=s.prompt_tokens,
+                                   session_completion_tokens=s.completion_tokens, session_cost=s.cost,
+                                   requests=u.requests, final=final))
 
     async def _emit(self, event: Any) -> None:
         if self.on_event is None:

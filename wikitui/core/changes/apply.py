@@ -288,9 +288,9 @@ def _apply(
     remaining = None
     if rest:
         remaining = Changeset(
-            changeset.id, changeset.op, changeset.title, changeset.created, changeset.model,
-            changeset.tokens, changeset.cost, rest, usage_logged=changeset.usage_logged or bool(writes),
-            review=changeset.review,
+            id=changeset.id, op=changeset.op, title=changeset.title, created=changeset.created, model=changeset.model,
+            tokens=changeset.tokens, cost=changeset.cost, files=rest,
+            usage_logged=changeset.usage_logged or bool(writes), review=changeset.review,
         )
     store = PendingStore(vault)
     pending_rel, pending_data = store.relpath(changeset.id), store.encode(remaining) if remaining else None

@@ -55,7 +55,7 @@ def propose_asset(builder: ChangesetBuilder, rel: str, content: bytes | str, rea
                 raise ProposalError(f"{rel} is {what} on disk; choose another name")
             text = decode_exact(data)
             entry = _Entry(rel, True, sha256_bytes(data), text, text)
-    new = decode_exact(content) if binary else content
+    new = decode_exact(content) if isinstance(content, bytes) else content
     entry.text, entry.binary = new, binary
     builder._register(entry, reason)
     size = f"{len(content):,} bytes" if binary else plural(new.count(chr(10)), "line")

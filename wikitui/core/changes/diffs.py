@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from wikitui.core.changes.hunk_groups import groups, groups_with_own
@@ -149,7 +150,7 @@ def compute_hunks(
         return []
     grouped = None if own_line is None else groups_with_own(a, b, context, own_line)
     if grouped is None:
-        grouped = groups(difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes(), context)
+        grouped = groups(list(difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()), context)
     hunks: list[Hunk] = []
     for group in grouped:
         i1, i2 = group[0][1], group[-1][2]
@@ -305,8 +306,7 @@ def merge_texts(
     out: list[str] = []
     conflicts: list[str] = []
     for group in m.merge_groups():
-        kind = group[0]
-        if kind == "conflict":
+        if group[0] == "conflict":  # (compared in place, so the type checker narrows the tuple)
             a_lines, b_lines = group[2], group[3]
             if insertions_in_order and not group[1]:
                 out.extend(_ended(b_lines) if a_lines else b_lines)
@@ -320,5 +320,5 @@ def merge_texts(
     return MergeResult("".join(out), conflicts)
 
 
-def _ended(lines: list[str]) -> list[str]:
+def _ended(lines: Sequence[str]) -> list[str]:
     return [ln if ln.endswith("\n") else ln + "\n" for ln in lines]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from typing import Any, TypedDict
 
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.layout import Vault
@@ -35,7 +36,7 @@ def is_git_vault(vault: Vault) -> bool:
 def _git(vault: Vault, *args: str, check: bool = True, input: bytes | None = None,
          env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     full_env = dict(os.environ, GIT_TERMINAL_PROMPT="0", LC_ALL="C", **(env or {}))
-    proc = subprocess.run(
+    proc: subprocess.CompletedProcess[Any] = subprocess.run(  # (its bytes become text below)
         ["git", *args], cwd=vault.root, env=full_env, input=input,
         stdin=subprocess.DEVNULL if input is None else None, capture_output=True, timeout=_TIMEOUT,
     )
@@ -160,7 +161,25 @@ def your_edits_subject(changeset_id: str) -> str:
     return f"wikitui: your edits before {changeset_id}"
 
 
-def finish_commits(vault: Vault, commit: dict, olds: dict[str, bytes | None]) -> tuple[str | None, str | None]:
+class CommitRecord(TypedDict):
+    """The commits an apply is to make, kept in its journal (JSON) until they are made (see :func:`finish_commits`).
+
+    Attributes:
+        paths: The vault-relative paths wikitui's commit holds.
+        subject: Its message's first line.
+        body: The rest of its message.
+        id: The changeset's id.
+        before: The paths that held the person's uncommitted edits before wikitui wrote them.
+    """
+
+    paths: list[str]
+    subject: str
+    body: str
+    id: str
+    before: list[str]
+
+
+def finish_commits(vault: Vault, commit: CommitRecord, olds: dict[str, bytes | None]) -> tuple[str | None, str | None]:
     """Make an apply's commits: the person's earlier edits first (when any), then wikitui's.
 
     Safe to run again after a crash: edits already committed are not committed twice.

@@ -17,13 +17,17 @@ import base64
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from wikitui.core import faults
 from wikitui.core.changes.model import sha256_bytes
 from wikitui.core.changes.replace import Merge, late_saves, replace_checked
 from wikitui.core.vault.files import append_bytes, atomic_write
 from wikitui.core.vault.layout import Vault
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.changes.git import CommitRecord
 
 JOURNAL_NAME = "journal.json"
 _UNKNOWN = "?"  # new content not known when the journal is written (index.md, records)
@@ -102,7 +106,7 @@ class Journal:
 
     def protect(self, rel: str, new: bytes | None | str = _UNKNOWN) -> None:
         """Record ``rel``'s current bytes before it is written (``new``: what will be written)."""
-        new_sha = _UNKNOWN if new == _UNKNOWN else _sha(new)  # type: ignore[arg-type]
+        new_sha = _UNKNOWN if isinstance(new, str) else _sha(new)  # (the only text it takes is _UNKNOWN)
         entry = self.data["files"].get(rel)
         if entry is not None:  # written twice (a page edit of index.md, then the catalog): final content unknown
             if entry["new_sha"] != new_sha:
@@ -185,7 +189,7 @@ class Journal:
         current = read_file_bytes(self.vault.root / rel) or b""
         return current[: record["size"]]
 
-    def mark_written(self, commit: dict | None) -> None:
+    def mark_written(self, commit: CommitRecord | None) -> None:
         """Every file is written: from now on recovery completes instead of rolling back."""
         self.data["phase"] = "written"
         self.data["commit"] = commit
@@ -292,7 +296,7 @@ def _undo_append(path, record: Any, rel: str, report: RecoveryReport) -> None:
     report.restored.append(rel)
 
 
-def _write_file(path: os.PathLike, data: bytes | None) -> None:
+def _write_file(path: Path, data: bytes | None) -> None:
     """Write or delete one of wikitui's own files."""
     if data is None:
         faults.step("unlink")

@@ -190,7 +190,7 @@ def make_file_change(
     return fc
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class Changeset:
     """The proposals of one agent turn.
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 
 from wikitui.core.changes.journal import JOURNAL_NAME, Journal, RecoveryReport, read_file_bytes
 from wikitui.core.changes.lock import VaultBusy, write_lock
@@ -20,7 +21,7 @@ from wikitui.core.vault.files import remove_stale_temps
 from wikitui.core.vault.layout import Vault
 
 
-def sweep_temps(vault: Vault, rels: list[str] = ()) -> list[str]:
+def sweep_temps(vault: Vault, rels: Iterable[str] = ()) -> list[str]:
     """Remove the temp files crashed wikitui processes left in the state folder and beside ``rels``.
 
     Returns:

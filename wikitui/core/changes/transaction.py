@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from wikitui.core.changes.file_merge import file_merge
 from wikitui.core.changes.journal import Journal, read_file_bytes
@@ -27,6 +27,7 @@ from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.links import Link
 
 if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.changes.git import CommitRecord
     from wikitui.core.changes.model import Changeset
 
 #: A page write: (vault-relative path, the new text or None to delete, the text the caller read or None).
@@ -101,6 +102,15 @@ def _encode(rel: str, text: str | None) -> bytes | None:
         raise WikituiError(f"{rel}: the new text holds characters that cannot be written as UTF-8; nothing was written") from None
 
 
+class _LogPlan(NamedTuple):
+    """The log.md entry a step makes (see :meth:`WriteTransaction.log_as`)."""
+
+    op: str
+    title: str
+    pages: list[str]  # the pages it names
+    fields: dict[str, Any]  # more fields (``source``, ``tokens``...)
+
+
 class WriteTransaction:
     """Pages written all-or-nothing, with index.md, log.md, wikitui's records and a git commit.
 
@@ -125,14 +135,14 @@ class WriteTransaction:
         self.pages = pages
         #: wikitui's own records written in the same step (history, pending): bytes, or None to remove one.
         self.records: list[tuple[str, bytes | None]] = []
-        self._log: tuple[str, str, list[str], dict] = (kind, "", [p for p, _, _ in pages], {})
+        self._log = _LogPlan(kind, "", [p for p, _, _ in pages], {})
         self._commit_message = (f"wikitui: {kind}", f"changeset: {changeset_id}")
         self._during = "the undo" if kind == "undo" else "the change"
         self._outcome = WriteOutcome()
 
     def log_as(self, op: str, title: str, pages: list[str] | None = None, **fields) -> None:
         """The log.md entry: its operation, title, the pages it names (default: those written) and more fields."""
-        self._log = (op, title, self._log[2] if pages is None else pages, fields)
+        self._log = _LogPlan(op, title, self._log.pages if pages is None else pages, fields)
 
     def commit_as(self, subject: str, body: str) -> None:
         """The git commit's message (when the vault is a repository)."""
@@ -213,7 +223,8 @@ class WriteTransaction:
             self._outcome.warnings.append(f"{exc}; your edits to these files may be in wikitui's commit")
             return []
 
-    def _write(self, journal: Journal, encoded: list, entry: str, dirty: list[str] | None, progress) -> dict | None:
+    def _write(self, journal: Journal, encoded: list, entry: str, dirty: list[str] | None,
+               progress) -> CommitRecord | None:
         """The durable step: pages, index.md, log.md, records; returns the commit to make (None without git)."""
         from wikitui.core.vault.log_md import log_chunk
 
@@ -234,7 +245,7 @@ class WriteTransaction:
             journal.write(rel, data)
         journal.settle(lambda rel: file_merge(rel, self._during))
         paths = sorted({*self._touched(), vault.log_path, *([vault.index_path] if outcome.index_updated else [])})
-        commit = None
+        commit: CommitRecord | None = None
         if dirty is not None:
             # Edits saved during the apply are the person's too: they go in their commit, not ours.
             before = sorted((set(dirty) | journal.saved_by_others) & set(paths))
@@ -265,7 +276,7 @@ class WriteTransaction:
             self.graph.update_path(index_rel)
             self._outcome.index_updated = True
 
-    def _complete(self, journal: Journal, commit: dict | None) -> None:
+    def _complete(self, journal: Journal, commit: CommitRecord | None) -> None:
         """After the durable step: source records and the git commits (failures are warnings)."""
         from wikitui.core.changes.git import GitError, finish_commits
 

@@ -36,7 +36,7 @@ class RunStopped(ModelError):
     """The model failed before answering anything in the first task: the run cannot score a thing."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, kw_only=True)
 class TaskResult:
     """One task's verdict.
 
@@ -153,8 +153,9 @@ async def run_task(task: Task, base: Path, workdir: Path, settings, client, *, t
         totals = session.totals
 
         def verdict(passed: bool, why: str, model_failed: bool = False) -> TaskResult:
-            return TaskResult(task.name, task.group, passed, why, totals.prompt_tokens + totals.completion_tokens,
-                              totals.cost, time.perf_counter() - start, model_failed)
+            return TaskResult(name=task.name, group=task.group, passed=passed, why=why,
+                              tokens=totals.prompt_tokens + totals.completion_tokens, cost=totals.cost,
+                              seconds=time.perf_counter() - start, model_failed=model_failed)
 
         if done is None:
             return verdict(False, f"no result within the time limit of {timeout:g} s (raise it with --task-timeout "
@@ -212,8 +213,9 @@ async def _run_all(tasks: tuple[Task, ...], settings, client, workdir: Path, tim
             result = exc.result
         except (WikituiError, OSError, ValueError) as exc:
             # A long run is not thrown away for one task wikitui itself could not finish; the why says so.
-            result = TaskResult(task.name, task.group, False, f"wikitui could not run this task: "
-                                f"{type(exc).__name__}: {exc}", 0, 0.0, 0.0)
+            result = TaskResult(name=task.name, group=task.group, passed=False,
+                                why=f"wikitui could not run this task: {type(exc).__name__}: {exc}",
+                                tokens=0, cost=0.0, seconds=0.0)
         results.append(result)
         if progress is not None:
             mark = "passed" if result.passed else f"FAILED: {result.why}"

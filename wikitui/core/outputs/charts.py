@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 from wikitui.core.outputs.chart_spec import (
     MAX_BARS,
@@ -31,6 +32,9 @@ from wikitui.core.outputs.chart_spec import (
 )
 from wikitui.core.record import Record
 
+if TYPE_CHECKING:  # matplotlib is imported only to draw
+    from matplotlib.typing import RcKeyType
+
 #: Figure size in inches and resolution: 800×500 pixels.
 FIGSIZE = (8.0, 5.0)
 DPI = 100
@@ -38,7 +42,7 @@ _lock = threading.Lock()
 #: Pictures drawn ahead by prerender(), by the spec's text, each for one render_chart (a PNG is ~50 KB).
 _ahead: OrderedDict[str, bytes] = OrderedDict()
 _KEEP = 4
-_RC = {
+_RC: dict[RcKeyType, object] = {
     "text.parse_math": False,  # "$x$" in a label is text, not a formula to parse
     "font.family": "DejaVu Sans",  # shipped with matplotlib: the same glyphs everywhere
     "axes.grid": True,

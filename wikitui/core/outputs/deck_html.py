@@ -62,8 +62,10 @@ _CSP = ("default-src 'none'; img-src data: https: http:; style-src 'unsafe-inlin
 
 def _markdown(resolve: ImageResolver):
     from markdown_it import MarkdownIt
+    from markdown_it.renderer import RendererHTML
 
     md = MarkdownIt("commonmark", {"html": False, "breaks": True}).enable(["table", "strikethrough"])
+    assert isinstance(md.renderer, RendererHTML)  # MarkdownIt's default renderer; its protocol has no rules
     default_image = md.renderer.rules["image"]
 
     def image(renderer, tokens, idx, options, env):

@@ -127,7 +127,7 @@ class IndexProcess:
 
 
 def run_indexing(
-    vault_root: Path, on_progress: Callable[[int, int], None], should_stop: Callable[[], bool],
+    vault_root: Path, on_progress: Callable[[int, int], object], should_stop: Callable[[], bool],
     on_note: Callable[[str], None] | None = None,
 ) -> tuple[bool, str]:
     """Run the child to completion, forwarding progress (and each note: a source whose conversion was stopped).

@@ -185,6 +185,7 @@ def raw_document(root: Path, rel: str, mtime_ns: int, size: int, *, isolate: boo
     except OSError:
         data = b""
     title, headings = name, ""
+    text: str | None  # None: a binary raw file, not converted
     if needs_conversion(rel):  # converted text (cached); a file that cannot be converted: its reason
         from wikitui.core.search.converted import converted_text
 

@@ -40,7 +40,8 @@ def _names_of(info: PageInfo) -> tuple[str, tuple[str, ...]]:
     return info.title.lower(), tuple([a.lower() for a in info.aliases])
 
 
-_UNSEEN = object()
+#: A memo's "not resolved yet": a string (so the memo's values stay ``str | None``) that no path is (paths have no NUL).
+_UNSEEN = "\0unseen"
 
 
 @dataclass(slots=True)

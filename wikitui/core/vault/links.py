@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -295,7 +296,7 @@ def bare_urls(
     text: str,
     masked: str,
     start: int = 0,
-    taken: list[tuple[int, int]] = (),  # type: ignore[assignment]
+    taken: Sequence[tuple[int, int]] = (),
     limit: int | None = None,
 ) -> list[tuple[int, int, str]]:
     """``(start, end, url)`` of each bare URL (:func:`bare_url_at`) from offset ``start`` on.

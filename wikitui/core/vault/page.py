@@ -11,6 +11,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Any
 
 from wikitui.core.vault.flat_yaml import NOT_ALLOWED, load_simple
 from wikitui.core.vault.links import Link, extract_links, mask_body
@@ -166,8 +167,13 @@ class _YAML:
     """
 
     _loaded = False
-    #: yaml.YAMLError once loaded; until then an empty tuple, which no ``except`` matches.
-    error: type[Exception] | tuple = ()
+    #: yaml.YAMLError once loaded; until then an empty tuple, which no ``except`` matches. Typed Any: it is
+    #: raised only after :meth:`load`, which the type checker cannot follow (and PyYAML has no hints).
+    error: Any = ()
+    #: python-frontmatter's YAMLHandler, once loaded.
+    handler: Any = None
+    #: PyYAML's CSafeLoader (else its SafeLoader), once loaded.
+    loader: Any = None
 
     @classmethod
     def load(cls) -> None:
@@ -179,7 +185,7 @@ class _YAML:
         try:  # libyaml is ~10x faster than the pure-Python loader
             from yaml import CSafeLoader as loader
         except ImportError:  # pragma: no cover - depends on the PyYAML build
-            from yaml import SafeLoader as loader  # type: ignore[assignment]
+            from yaml import SafeLoader as loader
         cls.error, cls.handler, cls.loader = yaml.YAMLError, YAMLHandler(), loader
         cls._loaded = True
 

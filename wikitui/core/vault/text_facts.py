@@ -22,6 +22,7 @@ import sys
 import zlib
 from array import array
 from dataclasses import dataclass
+from typing import Any
 
 from wikitui.core.vault.contradictions import Contradiction, find_contradictions
 from wikitui.core.vault.files import atomic_write, decode_text, read_bytes
@@ -142,7 +143,7 @@ def load_text_facts(graph: LinkGraph, paths: list[str]) -> dict[str, TextFacts]:
     root = graph.vault.root
     for path in paths:
         info = graph.pages[path]
-        entry = cached.get(path)
+        entry: Any = cached.get(path)  # a list (checked below) when it is still fresh, else encoded anew
         facts = None
         if isinstance(entry, list) and len(entry) == 4 and entry[0] == info.mtime_ns and entry[1] == info.size:
             facts = _decode(entry)

@@ -36,6 +36,8 @@ from wikitui.ui.chat.notes import error_note, lint_note, notice_note, usage_line
 from wikitui.ui.chat.slash import SlashCommands
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from wikitui.core.agent.session import AgentSession
     from wikitui.core.workspace import Workspace
     from wikitui.ui.widgets.chat_input import ChatInput
@@ -75,10 +77,13 @@ class ChatView(Protocol):
     def set_footer(self, text: Content) -> None:
         """The line below the input."""
 
-    def notify(self, message: str, **kwargs: Any) -> None:
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
         """A toast."""
 
-    def run_worker(self, work: Any, **kwargs: Any) -> Any:
+    def run_worker(self, work: Any, name: str | None = "", group: str = "default", description: str = "",
+                   exit_on_error: bool = True, start: bool = True, exclusive: bool = False,
+                   thread: bool = False) -> Any:
         """Run a coroutine as a worker of the view."""
 
     def run_undo(self) -> None:
@@ -141,7 +146,7 @@ class ChatController:
 
         ws = self.workspace
         client = self.client_factory(self.settings) if self.client_factory is not None else None
-        kwargs = {"client": client, "on_event": self.on_event}
+        kwargs: dict[str, Any] = {"client": client, "on_event": self.on_event}
         if resume:
             return AgentSession.resume(ws.vault, ws.graph, ws.search_index, self.settings, **kwargs)
         return AgentSession(ws.vault, ws.graph, ws.search_index, self.settings, session_id=session_id, **kwargs)

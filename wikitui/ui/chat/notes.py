@@ -7,12 +7,15 @@ results to the log, live and when a conversation is restored.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
 from wikitui.core.agent.events import Notice
 from wikitui.core.words import plural
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.ui.widgets.chat_log import NoteKind
 
 
 def _tokens(n: int) -> str:
@@ -80,7 +83,7 @@ def error_note(message: str) -> Content:
                             *((("\n" + hint, "$text-muted"),) if hint else ()))
 
 
-def notice_note(notice: Notice) -> tuple[str | Content, str]:
+def notice_note(notice: Notice) -> tuple[str | Content, NoteKind]:
     """(text, note kind) for a session's notice: progress quietly; a cut answer, a model without tools and
     kept proposals marked."""
     if notice.kind == "cancelled":
@@ -96,7 +99,7 @@ def notice_note(notice: Notice) -> tuple[str | Content, str]:
     return notice.text, "note"
 
 
-def lint_note(report: Any) -> tuple[str | Content, str]:
+def lint_note(report: Any) -> tuple[str | Content, NoteKind]:
     """(text, note kind) for a deterministic lint report: the counts and the first problems."""
     problems = list(getattr(report, "problems", []) or [])
     if not problems:

@@ -112,6 +112,7 @@ class SlashCommands:
         from wikitui.core.vault.lint import run_lint
 
         workspace = self.chat.workspace
+        assert workspace.graph is not None  # a turn starts once the graph is loaded (ChatController._run)
         report = await asyncio.to_thread(run_lint, workspace.vault, workspace.graph)
         self.chat.show_lint(report)
         self.chat.log.add_note("Configure a model for the agent's pass (contradictions, missing pages).")

@@ -109,7 +109,7 @@ class BlockBuilder:
         """Place the piece's links nothing claimed yet and return its blocks."""
         leftovers = self.matcher.unmatched(1 << 60)
         if leftovers:
-            holders = [b for b in self.blocks if isinstance(b, (TextBlock, CodeBlock, TableBlock))]
+            holders: list[Block] = [b for b in self.blocks if isinstance(b, (TextBlock, CodeBlock, TableBlock))]
             if not holders:
                 self._emit(TextBlock(first_line), 0)
                 holders = self.blocks[-1:]

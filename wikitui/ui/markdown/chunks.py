@@ -165,7 +165,9 @@ def split_chunks(
 
 def _prose_marks(line: str) -> str | None:
     """The quote markers (without spaces) before a line of prose, or None when it is no prose line."""
-    marks = _QUOTE_MARKS.match(line).end()
+    found = _QUOTE_MARKS.match(line)
+    assert found is not None  # the pattern matches the empty string
+    marks = found.end()
     if marks == len(line) or _BLOCK_START.match(line, marks):
         return None
     return line[:marks].replace(" ", "")

@@ -97,7 +97,11 @@ class PageDocument:
         self.headings: list[Heading] = []
         self.links: list[Link] = []
         self.info = info
-        own = self._open_source() if source_lexer is not None else self._open_page(info)
+        own: PageInfo | None = None
+        if source_lexer is not None:
+            self._open_source()
+        else:
+            own = self._open_page(info)
         if long_lines:
             self.header.append(
                 notice(f"⚠ {plural(len(long_lines), 'line')} longer than {MAX_LINE_CHARS:,} characters "

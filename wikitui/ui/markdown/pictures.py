@@ -44,6 +44,7 @@ def picture_lines(picture: PILImage, width: int, source_line: int) -> list[Line]
     if img.mode != "RGB":
         img = img.convert("RGB")
     px = img.load()
+    assert px is not None  # an RGB image always has its pixels (None is for images with no data)
     w, h = img.size
     lines = []
     for y in range(0, h, 2):

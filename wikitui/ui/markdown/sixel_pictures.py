@@ -120,7 +120,8 @@ class SixelPicture:
         self._asked: set[tuple[int, int]] = set()
         self._half: dict[tuple[int, int], list[Line]] = {}
         # An embed's place is its first line: a picture embedded twice is drawn twice.
-        self.pending: dict[int, tuple] = {}  # first line -> (scroll top, screen cell, size) of an image to write
+        # first line -> (scroll top, screen cell, size) of an image to write
+        self.pending: dict[int, tuple[int, tuple[int, int], tuple[int, int]]] = {}
 
     def cells(self, width: int) -> tuple[int, int]:
         """(columns, rows) the picture takes in a page ``width`` cells wide: its shape, never enlarged."""
@@ -179,9 +180,9 @@ def paint_row(view: Widget, index: int, line: Line, half: Strip, base: Style) ->
         image is written after the frame: :func:`write_after_frame`), else ``half``;
         ``half`` for a line that is not a picture row.
     """
-    picture = line.picture if isinstance(line, SixelRow) else None
-    if picture is None:
+    if not isinstance(line, SixelRow) or line.picture is None:
         return half
+    picture = line.picture
     first = index - line.row
     top = view.scroll_offset.y
     size = (sum(len(text) for text, _r, _l in line.segments), line.rows)
@@ -224,12 +225,20 @@ def write_after_frame(view: Widget, crop: Region, strips: list[Strip]) -> list[S
     return strips
 
 
-class SixelImages:
+if TYPE_CHECKING:  # pragma: no cover
+    from textual.scroll_view import ScrollView
+
+    _Host = ScrollView  # the type checker sees the line-API widget the host is
+else:
+    _Host = object
+
+
+class SixelImages(_Host):
     """Mixin for a line-API page widget: after each frame, its pictures drawn as sixel are written over their cells."""
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines in ``crop`` (see :func:`write_after_frame`)."""
-        return write_after_frame(self, crop, super().render_lines(crop))  # type: ignore[misc, arg-type]
+        return write_after_frame(self, crop, super().render_lines(crop))
 
 
 def image_sequence(x: int, y: int, data: str) -> str:

@@ -57,16 +57,17 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
     if method == "sixel":
         from wikitui.ui.markdown.sixel_pictures import SixelPicture, decode_picture, encode_sixel
 
+        assert cell is not None  # read above for sixel and kitty
         request = sixel_encoder(display, doc, cell)
         width = page.scrollable_content_region.width
 
     def decode(file):
-        if method == "sixel":  # decoded, and encoded for the pane's width, once per picture
+        if method == "sixel" and cell is not None:  # decoded, and encoded for the pane's width, once per picture
             picture = SixelPicture(decode_picture(file, cell), cell, request)
             size = picture.cells(width)
             picture.add_sixel(size, encode_sixel(picture.image, cell, size))
             return picture
-        if method == "kitty":
+        if method == "kitty" and cell is not None:  # (the cell is read for kitty and sixel)
             from wikitui.ui.markdown.kitty_pictures import encode_picture
 
             return encode_picture(file, box, cell)
@@ -127,7 +128,8 @@ def _arrived(display: PageDisplay, doc, decoded: dict, cell: tuple[int, int] | N
 
         send = driver_writer(display.screen.app)
         shared: dict[int, KittyPicture] = {}  # by the encoded data's identity: one picture, one id per size
-        decoded = {index: shared.setdefault(id(encoded), KittyPicture(*encoded, cell, send))
+        # (data, pixels) from encode_picture, by position: mypy takes a starred Any for all the arguments
+        decoded = {index: shared.setdefault(id(encoded), KittyPicture(encoded[0], encoded[1], cell, send))
                    for index, encoded in decoded.items()}
     if any(hasattr(picture, "sixels") for picture in decoded.values()):
         from wikitui.ui.markdown.sixel_pictures import repaint_on_return

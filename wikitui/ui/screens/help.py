@@ -25,7 +25,9 @@ from textual.widgets import Static
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.css.query import DOMQuery
     from textual.dom import DOMNode
+    from textual.widget import Widget
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ def _live_bindings(app: "App", cls: type, keymap: dict[str, str]) -> BindingsMap
             if isinstance(screen, cls):
                 node = screen
                 break
-            found = screen.query(cls)
+            found: DOMQuery[Widget] = screen.query(cls)
             if found:
                 node = found.first()
                 break

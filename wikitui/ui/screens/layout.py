@@ -27,7 +27,7 @@ SIZES = {"left": (30, 16, 70), "agent": (40, 24, 90), "links": (10, 4, 30)}
 NARROW_LEFT = 24
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Layout:
     """What to show and how wide.
 
@@ -91,4 +91,5 @@ def plan_layout(
         excess -= cut
     if excess > 0 and agent and agent_width:
         agent_width -= min(excess, agent_width - SIZES["agent"][1])
-    return Layout(wide, left, left_width, centre, agent, agent_width, links, sizes["links"])
+    return Layout(wide=wide, left=left, left_width=left_width, centre=centre, agent=agent, agent_width=agent_width,
+                  links=links, links_height=sizes["links"])

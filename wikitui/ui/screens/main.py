@@ -293,7 +293,8 @@ class MainScreen(Screen[None]):
     def _link_activated(self, message: PageView.LinkActivated) -> None:
         """``enter`` (or a click) on a link of the page."""
         message.stop()
-        self.navigator.follow(message.link)
+        if message.link is not None:  # (always set on this message; its base allows None)
+            self.navigator.follow(message.link)
 
     @on(PageView.LinkHighlighted)
     def _link_highlighted(self, message: PageView.LinkHighlighted) -> None:

@@ -159,8 +159,13 @@ class Navigator:
             notify(f"{info.title} has no headings.")
             return
         path = display.current_path
-        self.screen.app.push_screen(OutlineScreen(info.title, info.headings),
-                                    lambda heading: heading is not None and self.jump_to_heading(path, heading))
+        assert path is not None  # a page is shown: its info is
+
+        def chosen(heading: Heading | None) -> None:
+            if heading is not None:
+                self.jump_to_heading(path, heading)
+
+        self.screen.app.push_screen(OutlineScreen(info.title, info.headings), chosen)
 
     def jump_to_heading(self, path: str, heading: Heading) -> None:
         """Scroll the page shown to ``heading`` (chosen in the outline), remembering the place for back."""

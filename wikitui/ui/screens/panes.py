@@ -20,6 +20,7 @@ from wikitui.ui.widgets.page_view import PageView
 from wikitui.ui.widgets.source_tree import SourceTree
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
     from textual.screen import Screen
     from textual.widget import Widget
 
@@ -83,7 +84,7 @@ class Panes:
             return None
 
     def _on_screen(self, widget: Widget) -> bool:
-        node = widget
+        node: DOMNode | None = widget
         while node is not None and node is not self.screen:
             if not node.display:
                 return False

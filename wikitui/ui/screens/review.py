@@ -362,6 +362,7 @@ class ReviewScreen(Screen[ReviewResult]):
     @work(exclusive=True, group="review-apply")
     async def _run_apply(self, result: ReviewResult) -> None:
         """Run ``on_apply`` off the event loop; a conflict keeps the review open."""
+        assert self._on_apply is not None  # action_apply dismisses the review itself when there is none
         self._applying = True
         self.add_class("-applying")
         try:

@@ -165,6 +165,8 @@ def _decode(path):
 
 def show_picture(display: PageDisplay, path: str, picture, caption: str) -> None:
     """Show an image source as a picture in place of the page pane (its description below it)."""
+    from textual.widget import Widget
+
     from wikitui.ui.widgets.picture import PictureView
 
     if display.current_path != path or display.current_kind != "source":
@@ -175,7 +177,9 @@ def show_picture(display: PageDisplay, path: str, picture, caption: str) -> None
     view = PictureView(picture, caption, id="picture")
     view.border_title = f"{visible_line(path)} · read-only source"
     view.border_subtitle = "picture" if picture is not None else "cannot be drawn"
-    page.parent.mount(view, after=page)
+    parent = page.parent
+    assert isinstance(parent, Widget)  # the page shown is mounted in its pane
+    parent.mount(view, after=page)
     page.display = False
     if focused:
         view.focus()

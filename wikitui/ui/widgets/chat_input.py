@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from textual import events, on
 from textual.binding import Binding, BindingType
@@ -25,6 +25,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
+from textual.widgets.text_area import Document  # a TextArea's document (its DocumentBase lacks the index maps)
 
 #: At most this many candidates in the menu.
 MAX_CANDIDATES = 8
@@ -292,7 +293,7 @@ class ChatInput(TextArea):
         self._update_menu()
 
     def _before_cursor(self) -> str:
-        return self.text[: self.document.get_index_from_location(self.cursor_location)]
+        return self.text[: cast(Document, self.document).get_index_from_location(self.cursor_location)]
 
     def _update_menu(self) -> None:
         if self.menu is None or self.completer is None:
@@ -329,7 +330,7 @@ class ChatInput(TextArea):
             return
         candidate = completion.candidates[index]
         row, col = self.cursor_location
-        start = self.document.get_location_from_index(completion.start)
+        start = cast(Document, self.document).get_location_from_index(completion.start)
         end_col = col
         if candidate.insert.endswith("]]") and self.document.get_line(row)[col : col + 2] == "]]":
             end_col += 2  # the closing brackets were typed already

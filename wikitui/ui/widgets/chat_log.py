@@ -9,7 +9,7 @@ the last answer) and ``enter`` follows the selected one.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Literal
+from typing import Any, Callable, ClassVar, Literal
 
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -137,7 +137,7 @@ class ChatLog(VerticalScroll, can_focus=True):
     | enter | Open the selected link. |
     """
 
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "next_link", "Next link", show=False),
         Binding("shift+tab", "previous_link", "Previous link", show=False),
         Binding("enter", "follow", "Open link"),

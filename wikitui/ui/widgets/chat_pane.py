@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -57,7 +57,7 @@ class ChatPane(Vertical):
             does not wait between retries); None: the agent's own client.
     """
 
-    BINDINGS: list[BindingType] = [Binding("escape", "cancel", "Cancel turn", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel turn", show=False)]
 
     DEFAULT_CSS = """
     ChatPane {

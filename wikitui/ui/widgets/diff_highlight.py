@@ -60,7 +60,7 @@ def highlight_hunk(hunk: Any, added: str, removed: str) -> list[HunkLine]:
     for raw, piece in zip(raw_lines, pieces[1:]):
         kind = raw[0] if raw[0] in "+-\\" else " "
         old = new = None
-        if kind == " " and old_no is not None:
+        if kind == " " and old_no is not None and new_no is not None:  # (both or neither)
             old, new = old_no, new_no
             old_no, new_no = old_no + 1, new_no + 1
         elif kind == "-" and old_no is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from textual import events
 from textual.cache import LRUCache
@@ -62,7 +62,7 @@ def hidden_mark(hunk: Any) -> Content | None:
     They are drawn visibly (``⟨U+202E⟩``, ``␛``); the mark says so, since a bidi override
     or a zero-width character is how a change hides what it writes (DESIGN §8).
     """
-    lines = getattr(hunk, "display_lines", None) or getattr(hunk, "lines", ())
+    lines = getattr(hunk, "display_lines", None) or getattr(hunk, "lines", None) or ()
     text = "\n".join(line.rstrip("\r\n") for line in lines)
     hidden = format_chars(text) + control_chars(text)
     if not hidden:
@@ -279,7 +279,9 @@ class DiffView(ScrollView, can_focus=False):
             for kind, content, old, new in lines[1:]:
                 pieces = wrap_content(content, text_width) if content.cell_length > text_width else [content]
                 for n, piece in enumerate(pieces):
-                    rows.append(_Row(kind, index, piece, old if n == 0 else None, new if n == 0 else None))
+                    # (kind: "header", " ", "+", "-" or "\\", as highlight_hunk makes them)
+                    rows.append(_Row(cast(RowKind, kind), index, piece, old if n == 0 else None,
+                                     new if n == 0 else None))
             hunk_rows.append((start, len(rows)))
         if not change.hunks:
             rows.append(_Row("blank", -1, Content("")))
@@ -380,9 +382,8 @@ class DiffView(ScrollView, can_focus=False):
     def _gutter(self, row: _Row, selected: bool, decision: str | None) -> Content:
         bar = Content.styled("▌", "$accent") if selected else Content(" ")
         if row.kind == "header":
-            colour = {ACCEPTED: f"bold ${self._added}", REJECTED: f"bold ${self._removed}"}.get(
-                decision, "$text-muted"
-            )
+            colours: dict[str | None, str] = {ACCEPTED: f"bold ${self._added}", REJECTED: f"bold ${self._removed}"}
+            colour = colours.get(decision, "$text-muted")
             marker = Content.styled(MARKERS[decision], colour)
         else:
             marker = Content(" ")

@@ -127,20 +127,23 @@ class FolderTree(Tree[NodeData]):
     def _folder_at(self, rel: str) -> _Folder | None:
         folder = self._top
         for part in rel.split("/") if rel else ():
-            folder = folder.dirs.get(part)
-            if folder is None:
+            found = folder.dirs.get(part)
+            if found is None:
                 return None
+            folder = found
         return folder
 
     def _expand(self, node: TreeNode[NodeData]) -> None:
-        folder = self._folder_at(node.data.path) if node.data else None
+        path = node.data.path if node.data else None  # (every node has its data; Textual's is Optional)
+        folder = self._folder_at(path) if path is not None else None
         if folder is not None:
-            self._fill(node, folder, f"{node.data.path}/" if node.data.path else "")
+            self._fill(node, folder, f"{path}/" if path else "")
         node.expand()
 
     def _expand_all(self, node: TreeNode[NodeData], folder: _Folder) -> None:
+        path = node.data.path if node.data else ""
         for name, sub in folder.dirs.items():
-            child = self._dir_nodes.get(f"{node.data.path}/{name}" if node.data.path else name)
+            child = self._dir_nodes.get(f"{path}/{name}" if path else name)
             if child is not None:
                 self._expand(child)
                 self._expand_all(child, sub)

@@ -53,6 +53,10 @@ class _Entry:
     index: int | None = None
 
 
+#: The rows of one list: (what draws the row, what choosing it opens).
+_Rows = list[tuple[Callable[[], Text], "_Entry | None"]]
+
+
 class LinksTabs(Static):
     """The one-line tab header; a click switches tabs."""
 
@@ -151,15 +155,15 @@ class LinksPanel(Vertical):
     def show_page(self, graph: "LinkGraph", path: str) -> None:
         """Fill the lists for page ``path``."""
         self._graph, self._path, self._is_source = graph, path, False
-        back = [
+        back: _Rows = [
             (partial(_context_line, graph, b.source, b.link.line, b.link.context), _Entry("open", b.source, b.link.line))
             for b in graph.backlinks(path)
         ]
-        out = [
+        out: _Rows = [
             (partial(_outgoing_line, graph, link, target), _Entry("link", index=i))
             for i, (link, target) in enumerate(graph.outgoing(path))
         ]
-        contra = [
+        contra: _Rows = [
             (partial(_contradiction_line, c), _Entry("open", path, c.line))
             for c in page_contradictions(graph.vault, path)
         ]
@@ -278,9 +282,11 @@ class LinksPanel(Vertical):
         event.stop()
         idx = event.option_index
         items = self._lists[self.tab]
-        if not (0 <= idx < len(items)) or items[idx][1] is None:
+        if not (0 <= idx < len(items)):
             return
         entry = items[idx][1]
+        if entry is None:
+            return
         if entry.kind == "link" and entry.index is not None:
             self.post_message(self.LinkChosen(entry.index))
         elif entry.path is not None:

@@ -7,10 +7,31 @@ up stops following it, and ``pagedown`` lays out the lines it is about to show f
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-class PageScrolling:
+if TYPE_CHECKING:  # pragma: no cover
+    from textual.scroll_view import ScrollView
+
+    from wikitui.ui.markdown.document import PageDocument
+    from wikitui.ui.widgets.background_layout import BackgroundLayout
+
+    _Host = ScrollView  # the type checker sees the scrolling the host inherits
+else:
+    _Host = object
+
+
+class PageScrolling(_Host):
     """Scroll actions for :class:`~wikitui.ui.widgets.page_view.PageView` (it provides ``_doc``,
     ``_background``, ``_height`` and ``sync_size``)."""
+
+    if TYPE_CHECKING:  # pragma: no cover - what the host provides, declared for the type checker
+        _doc: PageDocument
+        _background: BackgroundLayout
+
+        @property
+        def _height(self) -> int: ...
+
+        def sync_size(self) -> None: ...
 
     def action_scroll_end(self) -> None:
         """Go to the bottom; on a page still being laid out, stay there as it grows."""

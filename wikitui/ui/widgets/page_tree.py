@@ -118,7 +118,7 @@ class PageTree(Vertical):
         yield PageTreeView(id="wiki-tree")
 
     @property
-    def tree(self) -> PageTreeView:
+    def tree(self) -> PageTreeView:  # type: ignore[override]  # shadows DOMNode.tree (a debug view); a rename is due
         """The tree widget."""
         return self.query_one(PageTreeView)
 

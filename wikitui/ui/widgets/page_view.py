@@ -10,6 +10,8 @@ out between key presses. The link cursor is a
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
@@ -40,7 +42,7 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
     the view, ``shift+tab`` the last one above its bottom; both wrap around.
     """
 
-    BINDINGS: list[BindingType] = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "next_link", "Next link", show=False),
         Binding("shift+tab", "previous_link", "Previous link", show=False),
         Binding("enter", "follow", "Follow link"),

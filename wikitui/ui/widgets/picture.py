@@ -81,6 +81,7 @@ def load_picture(path: Path | str, max_side: int = MAX_SIDE) -> PILImage:
     """
     from PIL import Image
 
+    img: Image.Image  # (convert below makes a plain Image of the opened file)
     with Image.open(path) as img:
         img.draft("RGB", (max_side, max_side))  # JPEG: decode at a reduced scale (cheap for huge photos)
         img.thumbnail((max_side, max_side))

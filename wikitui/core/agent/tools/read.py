@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from wikitui.core.agent.numbered import numbered
 from wikitui.core.agent.reading import describe_binary, overlaid, resolve_readable
+from wikitui.core.agent.sources import WithPictures  # (read_source, which needs more, is imported where used)
 from wikitui.core.agent.tools.registry import Arg, tool
 from wikitui.core.errors import UnknownPage
 from wikitui.core.vault.files import decode_text, is_binary
@@ -77,7 +78,7 @@ def _with_overlay(overlay, hits, query: str, scope: str, limit: int) -> list:
 
 
 @tool("read", _describe_read)
-def read(box, path: str, offset: int = 0, limit: int = 400) -> str:
+def read(box, path: str, offset: int = 0, limit: int = 400) -> str | WithPictures:
     """Read a page or a raw source with numbered lines. Long files come in parts.
 
     PDFs, web pages, Word/PowerPoint/Excel, CSV and JSON come as converted text (a PDF with a [page N] line

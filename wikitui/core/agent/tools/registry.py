@@ -16,9 +16,12 @@ Adding a tool: write the function in :mod:`~wikitui.core.agent.tools.read` or
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from wikitui.core.agent.argcheck import display
+
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.agent.sources import WithPictures
 
 #: Reads an argument of a call for a description: "" when absent, empty or not a scalar.
 Arg = Callable[[str], str]
@@ -30,13 +33,14 @@ class Tool:
     Attributes:
         name: The name the model calls it by.
         kind: "read" or "propose".
-        function: ``function(box, **arguments) -> str``: the result text for the model.
+        function: ``function(box, **arguments) -> str``: the result text for the model (or a
+            :class:`~wikitui.core.agent.sources.WithPictures`: the text and pictures for a vision model).
         describe: ``describe(arg, arguments) -> str``: one quiet line for the chat.
     """
 
     __slots__ = ("name", "kind", "function", "describe")
 
-    def __init__(self, name: str, kind: str, function: Callable[..., str],
+    def __init__(self, name: str, kind: str, function: Callable[..., str | WithPictures],
                  describe: Callable[[Arg, dict[str, Any]], str]) -> None:
         self.name = name
         self.kind = kind
@@ -44,17 +48,20 @@ class Tool:
         self.describe = describe
 
 
+#: A tool's function.
+_F = TypeVar("_F", bound="Callable[..., str | WithPictures]")
+
 #: Every tool, by name, in the order the model sees them.
 REGISTRY: dict[str, Tool] = {}
 KINDS = ("read", "propose")
 
 
-def tool(kind: str, describe: Callable[[Arg, dict[str, Any]], str]):
+def tool(kind: str, describe: Callable[[Arg, dict[str, Any]], str]) -> Callable[[_F], _F]:
     """Register the decorated function as a tool of ``kind`` ("read" or "propose")."""
     if kind not in KINDS:
         raise ValueError(f"a tool is a read or a propose tool, not {kind!r}")
 
-    def register(function: Callable[..., str]) -> Callable[..., str]:
+    def register(function: _F) -> _F:
         if function.__name__ in REGISTRY:
             raise ValueError(f"two tools named {function.__name__!r}")
         REGISTRY[function.__name__] = Tool(function.__name__, kind, function, describe)

@@ -115,9 +115,9 @@ class ToolBox:
                 return self._error(description, refusal)
         try:
             text = REGISTRY[name].function(self, **kwargs)
-            pictures = []
+            pictures: list[tuple[str, str, bytes]] = []
             if not isinstance(text, str):  # a WithPictures (the read tool's image for a vision model)
-                text, pictures = text.text, text.pictures
+                pictures, text = text.pictures, text.text
         except (WikituiError, ToolArgError) as exc:  # ProposalError, UnsafePath, BadQuery...
             return self._error(description, display(str(exc), 2000))
         except Exception as exc:  # a bug must not end the turn: the model hears about it and moves on

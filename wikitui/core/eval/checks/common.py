@@ -14,8 +14,7 @@ Check = Callable[[Outcome], "str | None"]
 def fold(text: str) -> str:
     """``text`` for a forgiving comparison: case, curly quotes, dashes and spacing evened out."""
     text = unicodedata.normalize("NFKC", text).casefold()
-    text = text.translate(str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
-                                         "\u2013": "-", "\u2014": "-", "*": "", "_": " "}))
+    text = text.translate(str.maketrans("\u2018\u2019\u201c\u201d\u2013\u2014_", "''\"\"-- ", "*"))
     return " ".join(text.split())
 
 

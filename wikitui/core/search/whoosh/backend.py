@@ -18,11 +18,15 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from wikitui.core.errors import BadQuery
 from wikitui.core.search.results import Hit, IndexBusy, UpdateStats
 from wikitui.core.search.whoosh import indexing
 from wikitui.core.vault.layout import Vault
+
+if TYPE_CHECKING:  # the store imports Whoosh: only on first use
+    from wikitui.core.search.whoosh.store import IndexStore
 
 #: Bump when the schema or the analysis changes: older indexes are then rebuilt.
 SCHEMA_VERSION = 4
@@ -67,7 +71,7 @@ class WhooshBackend:
         self._fast_wanted = fast
         #: Whether searches use the fast path (decided when Whoosh is first imported).
         self.fast = False
-        self._store = None
+        self._store: IndexStore | None = None
         self._write_lock = threading.Lock()
 
     @property
@@ -165,6 +169,7 @@ class WhooshBackend:
         """Reopen the index (``full``: create it again and re-index); False when another process holds it."""
         with self._write_lock:
             store = self._store
+            assert store is not None  # the caller checked: a search that failed had opened the store
             store.reset()
             if full:
                 try:

@@ -14,6 +14,8 @@ This module imports Whoosh; the backend imports it only when a search or an upda
 
 from __future__ import annotations
 
+import functools
+
 from whoosh import query
 
 from wikitui.core.search.whoosh.bounds import MAX_EXPANDED_TERMS, MAX_FUZZY_DISTANCE
@@ -166,7 +168,7 @@ def expand_all(q, reader, budget: int = MAX_EXPANDED_TERMS) -> dict[int, object]
     if sum(sizes) > budget:
         for i, (leaf, terms, share) in enumerate(zip(leaves, found, _shares(sizes, budget))):
             if share < len(terms):
-                terms.sort(key=lambda b, f=leaf.fieldname: reader.doc_frequency(f, b), reverse=True)
+                terms.sort(key=functools.partial(reader.doc_frequency, leaf.fieldname), reverse=True)
                 found[i] = sorted(terms[:share])
     for leaf, terms in zip(leaves, found):
         out[id(leaf)] = ExpandedTerms(leaf.fieldname, terms, leaf, boost=leaf.boost) if terms else query.NullQuery

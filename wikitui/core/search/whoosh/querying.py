@@ -13,6 +13,8 @@ as a sentence ("how do I link to a heading") still finds the page about it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from wikitui.core.search.results import Hit
 
 #: The note of a search that found nothing with every word and ranked by any word instead.
@@ -74,7 +76,8 @@ def any_word(q):
         return None if loose is None else query.AndNot(loose, q.b)
     if type(q) is not query.And:
         return None
-    words, kept = [], []
+    words: list[Any] = []  # Whoosh queries (Whoosh has no hints)
+    kept: list[Any] = []
     for sub in q.subqueries:
         fields = {leaf.field() for leaf in sub.leaves()} if not isinstance(sub, query.Not) else set()
         (words if fields and fields <= set(TEXT_FIELDS) else kept).append(sub)

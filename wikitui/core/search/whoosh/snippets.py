@@ -20,6 +20,7 @@ matched in the title, or across a line break) are the words looked for one by on
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from wikitui.core.search.documents import SearchText
 from wikitui.core.search.whoosh.analysis import CJK_RUN, MAX_TOKEN, TOKEN_PATTERN, WikiAnalyzer
@@ -169,6 +170,7 @@ class SnippetMaker:
         token_at = TOKEN_PATTERN.match
         out: list[_Match] = []
         done = 0  # end of the last word looked at
+        found: Iterable[tuple[int, str]]
         if self._alts is not None:
             found = find_all(lowered, self._alts, len(lowered))
         else:
@@ -212,6 +214,7 @@ class SnippetMaker:
         for base in range(0, len(text), _CHUNK):
             piece = text[base : base + _CHUNK + overlap]
             lowered = fold(piece, self._german)
+            found: Iterable[tuple[int, str]]
             if lowered is piece:  # a letter like "İ" lower-cases longer: match case-insensitively
                 found = ((m.start(), m.group().lower()) for m in self._rx(re.IGNORECASE).finditer(piece))
             elif self._alts is not None:
@@ -386,7 +389,7 @@ class SnippetMaker:
         if end < len(window):
             sp = window.rfind(" ", first, end)
             end = sp if sp > first else end
-        parts = []
+        parts: list[str] = []
         at = start
         for mt_start, mt_end in _merged(matches):
             if mt_start < at or mt_end > end:

@@ -32,6 +32,7 @@ import os
 import pickle
 import threading
 from pathlib import Path
+from typing import Any
 
 from whoosh import index
 from whoosh.util.filelock import try_for
@@ -87,8 +88,8 @@ class IndexStore:
         self.vault = vault
         self.index_name = index_name
         self.lock_timeout = lock_timeout
-        #: The open Whoosh index (None until :meth:`open`).
-        self.ix = None
+        #: The open Whoosh index (None until :meth:`open`); Any: Whoosh has no hints.
+        self.ix: Any = None
         #: The open index's schema (None until :meth:`open`).
         self.schema = None
         self.analyzer = None

@@ -32,7 +32,7 @@ from wikitui.core.errors import WikituiError
 from wikitui.core.record import Record
 from wikitui.core.vault.files import is_binary
 from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, clean_text, human_size
-from wikitui.core.vault.formats.fetch import open_url, shown
+from wikitui.core.vault.formats.fetch import TIMEOUT, open_url, shown
 from wikitui.core.vault.formats.kinds import KINDS
 
 #: An HTML or text page larger than this is not an article (and is not read further).
@@ -99,7 +99,7 @@ def slugify(text: str, fallback: str = "clip") -> str:
 
 
 # ------------------------------------------------------------ the raw/ writer
-def _add_to_raw(vault, stem: str, suffix: str, write: Callable[[BinaryIO], None]) -> str:
+def _add_to_raw(vault, stem: str, suffix: str, write: Callable[[BinaryIO], object]) -> str:
     """Add a NEW file to raw/ and return its vault-relative path. The only write to raw/ in wikitui.
 
     ``write`` fills a temporary file (a dot-file in raw/, which wikitui never reads);
@@ -254,8 +254,7 @@ def clip_url(vault, url: str, *, name: str | None = None, today: _dt.date | None
     existing = find_clipped(vault, url)
     if existing is not None and not refresh:
         raise AlreadyClipped(url, existing)
-    options = {"timeout": timeout} if timeout else {}
-    with open_url(url, **options) as page:
+    with open_url(url, timeout=timeout or TIMEOUT) as page:
         if existing is None and page.url != url:  # the address it redirects to may be in raw/
             existing = find_clipped(vault, page.url)
             if existing is not None and not refresh:

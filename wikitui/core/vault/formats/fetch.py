@@ -55,7 +55,8 @@ def shown(url: str) -> str:
         return "the address"
     if parts.username is None and parts.password is None:
         return url
-    return urlunsplit(parts._replace(netloc=parts.hostname + (f":{parts.port}" if parts.port else "")))
+    # The host and port as written (the parsed ones may be None, or raise on a bad port, and lose IPv6's brackets).
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
 
 
 def check_url(url: str) -> str:

@@ -49,6 +49,7 @@ def image_for_model(path: Path, max_side: int = MODEL_MAX_SIDE) -> tuple[str, by
     from PIL import Image
 
     try:
+        img: Image.Image  # (convert below makes a plain Image of the opened file)
         with Image.open(path) as img:
             mime = _MODEL_FORMATS.get(img.format or "")
             if mime and max(img.size) <= max_side:

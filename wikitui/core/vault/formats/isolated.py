@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import IO
 
 from wikitui.core.vault.formats.conversion import Conversion, failed
 from wikitui.core.vault.formats.kinds import kind_of
@@ -65,7 +66,7 @@ class Converter:
         self.timeout = TIMEOUT if timeout is None else timeout
         self.stopped: list[str] = []
         self._proc: subprocess.Popen | None = None
-        self._stderr = None
+        self._stderr: IO[bytes] | None = None
 
     def __enter__(self) -> Converter:
         return self
