@@ -231,7 +231,7 @@ def _apply_file(settings: Settings, data: dict, origin: str) -> None:
         if isinstance(value, bool) or not isinstance(value, want):
             settings.warnings.append(f"{origin}: {key!r} has the wrong type ({type(value).__name__}); ignored")
             continue
-        if key in _POSITIVE and value <= 0:
+        if key in _POSITIVE and cast(float, value) <= 0:
             settings.warnings.append(f"{origin}: {key!r} must be a positive number; ignored")
             continue
         if key == "keymap":
