@@ -111,6 +111,17 @@ def catalog_lines(graph: LinkGraph, pages: Iterable[PageInfo]) -> list[str]:
     return lines
 
 
+def catalog_shape(pages: Iterable[PageInfo]) -> list[tuple[str, int]]:
+    """(group heading, pages in it) for each group of the catalog, in the catalog's order."""
+    counts: dict[tuple[int, str], int] = {}
+    headings: dict[tuple[int, str], str] = {}
+    for info in pages:
+        key = _group_key(info.type)
+        counts[key] = counts.get(key, 0) + 1
+        headings.setdefault(key, _heading(info.type))
+    return [(headings[key], counts[key]) for key in sorted(counts)]
+
+
 def human_lines(below: list[str], catalog: list[str]) -> list[str]:
     """The lines below the marker that wikitui did not write, in order (blank lines between them kept).
 
