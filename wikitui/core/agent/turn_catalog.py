@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from wikitui.core.vault.catalog import INDEX_MARKER, catalog_lines, catalog_shape
+from wikitui.core.vault.catalog import INDEX_MARKER, catalog_lines, catalog_shape, catalog_sorted
 
 #: Characters of a source read for its title, headings and first words.
 SOURCE_HEAD = 16 * 1024
@@ -171,8 +171,13 @@ class TurnCatalog:
 
             _stale, linked = pages_to_read(self.vault, self.graph, None)
             order = list(dict.fromkeys(order + [p for _n, p in linked]))
+        if len(order) < want:  # the rest in the catalog's own order, for the room left
+            order = list(dict.fromkeys(order + self._catalog_order(pages)))
         self._ranked = order
         return order
+
+    def _catalog_order(self, pages: set[str]) -> list[str]:
+        return [info.path for info in catalog_sorted([self.graph.pages[p] for p in pages])]
 
     def _search(self, words: list[str], want: int) -> list[str]:
         if self.search_index is None:
@@ -228,15 +233,15 @@ class TurnCatalog:
                      pages: list[str]) -> tuple[str, int]:
         average = 24 + sum(len(self.graph.pages[p].summary) for p in pages[:200]) / max(1, min(200, len(pages)))
         want = int(budget * chars_per_token / average) + 20
-        ranked = self.ranked(want)
+        ranked = self.ranked(want)[: want * 2]
 
         def render(k: int) -> str:
             lines = catalog_lines(self.graph, (self.graph.pages[p] for p in ranked[:k]))
             rest = len(pages) - k
             tail = (f"{rest:,} more pages are not listed here: find them with search(query) or "
                     "list_pages(type=...).") if rest else ""
-            top = [head.rstrip("\n"), ""] if head else []
-            return "\n".join([*top, shape_line, "", *lines, "", tail]).rstrip() + "\n"
+            parts = [head.rstrip("\n"), shape_line, "\n".join(lines), tail]
+            return "\n\n".join(part for part in parts if part) + "\n"
 
         return _largest_fitting(render, len(ranked), budget, count, chars_per_token)
 
@@ -245,7 +250,7 @@ class TurnCatalog:
         """A hand-kept index.md: its headings, and the lines that link the most relevant pages."""
         lines = index.splitlines()
         headings = [i for i, ln in enumerate(lines) if ln.lstrip().startswith("#")]
-        ranked = self.ranked(int(budget * chars_per_token / 40) + 20)
+        ranked = self.ranked(int(budget * chars_per_token / 40) + 20)[:MAX_HITS * 2]
         rank = {p: r for r, p in enumerate(ranked)}
         chosen = []
         for i, line in enumerate(lines):
@@ -268,7 +273,7 @@ class TurnCatalog:
             rest = listed - min(k, len(chosen))
             tail = (f"{rest:,} more lines of {self.vault.index_path} are not shown here: find pages with "
                     "search(query) or list_pages(type=...).") if rest else ""
-            return "\n".join([shape_line, "", *body, "", tail]).rstrip() + "\n"
+            return "\n\n".join(part for part in (shape_line, "\n".join(body), tail) if part) + "\n"
 
         return _largest_fitting(render, len(chosen), budget, count, chars_per_token)
 
