@@ -192,3 +192,18 @@ async def test_an_index_that_fits_is_sent_whole(fake_llm, sample_vault):
     whole = (sample_vault / "wiki" / "index.md").read_text(encoding="utf-8").rstrip()
     assert index == f"## {chat.vault.index_path}\n{whole}"
     assert "not listed here" not in index
+
+
+async def test_a_health_check_carries_the_most_linked_pages(fake_llm, big_vault, tmp_path):
+    root = tmp_path / "linked"
+    shutil.copytree(big_vault, root, ignore=shutil.ignore_patterns("index", "sessions"))
+    for n in range(5):  # the deep page becomes the wiki's hub
+        with (root / "wiki" / f"p{n:04d}.md").open("a", encoding="utf-8") as f:
+            f.write(f"\nSee [[{DEEP[0]}]].\n")
+    chat = Chat(root, search=False)
+    fake_llm.script(text("Findings: none."))
+    done = await chat.session.lint()
+    assert not done.failed, chat.errors()
+    _wiki_md, index = _sections(fake_llm.requests[0]["messages"][0]["content"], chat.vault.index_path)
+    assert _entry(chat, DEEP[0], DEEP[2]) in index
+    assert "more pages are not listed here" in index

@@ -134,15 +134,24 @@ class TurnCatalog:
         self.search_index = search_index
         self.focus = focus
         self._ranked: list[str] | None = None
-        self._counted: tuple[tuple[int, int], int] | None = None
+        self._counted: tuple[tuple[int, int, int], float | None] | None = None
         #: How the relevant pages were found: "search", "titles" (the graph), or "" (nothing matched).
         self.found_by = ""
 
-    def index_tokens(self, index: str, count: Callable[[str], int]) -> int:
-        """index.md's tokens (counted once per turn: the request is fitted in a few attempts)."""
-        key = (len(index), hash(index))
+    def too_big(self, index: str, share: int, count: Callable[[str], int]) -> float | None:
+        """index.md's characters per token when it is bigger than ``share`` tokens, else None.
+
+        Only a head of it is counted (eight characters a token, more than any tokenizer packs in prose):
+        when the head alone is past the share, so is the whole, and counting 10,000 pages' catalog
+        would take longer than choosing from it.
+        """
+        head = index[: max(share, 1) * 8]
+        key = (len(index), hash(index), share)
         if self._counted is None or self._counted[0] != key:
-            self._counted = (key, count(index))
+            tokens = count(head) if head else 0
+            if len(head) < len(index) and tokens <= share:
+                head, tokens = index, count(index)
+            self._counted = (key, len(head) / tokens if tokens > share else None)
         return self._counted[1]
 
     # --------------------------------------------------------------- ranking
@@ -205,11 +214,10 @@ class TurnCatalog:
         return [p for _s, p in scored]
 
     # --------------------------------------------------------------- fitting
-    def fit(self, index: str, budget: int, count: Callable[[str], int], index_tokens: int) -> tuple[str, int]:
-        """(the chosen catalog, its tokens) for ``index`` (index.md's text, of ``index_tokens``) in ``budget``."""
+    def fit(self, index: str, budget: int, count: Callable[[str], int], chars_per_token: float) -> tuple[str, int]:
+        """(the chosen catalog, its tokens) for ``index`` (index.md's text) in ``budget`` tokens."""
         from wikitui.core.agent.prompts.system import cut_to_tokens
 
-        chars_per_token = len(index) / max(index_tokens, 1)
         managed = INDEX_MARKER in index
         if managed:
             at = index.index(INDEX_MARKER)

@@ -152,8 +152,9 @@ def initial_context(vault: Vault, budget: int, count: Callable[[str], int], cata
     if note:
         notes.append(note)
     share = max(budget - used, 0)
-    if catalog is not None and index and catalog.index_tokens(index, count) > share:
-        index_kept, index_tokens = catalog.fit(index, share, count, catalog.index_tokens(index, count))
+    chars_per_token = catalog.too_big(index, share, count) if catalog is not None and index else None
+    if chars_per_token is not None:
+        index_kept, index_tokens = catalog.fit(index, share, count, chars_per_token)
     else:
         index_kept, index_tokens, note = cut_to_tokens(index, share, count, vault.index_path)
         if note:
