@@ -15,7 +15,8 @@ built once), for each window:
   WIKI.md + index.md part against its share;
 - **recall**: the share of questions whose page's entry the request carries: asked by
   title ("What do we know about <title>?"), by words of the summary only (no title), and a
-  source naming three pages (all three must be there), against the cut at a line.
+  source naming three pages (all three must be there), against the cut at a line; and
+  without a search index (the graph's titles, aliases and summaries matched instead: "graph").
 
 Token counts use litellm's counter, as the agent does (no model is called).
 """
@@ -84,14 +85,15 @@ def _run(vault, graph, index, window_tokens: int, questions, count_text, count_m
 
     window = ContextWindow(window_tokens, "the benchmark")
     task = compact.Task(ask_prompt.ask_task(), compact.ask_task())
-    times = {"chosen": [], "cut": []}
-    found = {"chosen": {}, "cut": {}}
+    times: dict[str, list] = {"chosen": [], "graph": [], "cut": []}
+    found: dict[str, dict] = {"chosen": {}, "graph": {}, "cut": {}}
     sent, context, budgets = [], [], []
     for kind, text, about in questions:
         user = {"role": "user", "content": text if kind != "source" else "Ingest raw/notes.md."}
         entries = [catalog_lines(graph, [graph.pages[p]])[-1] for p in about]
-        for how in ("chosen", "cut"):
-            catalog = TurnCatalog(vault, graph, index, Focus(text)) if how == "chosen" else None
+        for how in ("chosen", "graph", "cut"):
+            catalog = None if how == "cut" else TurnCatalog(vault, graph, index if how == "chosen" else None,
+                                                            Focus(text))
             start = time.perf_counter()
             fitted = fit_first_request(vault, graph, task, window, tools_tokens, user, count_text, count_message,
                                        model="bench", initial_context_tokens=10**9, catalog=catalog)
@@ -109,6 +111,7 @@ def _run(vault, graph, index, window_tokens: int, questions, count_text, count_m
     return {
         "window": window_tokens,
         "selection_ms": {"p50": ms(median(times["chosen"])), "p90": ms(percentile(times["chosen"], 90)),
+                         "without_search_index_p50": ms(median(times["graph"])),
                          "cut_at_a_line_p50": ms(median(times["cut"]))},
         "request_tokens": {"max": max(sent), "median": int(median(sent)), "limit": limit},
         "wiki_md_and_index_with_headings_tokens": {"max": max(context), "share": share},
