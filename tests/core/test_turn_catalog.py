@@ -207,3 +207,15 @@ async def test_a_health_check_carries_the_most_linked_pages(fake_llm, big_vault,
     _wiki_md, index = _sections(fake_llm.requests[0]["messages"][0]["content"], chat.vault.index_path)
     assert _entry(chat, DEEP[0], DEEP[2]) in index
     assert "more pages are not listed here" in index
+
+
+def test_a_share_too_small_for_the_shape_keeps_what_a_cut_keeps(big_vault):
+    from wikitui.core.agent.turn_catalog import Focus, TurnCatalog
+
+    vault = Vault.open(big_vault)
+    catalog = TurnCatalog(vault, LinkGraph.load(vault), None, Focus("Zorvath Quillmere"))
+    index = (big_vault / vault.index_path).read_text(encoding="utf-8")
+    count = LLMClient(load_settings(vault)).count_tokens
+    assert catalog.fit(index, 0, lambda s: count(text=s), 3.0) == ("", 0)
+    chosen, tokens = catalog.fit(index, 400, lambda s: count(text=s), 3.0)
+    assert f"[[{DEEP[0]}]]" in chosen and tokens <= 400

@@ -234,8 +234,12 @@ class TurnCatalog:
         shape_line = (f"The catalog lists {len(pages):,} pages ({named}); only the entries most relevant to this "
                       "turn are shown.")
         if managed:
-            return self._fit_entries(head, shape_line, budget, count, chars_per_token, pages)
-        return self._fit_lines(index, shape_line, budget, count, chars_per_token)
+            text, tokens = self._fit_entries(head, shape_line, budget, count, chars_per_token, pages)
+        else:
+            text, tokens = self._fit_lines(index, shape_line, budget, count, chars_per_token)
+        if tokens > budget:  # a share too small even for the shape and the last line: what a cut keeps
+            text, tokens, _note = cut_to_tokens(index, budget, count, self.vault.index_path)
+        return text, tokens
 
     def _fit_entries(self, head: str, shape_line: str, budget: int, count, chars_per_token: float,
                      pages: list[str]) -> tuple[str, int]:
