@@ -59,18 +59,17 @@ class Focus:
 
 def source_focus(vault, rel: str) -> Focus:
     """A source's title (its first heading, else its file name), its headings and its first words."""
-    from wikitui.core.vault.files import read_text
     from wikitui.core.vault.formats import needs_conversion, source_text
 
     try:
         if needs_conversion(rel):  # converted when the ingest began: this reads the cached text
             conversion = source_text(vault, rel)
-            text = conversion.text if conversion.ok else ""
-        else:
-            text = read_text(vault.root / rel)
+            text = conversion.text[:SOURCE_HEAD] if conversion.ok else ""
+        else:  # only its head, however long the source
+            with (vault.root / rel).open(encoding="utf-8-sig", errors="replace") as f:
+                text = f.read(SOURCE_HEAD)
     except (OSError, ValueError):
         text = ""
-    text = text[:SOURCE_HEAD]
     lines = text.splitlines()
     headings = [ln.lstrip("#").strip() for ln in lines if ln.startswith("#")]
     body = " ".join(ln for ln in lines if not ln.startswith("#"))
