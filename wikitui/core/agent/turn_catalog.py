@@ -230,8 +230,8 @@ class TurnCatalog:
         pages = self.pages()
         shape = catalog_shape(self.graph.pages[p] for p in pages)
         named = ", ".join(f"{heading} {n:,}" for heading, n in shape)
-        shape_line = (f"The catalog lists {len(pages):,} pages ({named}); only the entries most relevant to this "
-                      "turn are shown.")
+        shape_line = (f"The catalog lists {len(pages):,} pages ({named}); only entries chosen for this turn "
+                      "(those about it, then the most-linked) are shown.")
         if managed:
             text, tokens = self._fit_entries(head, shape_line, budget, count, chars_per_token, pages)
         else:
