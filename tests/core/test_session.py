@@ -322,12 +322,13 @@ async def test_the_turn_ends_after_max_rounds(fake_llm, sample_vault):
     assert sent(fake_llm, 2)[-1]["content"].startswith("[wikitui: the tool budget")
 
 
-async def test_a_big_index_is_cut_at_a_line_with_a_note(fake_llm, sample_vault):
+async def test_a_big_index_is_replaced_by_the_entries_chosen_for_the_turn(fake_llm, sample_vault):
     fake_llm.script(text("ok"))
     chat = Chat(sample_vault, initial_context_tokens=1500)
-    await chat.session.ask("hi")
+    await chat.session.ask("Who is the Cheshire Cat?")
     system = sent(fake_llm, 0)[0]["content"]
-    assert "wiki/index.md is cut here: lines 1-" in system
+    assert "wiki/index.md is cut here" not in system  # not cut at a line (tests/core/test_turn_catalog.py)
+    assert "- [[Cheshire Cat]]" in system and "more pages are not listed here" in system
     assert chat.client.count_tokens(text=system) < 1500 + 1300  # the budget plus the fixed instructions (~1,250)
 
 

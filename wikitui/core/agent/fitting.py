@@ -1,6 +1,7 @@
 """Making a turn's first request fit the model's window, and saying so plainly when it cannot.
 
-The system prompt carries WIKI.md and index.md, cut together to at most a quarter of
+The system prompt carries WIKI.md and index.md (or, past its share, the catalog entries
+chosen for the turn: :mod:`~wikitui.core.agent.turn_catalog`), together at most a quarter of
 the window (:class:`~wikitui.core.agent.window.Budget`); the tool schemas and the room
 kept for the answer are counted too. When even that is too much (a 4k local model, a
 long message), the WIKI.md + index.md share shrinks until the request fits. A window
@@ -47,7 +48,8 @@ class FirstRequest:
 
 def fit_first_request(vault, graph, task: Task | str, window: ContextWindow, tools_tokens: Callable[[bool], int],
                       user_message: dict, count_text: Callable[[str], int], count_message: Callable[[dict], int], *,
-                      model: str, initial_context_tokens: int, compact: bool | None = None) -> FirstRequest:
+                      model: str, initial_context_tokens: int, compact: bool | None = None,
+                      catalog=None) -> FirstRequest:
     """The instructions, tools and system prompt for a turn phase, chosen so its first request fits the window.
 
     Args:
@@ -55,6 +57,8 @@ def fit_first_request(vault, graph, task: Task | str, window: ContextWindow, too
         tools_tokens: The tokens of the tool schemas: ``tools_tokens(compact)``.
         compact: True: the compact set; False: the full one; None (auto): the full set when its
             instructions and schemas take at most half the window and the request fits, else the compact one.
+        catalog: The turn's :class:`~wikitui.core.agent.turn_catalog.TurnCatalog`: an index.md past its share
+            becomes the entries chosen for the turn (None: it is cut at a line).
 
     Raises:
         ContextOverflow: the window cannot hold even the chosen (or, in auto, the compact) set.
@@ -64,7 +68,7 @@ def fit_first_request(vault, graph, task: Task | str, window: ContextWindow, too
     def attempt(small: bool) -> tuple[FirstRequest, int]:
         budget = Budget.plan(window, tools_tokens(small), initial_context_tokens, compact=small)
         system, tokens, context = _fit(vault, graph, compact_task if small else full_task, budget, user_message,
-                                       count_text, count_message, model=model, compact=small)
+                                       count_text, count_message, model=model, compact=small, catalog=catalog)
         return FirstRequest(small, budget, system, tokens), tokens - context + budget.tools
 
     if compact is None:
@@ -79,13 +83,14 @@ def fit_first_request(vault, graph, task: Task | str, window: ContextWindow, too
 
 
 def _fit(vault, graph, task: str, budget: Budget, user_message: dict, count_text: Callable[[str], int],
-         count_message: Callable[[dict], int], *, model: str, compact: bool = False) -> tuple[str, int, int]:
+         count_message: Callable[[dict], int], *, model: str, compact: bool = False,
+         catalog=None) -> tuple[str, int, int]:
     """(system prompt, its tokens, the tokens of WIKI.md + index.md in it), WIKI.md + index.md shrunk until it fits."""
     build = compact_prompts.system_prompt if compact else prompts.system_prompt
     user_tokens = count_message(user_message)
     share = budget.context
     for _ in range(4):
-        ctx = prompts.initial_context(vault, share, count_text)
+        ctx = prompts.initial_context(vault, share, count_text, catalog)
         system = build(vault, graph, ctx, task)
         system_tokens = count_message({"role": "system", "content": system})
         over = system_tokens + user_tokens + budget.tools + budget.reserve - budget.window.tokens

@@ -11,6 +11,25 @@ from __future__ import annotations
 from wikitui.core.words import plural
 
 
+def pages_to_read(vault, graph, report) -> tuple[list[str], list[tuple[int, str]]]:
+    """(the stale pages, (backlinking pages, path) of the others, most-linked first): the plan's order.
+
+    Also the order in which a lint turn's catalog lists entries (:mod:`~wikitui.core.agent.turn_catalog`).
+    """
+    special = {vault.index_path, vault.log_path}
+    stale = list(dict.fromkeys(p.path for p in getattr(report, "problems", []) or []
+                               if p.check == "stale" and p.path in graph.pages and p.path not in special))
+    linked = []
+    for path in graph.pages:
+        if path in special or path in stale:
+            continue
+        sources = {b.source for b in graph.backlinks(path) if b.source not in special}
+        if sources:
+            linked.append((len(sources), path))
+    linked.sort(key=lambda item: (-item[0], item[1]))
+    return stale, linked
+
+
 def reading_plan(vault, graph, report, limit: int = 12) -> str:
     """The pages to read first, one line each: stale pages, then the most-linked ones.
 
@@ -23,20 +42,10 @@ def reading_plan(vault, graph, report, limit: int = 12) -> str:
     Returns:
         The plan's lines ("" for a wiki without pages).
     """
-    special = {vault.index_path, vault.log_path}
-    stale = list(dict.fromkeys(p.path for p in getattr(report, "problems", []) or []
-                               if p.check == "stale" and p.path in graph.pages and p.path not in special))
-    linked = []
-    for path in graph.pages:
-        if path in special or path in stale:
-            continue
-        sources = {b.source for b in graph.backlinks(path) if b.source not in special}
-        if sources:
-            linked.append((-len(sources), path))
-    linked.sort()
+    stale, linked = pages_to_read(vault, graph, report)
     lines = [f"- {path} ({graph.pages[path].title}): stale, a source it lists has changed" for path in stale[:limit]]
     for count, path in linked[: max(0, limit - len(lines))]:
-        lines.append(f"- {path} ({graph.pages[path].title}): linked from {plural(-count, 'page')}")
+        lines.append(f"- {path} ({graph.pages[path].title}): linked from {plural(count, 'page')}")
     if not lines:
         return ""
     head = f"{len(graph.pages)} pages; read these first, then follow their links"

@@ -35,6 +35,7 @@ from wikitui.core.agent.pictures import pictures_message
 from wikitui.core.agent.prompts.compact import Task
 from wikitui.core.agent.sources import sees_pictures
 from wikitui.core.agent.tools import ToolBox, describe_call
+from wikitui.core.agent.turn_catalog import Focus, TurnCatalog, turn_focus
 from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
 from wikitui.core.config import scrub
 from wikitui.core.errors import WikituiError
@@ -53,13 +54,15 @@ _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now w
 
 
 async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_text: str, *, phase: str,
-                    attach_source: str | None = None, typed: str | None = None) -> TurnFinished:
+                    attach_source: str | None = None, typed: str | None = None,
+                    focus: Focus | None = None) -> TurnFinished:
     """Run one phase of ``session``'s ``turn`` until the model answers, fails or is cancelled.
 
     ``task`` is the operation's instructions; a :class:`Task` carries them in both sizes, and the phase
     uses the compact ones (and tools) when the window calls for them (:func:`fit_first_request`).
     ``typed``: what the user typed for it (``/go``), which a restored chat shows
-    instead of the message sent to the model.
+    instead of the message sent to the model. ``focus``: what the turn's catalog entries are chosen for
+    when index.md is too big for the request (default: the question, or the source; :mod:`~wikitui.core.agent.turn_catalog`).
     """
     session._running = True
     start = time.perf_counter()
@@ -76,12 +79,15 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
             shown = shown or user_text
             user_text += source_excerpt(session.vault, attach_source, window, session._count_text)
         session._add(turn, {"role": "user", "content": user_text}, prompt=turn.prompt, description=shown)
+        catalog = TurnCatalog(session.vault, session.graph, session.search_index,
+                              focus or turn_focus(session.vault, turn))
         fitted = fit_first_request(session.vault, session.graph, task, window,
                                    lambda small: session._count_tools(ToolBox.tool_schemas(small)),
                                    turn.entries[-1].message, session._count_text, session._count_message,
                                    model=session.settings.model or "",
                                    initial_context_tokens=session.settings.initial_context_tokens,
-                                   compact=session.settings.compact if turn.compact is None else turn.compact)
+                                   compact=session.settings.compact if turn.compact is None else turn.compact,
+                                   catalog=catalog)
         turn.compact = fitted.compact  # an ingest's write phase keeps its plan's set
         budget, system, system_tokens = fitted.budget, fitted.system, fitted.system_tokens
         toolbox = ToolBox(session.vault, session.graph, session.search_index, turn.builder, phase,

@@ -37,6 +37,7 @@ from wikitui.core.agent.reading import resolve_readable
 from wikitui.core.agent.recent_models import remember_model
 from wikitui.core.agent.sources import sees_pictures, unreadable_source
 from wikitui.core.agent.transcript import Transcript, chat_log, turns_from_records
+from wikitui.core.agent.turn_catalog import Focus, lint_focus
 from wikitui.core.agent.turn_end import TurnEndings
 from wikitui.core.agent.window import ContextWindow
 from wikitui.core.config import Settings
@@ -247,7 +248,8 @@ class AgentSession(TurnEndings):
         plan = reading_plan(self.vault, self.graph, report)
         short = lint_prompt.format_lint_report(report, limit=30, per_check=6)  # for a small window's compact pass
         task = compact.Task(lint_prompt.lint_task(text, plan), compact.lint_task(short))
-        return await self._run(turn, task, "Health-check the wiki.", phase="write", typed="/lint")
+        focus = lint_focus(self.vault, self.graph, report)  # its catalog, when index.md is too big: those pages
+        return await self._run(turn, task, "Health-check the wiki.", phase="write", typed="/lint", focus=focus)
 
     async def file_answer(self) -> TurnFinished:
         """Propose the last answer as a page under the wiki's answers/ folder, linked from the pages it cites.
@@ -339,10 +341,12 @@ class AgentSession(TurnEndings):
         return text
 
     async def _run(self, turn: Turn, task: compact.Task | str, user_text: str, *, phase: str,
-                   attach_source: str | None = None, typed: str | None = None) -> TurnFinished:
+                   attach_source: str | None = None, typed: str | None = None,
+                   focus: Focus | None = None) -> TurnFinished:
         """Run one phase of a turn until the model answers, fails or is cancelled (see :mod:`~wikitui.core.agent.phase`)."""
         remember_model(self.vault, self.settings.model)  # for /model's listing of the models used lately
-        return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source, typed=typed)
+        return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source, typed=typed,
+                               focus=focus)
 
     # ---------------------------------------------------------- persistence
     def _add(self, turn: Turn, message: dict, *, description: str | None = None, prompt: str | None = None) -> None:

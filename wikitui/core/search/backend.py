@@ -58,8 +58,9 @@ class Backend(Protocol):
         """Re-index ``files`` and drop the documents of the ``absent`` paths (those it holds)."""
         ...
 
-    def search(self, query: str, scope: str, limit: int, notes: list[str]) -> list[Hit]:
-        """The best ``limit`` hits for ``query`` in ``scope`` ("all", "wiki" or "raw"), with snippets.
+    def search(self, query: str, scope: str, limit: int, notes: list[str], *, snippets: bool = True) -> list[Hit]:
+        """The best ``limit`` hits for ``query`` in ``scope`` ("all", "wiki" or "raw"), with snippets
+        (``snippets=False``: none, and no file read; each hit's snippet is "").
 
         What the person should know about how the query ran (a capped fuzzy
         distance, an index another process is rebuilding) is appended to ``notes``.

@@ -163,7 +163,7 @@ class SearchIndex:
         return "page" if self.vault.is_page_path(rel) else None
 
     # -------------------------------------------------------------- searching
-    def search(self, query: str, scope: str = "all", limit: int = 10) -> Hits:
+    def search(self, query: str, scope: str = "all", limit: int = 10, *, snippets: bool = True) -> Hits:
         """Search the index (it is opened, and created empty if missing, on first use).
 
         The index is not brought up to date here: call :meth:`update` first (the
@@ -178,6 +178,8 @@ class SearchIndex:
                 (:mod:`wikitui.core.search.date_filter`).
             scope: "all", "wiki" (pages only) or "raw" (raw sources only).
             limit: Most hits to return, best first.
+            snippets: False: no file is read, each hit's snippet is "" (a ranking, as a turn's catalog
+                wants: :mod:`~wikitui.core.agent.turn_catalog`).
 
         Returns:
             The hits, best first, with the notes to show beside them (``Hits.notes``):
@@ -196,6 +198,8 @@ class SearchIndex:
         notes: list[str] = []
         if "since:" in query.lower() or "until:" in query.lower():  # DESIGN §15: by the page's `updated`
             return self._search_dated(query, scope, limit, notes)
+        if not snippets:
+            return Hits(self.backend.search(query, scope, limit, notes, snippets=False), notes)
         hits = self.backend.search(query, scope, limit, notes)
         return Hits(hits, notes)
 

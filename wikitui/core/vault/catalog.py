@@ -111,6 +111,30 @@ def catalog_lines(graph: LinkGraph, pages: Iterable[PageInfo]) -> list[str]:
     return lines
 
 
+def catalog_sorted(pages: Iterable[PageInfo]) -> list[PageInfo]:
+    """The pages in about the catalog's order: by group, then title (case-folded; the catalog sorts numbers
+    naturally), then path. Quicker than :func:`catalog_lines`' sort on thousands of pages."""
+    groups: dict[str, tuple[int, str]] = {}
+    for info in pages:
+        if info.type not in groups:
+            groups[info.type] = _group_key(info.type)
+    return sorted(pages, key=lambda info: (groups[info.type], info.title.casefold(), info.path))
+
+
+def catalog_shape(pages: Iterable[PageInfo]) -> list[tuple[str, int]]:
+    """(group heading, pages in it) for each group of the catalog, in the catalog's order."""
+    by_type: dict[str, int] = {}
+    for info in pages:
+        by_type[info.type] = by_type.get(info.type, 0) + 1
+    counts: dict[tuple[int, str], int] = {}
+    headings: dict[tuple[int, str], str] = {}
+    for page_type, n in by_type.items():
+        key = _group_key(page_type)
+        counts[key] = counts.get(key, 0) + n
+        headings.setdefault(key, _heading(page_type))
+    return [(headings[key], counts[key]) for key in sorted(counts)]
+
+
 def human_lines(below: list[str], catalog: list[str]) -> list[str]:
     """The lines below the marker that wikitui did not write, in order (blank lines between them kept).
 

@@ -141,9 +141,13 @@ def cut_to_tokens(text: str, budget: int, count: Callable[[str], int], label: st
     return kept, tokens, note
 
 
-def initial_context(vault: Vault, budget: int, count: Callable[[str], int]) -> InitialContext:
+def initial_context(vault: Vault, budget: int, count: Callable[[str], int], catalog=None) -> InitialContext:
     """The schema (WIKI.md, else AGENTS.md or CLAUDE.md) and index.md cut together to ``budget`` tokens
-    (the schema has priority)."""
+    (the schema has priority).
+
+    ``catalog``: a :class:`~wikitui.core.agent.turn_catalog.TurnCatalog`; an index.md too big for its share
+    is then replaced by the entries it chooses for the turn instead of being cut at a line.
+    """
     schema_name, wiki_md = read_schema(vault)
     try:
         index = read_text(vault.root / vault.index_path)
@@ -153,9 +157,14 @@ def initial_context(vault: Vault, budget: int, count: Callable[[str], int]) -> I
     wiki_md, used, note = cut_to_tokens(wiki_md, budget * 2 // 3 if index else budget, count, schema_name)
     if note:
         notes.append(note)
-    index_kept, index_tokens, note = cut_to_tokens(index, max(budget - used, 0), count, vault.index_path)
-    if note:
-        notes.append(note)
+    share = max(budget - used, 0)
+    chars_per_token = catalog.too_big(index, share, count) if catalog is not None and index else None
+    if chars_per_token is not None:
+        index_kept, index_tokens = catalog.fit(index, share, count, chars_per_token)
+    else:
+        index_kept, index_tokens, note = cut_to_tokens(index, share, count, vault.index_path)
+        if note:
+            notes.append(note)
     return InitialContext(wiki_md, index_kept, notes, INDEX_MARKER in index, used + index_tokens, schema_name)
 
 

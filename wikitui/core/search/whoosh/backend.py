@@ -137,7 +137,7 @@ class WhooshBackend:
             return True
 
     # -------------------------------------------------------------- searching
-    def search(self, query: str, scope: str, limit: int, notes: list[str]) -> list[Hit]:
+    def search(self, query: str, scope: str, limit: int, notes: list[str], *, snippets: bool = True) -> list[Hit]:
         """See :meth:`wikitui.core.search.backend.Backend.search`.
 
         Should reading the index fail mid-search, it is reopened, and failing
@@ -148,7 +148,8 @@ class WhooshBackend:
         for attempt in (1, 2, 3):
             try:
                 store = self.store()
-                return run_query(store, str(self.vault.root), query, scope, limit, notes, fast=self.fast)
+                return run_query(store, str(self.vault.root), query, scope, limit, notes, fast=self.fast,
+                                 snippets=snippets)
             except BadQuery:
                 raise
             except IndexBusy:

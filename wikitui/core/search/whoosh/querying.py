@@ -24,8 +24,10 @@ ANY_WORD_NOTE = "no result has every word; showing results with any of them"
 SNIPPET_HEAD = 16 * 1024
 
 
-def run_query(store, root: str, query: str, scope: str, limit: int, notes: list[str], *, fast: bool) -> list[Hit]:
-    """The best ``limit`` hits of ``query`` in ``scope``, with snippets read from the files under ``root``.
+def run_query(store, root: str, query: str, scope: str, limit: int, notes: list[str], *, fast: bool,
+              snippets: bool = True) -> list[Hit]:
+    """The best ``limit`` hits of ``query`` in ``scope``, with snippets read from the files under ``root``
+    (``snippets=False``: none, and no file read).
 
     Raises:
         BadQuery: the query is malformed or over a bound.
@@ -54,6 +56,8 @@ def run_query(store, root: str, query: str, scope: str, limit: int, notes: list[
                 if rows:
                     q = loose
                     notes.append(ANY_WORD_NOTE)
+        if not snippets:
+            return [Hit(f["path"], f["kind"], f.get("title") or f["path"], score, "") for f, score in rows]
         terms = highlight_terms(q, searcher.reader()) if rows else frozenset()
         phrases = phrase_words(q) if rows else ()
     return _with_snippets(rows, SnippetMaker(terms, store.analyzer, phrases=phrases), root)
