@@ -1,28 +1,29 @@
-"""``wikitui pending list|show|apply|reject`` and ``wikitui undo`` through the real command (DESIGN §6, §10).
+"""``wikitui pending list|show|apply|reject`` and ``wikitui undo`` through the command line (DESIGN §6, §10).
 
-Each test runs the ``wikitui`` script in a subprocess on a copy of the sample vault;
-the pending changeset comes from a headless ``ingest`` against the fake model
-server (the subprocess inherits the environment that points litellm at it).
+Each test runs the command on a copy of the sample vault, in process (``tests.cli_run``);
+one call of each command (``ingest``, ``pending``, ``undo``, ``ask``) runs the real
+``wikitui`` script in a subprocess instead. The pending changeset comes from a headless
+``ingest`` against the fake model server (a subprocess inherits the environment that
+points litellm at it).
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+from tests.cli_run import real_wikitui, run_wikitui
 from tests.core.test_headless import git, ingest_script
 from tests.fakeserver import text, tool_call
 
-WIKITUI = Path(sys.executable).parent / "wikitui"
 CAUCUS = "wiki/themes/caucus-race.md"
 DODO = "wiki/characters/dodo.md"
 
 
-def wikitui(vault: Path, *argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(WIKITUI), *argv, "--vault", str(vault)], capture_output=True, text=True,
-                          timeout=300, cwd=vault.parent)
+def wikitui(vault: Path, *argv: str, real: bool = False) -> subprocess.CompletedProcess:
+    """``wikitui ARGV --vault VAULT`` run from the vault's parent: in process, or (``real``) the real script."""
+    return (real_wikitui if real else run_wikitui)([*argv, "--vault", str(vault)], cwd=vault.parent)
 
 
 def one_line(stderr: str) -> str:
@@ -30,10 +31,10 @@ def one_line(stderr: str) -> str:
     return stderr[len("wikitui: error: "):-1]
 
 
-def propose(fake_llm, vault: Path) -> str:
+def propose(fake_llm, vault: Path, *, real: bool = False) -> str:
     """A pending changeset made by a headless ingest (not applied); returns its id."""
     fake_llm.script(*ingest_script())
-    proc = wikitui(vault, "ingest", "raw/chapter-03.md")
+    proc = wikitui(vault, "ingest", "raw/chapter-03.md", real=real)
     assert proc.returncode == 0, proc.stderr
     (pending,) = list((vault / ".wikitui/pending").glob("cs-*.json"))
     return pending.stem
@@ -41,7 +42,7 @@ def propose(fake_llm, vault: Path) -> str:
 
 def test_list_show_apply_then_undo_without_git(fake_llm, sample_vault):
     dodo_before = (sample_vault / DODO).read_text()
-    cs_id = propose(fake_llm, sample_vault)
+    cs_id = propose(fake_llm, sample_vault, real=True)  # the real process of `ingest`
 
     listed = wikitui(sample_vault, "pending", "list", "--json")
     assert listed.returncode == 0 and listed.stderr == ""
@@ -65,7 +66,7 @@ def test_list_show_apply_then_undo_without_git(fake_llm, sample_vault):
     assert shown_json["id"] == cs_id and shown_json["patch"] == shown.stdout
     assert shown_json["files"] == item["files"]
 
-    applied = wikitui(sample_vault, "pending", "apply", "latest", "--json")
+    applied = wikitui(sample_vault, "pending", "apply", "latest", "--json", real=True)  # of `pending`
     assert applied.returncode == 0, applied.stderr
     doc = json.loads(applied.stdout)
     assert list(doc) == ["changeset", "files", "commit"]
@@ -74,7 +75,7 @@ def test_list_show_apply_then_undo_without_git(fake_llm, sample_vault):
     assert "[[Caucus-Race]]" in (sample_vault / "wiki/index.md").read_text()  # the TUI's apply: index.md too
     assert json.loads(wikitui(sample_vault, "pending", "list", "--json").stdout) == []
 
-    undone = wikitui(sample_vault, "undo", "--json")
+    undone = wikitui(sample_vault, "undo", "--json", real=True)  # of `undo`
     assert undone.returncode == 0, undone.stderr
     doc = json.loads(undone.stdout)
     assert list(doc) == ["changeset", "files", "commit"]
@@ -212,7 +213,8 @@ def test_ask_file_json(fake_llm, sample_vault):
     answer = "Probably not [[Knave of Hearts]]; see [[Queen of Hearts]] and [[Nobody Here]]."
     # The unresolved citation goes back to the model once; it answers the same, so it stays unresolved.
     fake_llm.script(tool_call("search", query="tarts"), text(answer), text(answer))
-    proc = wikitui(sample_vault, "ask", "Did the Knave steal the tarts?", "--file", "--json")
+    # The real process of `ask`.
+    proc = wikitui(sample_vault, "ask", "Did the Knave steal the tarts?", "--file", "--json", real=True)
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert list(doc) == ["answer", "citations", "unresolved", "changeset", "tokens", "cost"]

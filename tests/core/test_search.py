@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -471,9 +470,8 @@ def test_a_held_write_lock_skips_the_update_instead_of_failing(vault, index):
     try:
         bump(vault.root / "wiki/concepts/marmalade.md", page("Orange jar", "treacle"))
         quick = SearchIndex(vault, lock_timeout=0.1)
-        started = time.monotonic()
-        stats = quick.update()
-        assert stats.busy and stats.changed == 0 and time.monotonic() - started < 2
+        stats = quick.update()  # how long the skip takes is bench/search_lock.py's (a figure, not a test)
+        assert stats.busy and stats.changed == 0
         assert paths(quick.search("marmalade")) == ["wiki/concepts/marmalade.md"]  # old index still answers
     finally:
         writer.cancel()

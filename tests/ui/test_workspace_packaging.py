@@ -18,6 +18,9 @@ import pytest
 
 from tests.conftest import ROOT
 
+# One worker runs the module (pytest-xdist --dist loadgroup): the wheel is built once, not once per worker.
+pytestmark = pytest.mark.xdist_group("packaging")
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
