@@ -98,7 +98,7 @@ class Chat:
 
     def share(self) -> int:
         """WIKI.md + index.md's share of the window: a quarter, an eighth with the compact prompt."""
-        compact = any(isinstance(e, Notice) and e.message.startswith("compact prompt") for e in self.events)
+        compact = any(isinstance(e, Notice) and e.text.startswith("compact prompt") for e in self.events)
         return WINDOW // (8 if compact else 4)
 
 

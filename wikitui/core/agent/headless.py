@@ -53,7 +53,7 @@ class _Printer:
             self._in_text = False
 
     def __call__(self, ev: Any) -> None:
-        if isinstance(ev, TextDelta) and self._hold:
+        if isinstance(ev, TextDelta) and self._hold and self.answer_to_out:
             self._held.append(ev.text)
             return
         if isinstance(ev, TextDelta):

@@ -159,8 +159,9 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         if phase == "write" and turn.op == "ingest" and attach_source and not used_tools(turn, since_plan=True):
             await session._note(turn, "tools", "The model made no tool calls, so it proposed nothing: ingesting "
                              "needs a model and server that support tool calls (see the README's \"Local models\").")
-        if turn.op == "ask" and not used_tools(turn) and not citations.check_citations(turn.answer or "",
-                                                                                          session.graph):
+        # (A cut answer is already marked as such; its missing sources are the cut's, not the model's habit.)
+        if turn.op == "ask" and not cut and not used_tools(turn) and not citations.check_citations(turn.answer or "",
+                                                                                                      session.graph):
             await session._note(turn, "unsourced", UNSOURCED)
         if phase == "plan":
             return await session._finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
