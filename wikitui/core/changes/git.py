@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from typing import Any, TypedDict
 
 from wikitui.core.errors import WikituiError
@@ -22,6 +23,8 @@ from wikitui.core.vault.layout import Vault
 #: Used only when the repository has no identity configured.
 FALLBACK_IDENTITY = ("wikitui", "wikitui@localhost")
 _TIMEOUT = 120
+#: How long a git command is retried while another git process holds its lock file (seconds).
+LOCK_RETRY_S = 10.0
 
 
 class GitError(WikituiError):
@@ -33,15 +36,29 @@ def is_git_vault(vault: Vault) -> bool:
     return (vault.root / ".git").exists() and shutil.which("git") is not None
 
 
+def _held_by_other_git(stderr: str) -> bool:
+    """Whether git failed only because another git process holds one of its lock files (``index.lock``, a ref's)."""
+    return ".lock': File exists" in stderr or "Another git process seems to be running" in stderr
+
+
 def _git(vault: Vault, *args: str, check: bool = True, input: bytes | None = None,
          env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     full_env = dict(os.environ, GIT_TERMINAL_PROMPT="0", LC_ALL="C", **(env or {}))
-    proc: subprocess.CompletedProcess[Any] = subprocess.run(  # (its bytes become text below)
-        ["git", *args], cwd=vault.root, env=full_env, input=input,
-        stdin=subprocess.DEVNULL if input is None else None, capture_output=True, timeout=_TIMEOUT,
-    )
-    proc.stdout = proc.stdout.decode("utf-8", "surrogateescape")
-    proc.stderr = proc.stderr.decode("utf-8", "replace")
+    deadline = time.monotonic() + LOCK_RETRY_S
+    pause = 0.02
+    while True:
+        proc: subprocess.CompletedProcess[Any] = subprocess.run(  # (its bytes become text below)
+            ["git", *args], cwd=vault.root, env=full_env, input=input,
+            stdin=subprocess.DEVNULL if input is None else None, capture_output=True, timeout=_TIMEOUT,
+        )
+        proc.stdout = proc.stdout.decode("utf-8", "surrogateescape")
+        proc.stderr = proc.stderr.decode("utf-8", "replace")
+        # The person's own git (a commit, an editor's git plugin) holding index.lock for a moment: wait for it,
+        # within a bound, instead of leaving wikitui's files written and not committed.
+        if proc.returncode == 0 or not _held_by_other_git(proc.stderr) or time.monotonic() >= deadline:
+            break
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
     if check and proc.returncode != 0:
         first = (proc.stderr or proc.stdout).strip().splitlines()
         raise GitError(f"git {args[0]} failed: {first[0] if first else f'exit status {proc.returncode}'}")
