@@ -65,6 +65,22 @@ def _git(vault: Vault, *args: str, check: bool = True, input: bytes | None = Non
     return proc
 
 
+def run_git(vault: Vault, *args: str, check: bool = True, input: bytes | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run ``git ARGS`` in the vault (no prompt, C locale, a time limit); stdout as text (surrogateescape, so
+    its bytes come back exactly). For readers of the history and for sync.
+
+    Raises:
+        GitError: With ``check``, git exited non-zero (the message carries git's first line).
+    """
+    return _git(vault, *args, check=check, input=input, env=env)
+
+
+def identity_args(vault: Vault) -> list[str]:
+    """``-c user.name=... -c user.email=...`` when the repository has no identity of its own (else nothing)."""
+    return _identity_args(vault)
+
+
 def _identity_args(vault: Vault) -> list[str]:
     """``-c user.name=... -c user.email=...`` when the repository has no identity of its own."""
     name = _git(vault, "config", "user.name", check=False).stdout.strip()
@@ -223,13 +239,3 @@ def finish_commits(vault: Vault, commit: CommitRecord, olds: dict[str, bytes | N
             mine = commit_contents(vault, {p: olds[p] for p in before}, your_edits_subject(commit.get("id", "?")))
     return mine, commit_paths(vault, paths, commit.get("subject", "wikitui"), commit.get("body", ""))
 
-
-def run_git(vault: Vault, *args: str, check: bool = True, input: bytes | None = None) -> subprocess.CompletedProcess:
-    """Run one git command in the vault (stdout decoded with ``surrogateescape``, so its bytes come back exactly).
-
-    For readers of the repository's history (:mod:`wikitui.core.changes.versions`).
-
-    Raises:
-        GitError: The command failed (when ``check``).
-    """
-    return _git(vault, *args, check=check, input=input)
