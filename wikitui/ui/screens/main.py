@@ -306,6 +306,41 @@ class MainScreen(Screen[None]):
         """The page shown is checked against its sources: it is no longer stale."""
         self.page_display.mark_reviewed()
 
+    # ------------------------------------------------------------ sync
+    def action_sync(self) -> None:
+        """Bring the git upstream's commits in and push ours (``wikitui sync``), in a worker."""
+        self.notify("Syncing with the upstream…", timeout=3)
+        self._sync_worker()
+
+    @work(thread=True, exclusive=True, group="sync", name="sync")
+    def _sync_worker(self) -> None:
+        from wikitui.core.errors import WikituiError
+        from wikitui.core.sync.run import sync
+
+        try:
+            result = sync(self.workspace.vault)
+        except WikituiError as exc:  # offline, no upstream, not a repository: one quiet notice
+            self.app.call_from_thread(self.notify, str(exc), title="Sync", severity="warning")
+            return
+        self.app.call_from_thread(self._synced, result)
+
+    def _synced(self, result: Any) -> None:
+        """Show what a sync did, and bring the trees and the page up to date with what it wrote."""
+        changed = [*result.written, *result.deleted]
+        if changed and self.workspace.graph is not None:
+            self.workspace.files_changed(changed, index=False)
+            self.vault_changed(set(changed))
+            self._index_later(changed)
+        if result.conflicts:
+            paths = ", ".join(c.path for c in result.conflicts)
+            self.notify(f"{plural(len(result.conflicts), 'conflict')} with {result.upstream}: nothing was written "
+                        f"or pushed. Resolve with `wikitui sync --take ours|theirs|file PATH`: {paths}",
+                        title="Sync", severity="warning", timeout=12)
+            return
+        bits = [f"{plural(len(result.incoming), 'commit')} came in"] if result.incoming else []
+        bits += [f"pushed {plural(len(result.outgoing), 'commit')}"] if result.pushed else []
+        self.notify("; ".join(bits) if bits else f"Up to date with {result.upstream}", title="Sync")
+
     # ------------------------------------------------------------ editing
     def action_edit_page(self) -> None:
         """Open the page in ``$VISUAL``/``$EDITOR`` (the app steps aside meanwhile), then show it again."""
