@@ -51,6 +51,7 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "keymap": dict,
     "review_model": str,
     "background": dict,
+    "sync": dict,
     "history_keep": int,
     "batch_max_cost": (int, float),
 }
@@ -141,6 +142,8 @@ class Settings:
             many US dollars, the rest left queued (``--max-cost`` overrides it); None: no cap.
         lint_after_idle_minutes: ``[background] lint_after_idle_minutes``: the TUI runs the
             semantic lint after this long idle, leaving its proposals pending; None: off.
+        sync_every_minutes: ``[sync] every_minutes``: the TUI syncs with the git upstream this often (it pushes
+            only when nothing is pending review); None: off.
         history_keep: How many applied changesets keep their before-images in ``.wikitui/history/``
             (for ``/undo`` and, without git, a page's history); at least 1.
         user_config: The user config file these settings were read from (it may not exist).
@@ -163,6 +166,7 @@ class Settings:
     keymap: dict[str, str] = field(default_factory=dict)
     review_model: str | None = None
     lint_after_idle_minutes: float | None = None
+    sync_every_minutes: float | None = None
     history_keep: int = 200
     batch_max_cost: float | None = None
     user_config: Path | None = None
@@ -240,6 +244,9 @@ def _apply_file(settings: Settings, data: dict, origin: str) -> None:
         elif key == "background":
             _apply_background(settings, cast(dict, value), origin)
             continue
+        elif key == "sync":
+            _apply_sync(settings, cast(dict, value), origin)
+            continue
         else:
             setattr(settings, key, float(cast(float, value)) if key in ("timeout", "request_timeout_s",
                                                                         "eval_task_timeout", "batch_max_cost")
@@ -270,6 +277,19 @@ def _apply_background(settings: Settings, table: dict, origin: str) -> None:
         return
     settings.lint_after_idle_minutes = float(value) if value > 0 else None
     settings.sources["background.lint_after_idle_minutes"] = origin
+
+
+def _apply_sync(settings: Settings, table: dict, origin: str) -> None:
+    """The ``[sync]`` table: ``every_minutes`` (a positive number; 0 turns it off)."""
+    if "every_minutes" not in table:
+        return
+    value = table["every_minutes"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        settings.warnings.append(f"{origin}: sync.every_minutes must be a number of minutes (0 or absent: off); "
+                                 "ignored")
+        return
+    settings.sync_every_minutes = float(value) if value > 0 else None
+    settings.sources["sync.every_minutes"] = origin
 
 
 def _vault_config_path(vault: object) -> Path | None:
