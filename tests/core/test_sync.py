@@ -272,3 +272,31 @@ def test_index_md_above_its_marker_is_merged_and_below_it_left_for_regeneration(
                       index_path="wiki/index.md")
     assert isinstance(outcome, Combined) and outcome.data is not None
     assert outcome.data.decode().startswith("# Index\n\nIntro, edited here.\n")
+
+
+def test_a_page_a_teammate_locked_stays_locked_for_everyones_agent(sides):
+    from wikitui.core.changes.model import ProposalError
+
+    _remote, alice, bob = sides
+    locked = read(alice, "wiki/notes.md").replace("summary: Notes in one line\n", "summary: Notes in one line\nllm: locked\n")
+    (alice / "wiki/notes.md").write_text(locked, encoding="utf-8")
+    git(alice, "commit", "-qam", "lock my notes")  # Alice's own commit, by hand
+    assert sync(alice)[0] == 0
+    assert sync(bob)[0] == 0
+    assert "llm: locked" in read(bob, "wiki/notes.md")
+    vault, graph = open_vault(bob)
+    with pytest.raises(ProposalError, match="locked"):
+        ChangesetBuilder(vault, graph).edit("wiki/notes.md", [{"old": "Line 3 of", "new": "Line three of"}], "x")
+
+
+def test_each_sides_log_entries_name_their_author_after_a_sync(sides):
+    _remote, alice, bob = sides
+    apply_edit(alice, "wiki/notes.md", "Line 3 of", "Line three of", "Alice's fix")
+    apply_edit(bob, "wiki/concepts/Attention.md", "See [[Notes]].", "See [[Notes]] too.", "Bob's fix")
+    assert sync(alice)[0] == 0 and sync(bob)[0] == 0
+    from wikitui.core.vault.log_entries import read_log
+    from wikitui.core.vault.layout import Vault
+
+    by_title = {e.title: e for e in read_log(Vault.open(bob))}
+    assert by_title["Alice's fix"].author == "Alice" and by_title["Bob's fix"].author == "Bob"
+    assert by_title["Alice's fix"].model == "test/model"

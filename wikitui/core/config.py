@@ -53,6 +53,7 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "background": dict,
     "sync": dict,
     "history_keep": int,
+    "author": str,
     "batch_max_cost": (int, float),
 }
 #: Keys whose value must be above zero (a limit of 0 would fail every request).
@@ -144,6 +145,7 @@ class Settings:
             semantic lint after this long idle, leaving its proposals pending; None: off.
         sync_every_minutes: ``[sync] every_minutes``: the TUI syncs with the git upstream this often (it pushes
             only when nothing is pending review); None: off.
+        author: The name log.md entries and wikitui's commits carry (None: git's ``user.name``).
         history_keep: How many applied changesets keep their before-images in ``.wikitui/history/``
             (for ``/undo`` and, without git, a page's history); at least 1.
         user_config: The user config file these settings were read from (it may not exist).
@@ -168,6 +170,7 @@ class Settings:
     lint_after_idle_minutes: float | None = None
     sync_every_minutes: float | None = None
     history_keep: int = 200
+    author: str | None = None
     batch_max_cost: float | None = None
     user_config: Path | None = None
     sources: dict[str, str] = field(default_factory=dict)

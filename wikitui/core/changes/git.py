@@ -77,16 +77,24 @@ def run_git(vault: Vault, *args: str, check: bool = True, input: bytes | None = 
 
 
 def identity_args(vault: Vault) -> list[str]:
-    """``-c user.name=... -c user.email=...`` when the repository has no identity of its own (else nothing)."""
+    """``-c user.name=...`` for the config's ``author``, and a fallback identity where the repository has none."""
     return _identity_args(vault)
 
 
 def _identity_args(vault: Vault) -> list[str]:
-    """``-c user.name=... -c user.email=...`` when the repository has no identity of its own."""
+    """``-c user.name=...`` for the config's ``author``, and a fallback identity where the repository has none."""
+    from wikitui.core.config import load_settings
+
+    try:
+        configured = load_settings(vault).author
+    except Exception:  # noqa: BLE001 - an unreadable config is reported elsewhere; git's identity stands
+        configured = None
     name = _git(vault, "config", "user.name", check=False).stdout.strip()
     email = _git(vault, "config", "user.email", check=False).stdout.strip()
     args: list[str] = []
-    if not name:
+    if configured and configured.strip():  # the config's `author` names wikitui's commits as it names log entries
+        args += ["-c", f"user.name={' '.join(configured.split())}"]
+    elif not name:
         args += ["-c", f"user.name={FALLBACK_IDENTITY[0]}"]
     if not email:
         args += ["-c", f"user.email={FALLBACK_IDENTITY[1]}"]
