@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -108,7 +109,7 @@ def _touches(a: int, b: int, i1: int, i2: int) -> bool:
     return i1 <= b and a <= i2
 
 
-def _map(ops: list[tuple[str, int, int, int, int]], pos: int, *, end: bool) -> int:
+def _map(ops: Sequence[tuple[str, int, int, int, int]], pos: int, *, end: bool) -> int:
     """A line position in the old text of ``ops``, in the new text (a changed block maps to its whole new block)."""
     for tag, i1, i2, j1, j2 in ops:
         inside = (i1 < pos <= i2) if end else (i1 <= pos < i2)
