@@ -40,3 +40,25 @@ def test_since_and_until_keep_a_page_a_changeset_touched_in_range_without_an_upd
     log.write_text(log.read_text(encoding="utf-8") + "\n## [2026-03-04] edit | Earlier\n\n"
                    "- pages: [[wiki/quiet]]\n- changeset: cs-20260304-abcdef\n", encoding="utf-8")
     assert paths("rabbit since:2026-03-01 until:2026-03-31") == ["wiki/quiet.md"]
+
+
+def test_a_link_names_a_page_deleted_since_by_its_file_name(tmp_path):
+    import shutil
+
+    import pytest
+
+    from tests.core.changes_util import git, git_init
+    from wikitui.core.changes.dated import page_named_then
+
+    if shutil.which("git") is None:
+        pytest.skip("the git CLI is not installed")
+    root = make_vault(tmp_path / "v", {"people/hatter.md": page("Hatter", "Tea.\n"), "cat.md": page("Cat", "Grin.\n")})
+    git_init(root)
+    git(root, "rm", "-q", "wiki/people/hatter.md")
+    git(root, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "gone")
+    ws = Workspace.open(root)
+    graph = ws.require_graph()
+    assert page_named_then(ws.vault, graph, "Cat") == "wiki/cat.md"  # as links resolve now
+    for name in ("Hatter", "hatter", "people/Hatter", "wiki/people/hatter.md"):
+        assert page_named_then(ws.vault, graph, name) == "wiki/people/hatter.md", name
+    assert page_named_then(ws.vault, graph, "Dodo") is None
