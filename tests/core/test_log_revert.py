@@ -154,3 +154,33 @@ def test_a_reverted_changeset_has_nothing_left_and_an_entry_without_id_is_refuse
     with pytest.raises(NotLogged, match="names no changeset"):
         plan_revert(ws.vault, len(read_log(ws.vault)) - 1)
     assert ws.pending.list() == []
+
+
+# ------------------------------------------------------------------ property: naming agrees with the merge
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from wikitui.core.changes.diffs import merge_texts  # noqa: E402
+
+_lines = st.lists(st.sampled_from(["a\n", "b\n", "c\n", "d\n", "e\n"]), min_size=0, max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(before=_lines, after=_lines, later=_lines)
+def test_a_later_change_the_revert_conflicts_with_is_always_named(before, after, later):
+    b, a, l = "".join(before), "".join(after), "".join(later)
+    if a == b or l == a:
+        return
+    conflicted = not merge_texts(a, l, b).clean
+    named = later_on_same_lines(b, a, [(l, "later")])  # type: ignore[list-item]
+    if conflicted:
+        assert named == ["later"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(before=_lines, after=_lines, first=_lines, second=_lines)
+def test_through_several_later_changes_a_conflict_names_one_of_them(before, after, first, second):
+    b, a, l1, l2 = ("".join(x) for x in (before, after, first, second))
+    if a == b:
+        return
+    if not merge_texts(a, l2, b).clean:
+        assert later_on_same_lines(b, a, [(l1, "first"), (l2, "second")])  # type: ignore[list-item]
