@@ -109,6 +109,7 @@ def test_dated_page_snapshot(snap_compare, vault, size):
         await wait_for(pilot, lambda: isinstance(app.screen, DatedPageScreen) and app.screen.heading, "that day")
         await pilot.press("tab")
         await app.workers.wait_for_complete()
+        app.clear_notifications()  # the set-up's "search index off" toast times out at its own pace
         await pilot.pause()
 
     app = workspace(vault, watch=False, index=False, theme="wikitui-dark")

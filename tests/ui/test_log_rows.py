@@ -171,6 +171,7 @@ def test_log_rows_snapshot(snap_compare, git_vault, size):
         await open_log(pilot, pilot.app)
         await pilot.press("down")
         await pilot.app.workers.wait_for_complete()
+        pilot.app.clear_notifications()  # the set-up's "search index off" toast times out at its own pace
         await pilot.pause()
 
     app = workspace(root, watch=False, index=False, theme="wikitui-dark")

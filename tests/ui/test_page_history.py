@@ -144,6 +144,7 @@ def test_history_screen_snapshot(snap_compare, tmp_path):
                        "the versions")
         await pilot.press("m", "down", "down")
         await app.workers.wait_for_complete()
+        app.clear_notifications()  # the set-up's "search index off" toast times out at its own pace
         await pilot.pause()
 
     app = workspace(root, watch=False, index=False, theme="wikitui-dark")
