@@ -300,3 +300,74 @@ def test_each_sides_log_entries_name_their_author_after_a_sync(sides):
     by_title = {e.title: e for e in read_log(Vault.open(bob))}
     assert by_title["Alice's fix"].author == "Alice" and by_title["Bob's fix"].author == "Bob"
     assert by_title["Alice's fix"].model == "test/model"
+
+
+# ------------------------------------------------------------------ pending work survives a sync (26.3)
+def test_a_pending_changeset_on_a_page_that_changed_upstream_is_rebased_with_its_hunks_intact(sides):
+    from wikitui.core.changes.disk_status import disk_status
+    from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.layout import Vault
+
+    _remote, alice, bob = sides
+    apply_edit(alice, "wiki/notes.md", "Line 3 of", "Line three of", "Alice's fix")
+    assert sync(alice)[0] == 0
+    vault, graph = open_vault(bob)
+    b = ChangesetBuilder(vault, graph)
+    b.edit("wiki/notes.md", [{"old": "Line 20 of", "new": "Line twenty of"},
+                             {"old": "Line 27 of", "new": "Line twenty-seven of"}], "Bob's agent")
+    waiting = b.build("edit", "Waiting", model="m")
+    b2 = ChangesetBuilder(vault, graph)
+    b2.edit("wiki/notes.md", [{"old": "Line 3 of", "new": "Line 3 (Bob's agent) of"}], "meets Alice's line")
+    clash = b2.build("edit", "Clashing", model="m")
+    store = PendingStore(vault)
+    store.save(waiting)
+    store.save(clash)
+
+    code, out, err = sync(bob)
+    assert code == 0, err
+    assert {"changeset": waiting.id, "path": "wiki/notes.md"} in out["rebased"]
+    assert {"changeset": clash.id, "path": "wiki/notes.md"} in out["rebase_conflicts"]
+    now = read(bob, "wiki/notes.md")
+    rebased = PendingStore(Vault.open(bob)).load(waiting.id)
+    [fc] = rebased.files
+    assert fc.base_text == now  # re-based on the text that came in
+    assert [h.lines for h in fc.hunks] == [h.lines for h in waiting.files[0].hunks]  # the same two hunks
+    assert "Line three of" in fc.new_text and "Line twenty of" in fc.new_text and "Line twenty-seven of" in fc.new_text
+    assert disk_status(Vault.open(bob), fc).state == "same"
+    kept = PendingStore(Vault.open(bob)).load(clash.id)
+    assert kept == clash  # left as it was, nothing lost...
+    assert disk_status(Vault.open(bob), kept.files[0]).state == "conflict"  # ...and the review marks it
+
+
+def test_a_batch_holds_its_next_source_while_a_sync_writes(fake_llm, sample_vault):
+    import threading
+
+    from tests.core.batch_util import batch_files, ingesting
+    from tests.core.test_two_writers import Holder
+
+    for name in ("a", "b"):
+        (sample_vault / "raw/papers").mkdir(parents=True, exist_ok=True)
+        (sample_vault / f"raw/papers/{name}.md").write_text(f"# Paper {name}\n\nAbout {name}.\n")
+    fake_llm.script(*ingesting(20))
+    holder = Holder(sample_vault)  # a sync in another wikitui holds the vault's write lock
+    outcome: list = []
+    batch = threading.Thread(target=lambda: outcome.append(
+        run_wikitui(["ingest", "raw/papers/", "--vault", str(sample_vault), "--yes"])))
+    batch.start()
+    try:
+        import time
+
+        deadline = time.monotonic() + 60
+        while not batch_files(sample_vault) and time.monotonic() < deadline:  # the queue is written first
+            batch.join(0.05)
+        assert batch_files(sample_vault), "the batch's queue"
+        batch.join(0.5)
+        assert batch.is_alive()
+        assert {e["state"] for e in batch_files(sample_vault)[0]["entries"]} == {"queued"}  # held, not started
+    finally:
+        holder.release()
+    batch.join(120)
+    [proc] = outcome
+    assert proc.returncode == 0, proc.stderr
+    assert "batch paused: another wikitui is writing" in proc.stderr and "batch resumed" in proc.stderr
+    assert {e["state"] for e in batch_files(sample_vault)[0]["entries"]} == {"proposed"}

@@ -43,6 +43,8 @@ class SyncResult:
         pushed: Whether our commits were pushed.
         commit: The merge (or fast-forward) commit HEAD now points at, when anything came in.
         index_regenerated: Whether index.md's catalog was regenerated after the merge.
+        rebased: Pending file changes re-based on what came in (``{"changeset", "path"}``).
+        rebase_conflicts: Pending file changes that meet what came in (left as they were; the review marks them).
         notes: One-line notes (your edits committed first, the union rule added...).
     """
 
@@ -56,6 +58,8 @@ class SyncResult:
     commit: str | None = None
     index_regenerated: bool = False
     notes: list[str] = field(default_factory=list)
+    rebased: list[dict[str, str]] = field(default_factory=list)
+    rebase_conflicts: list[dict[str, str]] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         """The ``sync --json`` document."""
@@ -64,7 +68,7 @@ class SyncResult:
             "outgoing": [c.as_dict() for c in self.outgoing], "written": self.written, "deleted": self.deleted,
             "conflicts": [{"path": c.path, "why": c.why, "regions": c.regions} for c in self.conflicts],
             "pushed": self.pushed, "commit": self.commit, "index_regenerated": self.index_regenerated,
-            "notes": self.notes,
+            "rebased": self.rebased, "rebase_conflicts": self.rebase_conflicts, "notes": self.notes,
         }
 
 
@@ -206,6 +210,21 @@ def _bring_in(vault: Vault, upstream: str, result: SyncResult) -> None:
         repo.move_head(vault, commit, ours, sorted(changes), f"wikitui sync: merge {upstream}")
         result.commit = commit
     clear_state(vault)
+    _rebase(vault, [*result.written, *result.deleted], result)
+
+
+def _rebase(vault: Vault, paths: list[str], result: SyncResult) -> None:
+    """Pending changesets whose files the sync changed are re-based on the new text (conflicts left marked)."""
+    from wikitui.core.changes.rebase import rebase_pending
+
+    report = rebase_pending(vault, paths)
+    result.rebased = [{"changeset": cs, "path": p} for cs, p in report.rebased]
+    result.rebase_conflicts = [{"changeset": cs, "path": p} for cs, p in report.conflicts]
+    if report.rebased:
+        result.notes.append(f"{len(report.rebased)} pending file change(s) re-based on what came in")
+    if report.conflicts:
+        result.notes.append(f"{len(report.conflicts)} pending file change(s) meet what came in: the review "
+                            "marks them as conflicts")
 
 
 def _on_disk(vault: Vault, path: str) -> bytes | None:
