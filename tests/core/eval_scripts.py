@@ -396,6 +396,13 @@ def all_good() -> list[Reply]:
     return [reply for task in TASKS for reply in GOOD[task.name]]
 
 
+def canned_replies() -> list[Reply]:
+    """The canned reply, once for every request the invented world's tasks make of it (an ingest makes two)."""
+    from wikitui.core.eval.tasks import TASKS, WORLD_GROUPS
+
+    return [text(CANNED) for task in TASKS if task.group in WORLD_GROUPS for _ in range(2 if task.op == "ingest" else 1)]
+
+
 def world_replies(script: dict[str, list[Reply]]) -> list[Reply]:
     """A script's replies for the invented world's tasks, in the order the eval runs them."""
     from wikitui.core.eval.tasks import TASKS, WORLD_GROUPS

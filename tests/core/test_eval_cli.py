@@ -266,11 +266,12 @@ def test_a_canned_reply_or_an_answer_from_memory_scores_zero_on_the_invented_wor
     """Canned: one reply for everything, holding every planted value and index.md's titles. From memory: values
     that sound right but were never planted, or the right values (and titles) with nothing read in the task."""
     if kind == "canned":
-        fake_llm.script(*[text(scripts.CANNED) for _ in range(60)])
+        fake_llm.script(*scripts.canned_replies())
     else:
         script = scripts.MEMORY_UNPLANTED if kind == "memory-unplanted" else scripts.MEMORY_UNREAD
-        fake_llm.script(*scripts.world_replies(script), *[text("Done.") for _ in range(20)])
+        fake_llm.script(*scripts.world_replies(script))
     data = run_world(capsys)
+    assert fake_llm.remaining == 0  # every scripted reply was played, in its task
     assert set(data["groups"]) == set(WORLD_GROUPS)
     for name, group in data["groups"].items():
         assert group["score"] <= 10, (name, group)  # the issue's bar; in fact each task fails:
