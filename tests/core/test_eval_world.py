@@ -130,6 +130,8 @@ def test_a_planted_date_in_any_usual_form(base, answer, holds):
     ("worked 218 pans", "218", True), ("worked 2180 pans", "218", False), ("1218", "218", False),
     ("1406 barrels", "1,406 barrels", True), ("1,406 barrels", "1,406 barrels", True),
     ("CORVANE  PELLUMGATE", "Corvane Pellumgate", True), ("127 feet", "127 feet", True), ("127 ft", "127 feet", False),
+    ("lit on November 2, 1824", "2 November 1824", True), ("1824-11-02", "2 November 1824", True),
+    ("12 November 1824", "2 November 1824", False),
 ])
 def test_a_planted_value_is_a_whole_word_or_number(text, value, holds):
     assert rd.has_value(text, value) is holds
@@ -156,6 +158,10 @@ def test_a_quote_at_the_wrong_lines_or_reworded_does_not_hold(base):
     assert "does not hold those words there" in ev.answer_quotes()(outcome(base, wrong_lines, diary))
     reworded = f'"The harbour was locked and no boat could move." ({w.DIARY}#L{LOCKED_LINE})'
     assert "does not hold those words there" in ev.answer_quotes()(outcome(base, reworded, diary))
+    skipped = f'"The harbour froze ... no boat can go in or out." ({w.DIARY}#L{LOCKED_LINE})'
+    assert ev.answer_quotes()(outcome(base, skipped, diary)) is None  # an ellipsis skips words, in order
+    out_of_order = f'"no boat can go in or out ... The harbour froze" ({w.DIARY}#L{LOCKED_LINE})'
+    assert "does not hold those words there" in ev.answer_quotes()(outcome(base, out_of_order, diary))
     past_the_end = f'"The harbour is locked" ({w.DIARY}#L90)'
     assert "lines raw/tidewatch-diary.md does not have" in ev.answer_quotes()(outcome(base, past_the_end, diary))
     assert "gives 0 quoted pieces" in ev.answer_quotes()(outcome(base, "She said the harbour was locked.", diary))

@@ -11,7 +11,8 @@ Evidence reaches the eval in three forms, all checked alike:
   (read from the calls the tools accepted; wikitui's tools take them once per-hunk evidence lands).
 
 An item holds when its quote is in the source at the lines it names (exactly, else with case,
-quotes and spacing folded) and the model was shown those lines through ``read`` in the task.
+quotes and spacing folded; an ellipsis may skip words) and the model was shown those lines
+through ``read`` in the task.
 """
 
 from __future__ import annotations
@@ -128,6 +129,21 @@ def call_evidence(o: Outcome) -> list[Evidence]:
     return out
 
 
+def _holds(quote: str, text: str) -> bool:
+    """Whether ``text`` holds ``quote``: exactly, else folded; an ellipsis (``...``, ``…``) skips words between
+    pieces that must then come in order."""
+    if quote in text:
+        return True
+    pieces = [fold(p) for p in re.split(r"\s*(?:\.\.\.|…)\s*", quote) if fold(p)]
+    folded, at = fold(text), 0
+    for piece in pieces:
+        found = folded.find(piece, at)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return bool(pieces)
+
+
 def problem(o: Outcome, item: Evidence) -> str | None:
     """Why ``item`` does not hold, or None: the quote is in those lines of the source, and they were read."""
     text = o.text_before(item.source)
@@ -142,7 +158,7 @@ def problem(o: Outcome, item: Evidence) -> str | None:
         wanted = set(range(first, last + 1))
     else:
         wanted = set()
-    if item.quote not in text and fold(item.quote) not in fold(text):
+    if not _holds(item.quote, text):
         return f"{item.shown()}: {item.source} does not hold those words there"
     seen = o.seen_lines().get(item.source)
     if seen is None:

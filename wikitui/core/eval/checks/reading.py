@@ -18,8 +18,23 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "november", "december")
 
 
+_DATE_VALUE = re.compile(r"^(?P<d>\d{1,2}) (?P<m>[A-Z][a-z]+) (?P<y>\d{4})$")
+
+
+def date_pattern(year: int, month: int, day: int) -> re.Pattern[str]:
+    """A date in folded text, in any usual form: 9 February 1811, February 9, 1811, 9th of Feb. 1811, 1811-02-09."""
+    name = _MONTHS[month - 1]
+    mon, th = rf"(?:{name}|{name[:3]})\.?", "(?:st|nd|rd|th)?"
+    return re.compile(rf"\b{day}{th} (?:of )?{mon},? {year}\b|\b{mon} {day}{th},? {year}\b"
+                      rf"|\b{year}-{month:02d}-{day:02d}\b")
+
+
 def _value_pattern(value: str) -> re.Pattern[str]:
-    """``value`` as a whole word or number in folded text; a number's thousands comma is optional."""
+    """``value`` as a whole word or number in folded text; a number's thousands comma is optional, and a date
+    (``2 November 1824``) may be written in any usual form."""
+    date = _DATE_VALUE.match(value)
+    if date and date["m"].lower() in _MONTHS:
+        return date_pattern(int(date["y"]), _MONTHS.index(date["m"].lower()) + 1, int(date["d"]))
     parts = [re.escape(fold(part)) for part in re.split(r"(?<=\d),(?=\d{3})", value)]
     return re.compile(r"(?<![\w])" + ",?".join(parts) + r"(?![\w])")
 
@@ -39,11 +54,8 @@ def says_value(*values: str) -> Check:
 
 
 def says_date(year: int, month: int, day: int) -> Check:
-    """The answer gives this date, in any usual form (9 February 1811, February 9, 1811, 1811-02-09, 9 Feb 1811)."""
-    name = _MONTHS[month - 1]
-    mon, th = rf"(?:{name}|{name[:3]})\.?", "(?:st|nd|rd|th)?"
-    pattern = re.compile(rf"\b{day}{th} (?:of )?{mon},? {year}\b|\b{mon} {day}{th},? {year}\b"
-                         rf"|\b{year}-{month:02d}-{day:02d}\b")
+    """The answer gives this date, in any usual form (see :func:`date_pattern`)."""
+    pattern, name = date_pattern(year, month, day), _MONTHS[month - 1]
 
     def check(o: Outcome) -> str | None:
         if pattern.search(fold(o.answer)):
