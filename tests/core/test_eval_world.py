@@ -173,8 +173,9 @@ def propose(args: dict, ok: bool = True) -> list[dict]:
             {"role": "tool", "tool_call_id": "p", "content": "recorded" if ok else "error: refused"}]
 
 
-@pytest.mark.parametrize("lines", ["15", "15-15", "L15-L15", [15], 15])
-def test_evidence_arguments_of_an_accepted_proposal_are_checked_like_footnotes(base, lines):
+@pytest.mark.parametrize(("lines", "span"), [("15", (15, 15)), ("15-15", (15, 15)), ("L14-L15", (14, 15)),
+                                             ([15], (15, 15)), ([14, 15], (14, 15)), (15, (15, 15))])
+def test_evidence_arguments_of_an_accepted_proposal_are_checked_like_footnotes(base, lines, span):
     """The per-hunk ``evidence`` argument (issue 25.1): read from the calls the tools accepted."""
     evidence = [{"source": w.DIARY, "quote": "The harbour is locked", "lines": lines}]
     args = {"path": "wiki/events/great-freeze.md", "edits": [{"old": "a", "new": "b", "evidence": evidence}],
@@ -182,7 +183,7 @@ def test_evidence_arguments_of_an_accepted_proposal_are_checked_like_footnotes(b
     diary = read_call(w.DIARY, range(1, 24), total=23)
     o = outcome(base, calls=tool_uses(diary + propose(args)))
     (item,) = ev.call_evidence(o)
-    assert (item.source, item.lines, item.quote) == (w.DIARY, (15, 15), "The harbour is locked")
+    assert (item.source, item.lines, item.quote) == (w.DIARY, span, "The harbour is locked")
     assert ev.pages_evidence("the harbour is locked")(o) is None
     refused = outcome(base, calls=tool_uses(diary + propose(args, ok=False)))
     assert ev.call_evidence(refused) == []  # what the tools refused proposes nothing
