@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.core.test_lint_schema import lint, write
-from wikitui.core.vault.duplicates import near_duplicates, page_language
+from wikitui.core.vault.duplicates import near_duplicates, page_language, same_subject
 from wikitui.core.vault.text_facts import shingle_sample
 
 def body(word: str) -> str:
@@ -86,3 +86,10 @@ def test_lint_on_a_bilingual_vault_keeps_the_translation_and_finds_the_copy(tmp_
     write(root, {"en/Sync/Copy.md": page.format(title="Workspace copy", link="Home")})
     found = sorted((p.path, p.target) for p in lint(root).problems if p.check == "near-duplicate")
     assert found == [("en/Sync/Copy.md", "en/Sync/Workspace.md"), ("en/Sync/Workspace.md", "en/Sync/Copy.md")]
+
+
+def test_a_new_pages_plural_is_still_offered_the_existing_page_before_it_is_proposed():
+    # Dedup as it goes: a new page has no body yet to tell it apart by, so its plural is worth a look.
+    existing = {"wiki/workspace.md": ["Workspace"], "wiki/skill.md": ["SKILL"]}
+    assert same_subject(["Workspaces"], existing) == [("wiki/workspace.md", "Workspace")]
+    assert same_subject(["SkillX"], existing) == []

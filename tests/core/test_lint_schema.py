@@ -12,11 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.cli_run import run_wikitui
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.lint import LintReport, run_lint
 from wikitui.core.vault.schema import schema_fields
+from wikitui.core.vault.site_root import clean_root
+from wikitui.core.vault.staleness import same_address
 
 
 def write(root: Path, files: dict[str, str]) -> Path:
@@ -257,3 +262,42 @@ def test_lint_prints_counts_first_then_the_findings_by_kind_the_smallest_first(t
     assert [line for line in group if line] == [f"{page}: not-in-index: index.md does not link this page"
                                                 for page in ("Broken.md", "Circadian rhythm.md", "Melatonin.md")]
     assert err.startswith("9 problems (2 orphan, 3 not-in-index, 3 missing-frontmatter, 1 invalid-frontmatter)")
+
+
+def test_a_page_citing_a_singular_source_goes_stale_when_it_changes(tmp_path):
+    root = write(tmp_path, CHINESE)
+    assert found(lint(root), "stale") == []  # first seen: recorded
+    (root / "raw/1967年.md").write_text("致股东的信，修订版\n", encoding="utf-8")
+    assert found(lint(root), "stale") == [("wiki/concepts/浮存金.md", "raw/1967年.md")]
+
+
+# ----------------------------------------------------------------- the parsers, on any text
+_SCHEMA_BITS = st.sampled_from(["---", "    ---", "```", "```yaml", "    title: x", "type: y  # optional",
+                                "- `title` is required", "front matter `a`", "\t", "", "  nested: 1", "`b` must have"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_SCHEMA_BITS, st.text(max_size=30)), max_size=25))
+def test_schema_fields_of_any_text_are_names_the_text_holds(lines):
+    text = "\n".join(lines)
+    fields = schema_fields(text)
+    assert len(set(fields)) == len(fields)
+    for name in fields:
+        assert name.isidentifier() or name.replace("-", "_").isidentifier()
+        assert name in text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_a_configured_link_root_never_leads_out_of_the_vault(value):
+    root = clean_root(value)
+    assert root == "" or not (root.startswith("/") or ".." in root.split("/") or root.startswith("."))
+    assert clean_root(root) == root
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=60))
+def test_an_address_compares_the_same_however_often_it_is_cleaned(url):
+    once = same_address(url)
+    assert same_address(once) == once
+    assert same_address("https://www.Example.org/a/") == same_address("<http://example.org/a#top>") == "example.org/a"

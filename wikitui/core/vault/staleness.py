@@ -150,11 +150,14 @@ _ADDRESS_LINE = re.compile(r"^(?:%s)\s*:\s*['\"]?(https?://[^\s'\"]+)" % "|".joi
 
 def same_address(url: str) -> str:
     """A web address as compared: no scheme, ``www.``, fragment or trailing slash; the host lower-cased."""
-    u = url.strip().strip("<>").split("#", 1)[0]
-    u = re.sub(r"^[a-z][a-z0-9+.-]*://", "", u, flags=re.IGNORECASE)
-    host, slash, rest = u.partition("/")
-    host = host.lower().removeprefix("www.")
-    return (host + slash + rest).rstrip("/")
+    u = url.split("#", 1)[0]
+    while True:  # until nothing more comes off: "<https://x.org/>" and "x.org" compare the same
+        was = u
+        u = re.sub(r"^[a-z][a-z0-9+.-]*://", "", u.strip().strip("<>"), flags=re.IGNORECASE)
+        host, slash, rest = u.partition("/")
+        u = (host.lower().removeprefix("www.") + slash + rest).rstrip("/")
+        if u == was:
+            return u
 
 
 def source_addresses(vault: Vault, rel: str) -> list[str]:
