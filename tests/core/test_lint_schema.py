@@ -301,3 +301,24 @@ def test_an_address_compares_the_same_however_often_it_is_cleaned(url):
     once = same_address(url)
     assert same_address(once) == once
     assert same_address("https://www.Example.org/a/") == same_address("<http://example.org/a#top>") == "example.org/a"
+
+
+def test_link_root_goes_through_the_config_and_belongs_to_the_vault(tmp_path, monkeypatch):
+    from wikitui.core.config import load_settings
+
+    root = write(tmp_path / "v", {k: v for k, v in QUARTZ.items() if k != "quartz.config.ts"})
+    user = tmp_path / "user.toml"
+    user.write_text('link_root = "content"\n', encoding="utf-8")
+    monkeypatch.setenv("WIKITUI_CONFIG", str(user))
+    settings = load_settings(Vault.open(root))
+    assert settings.link_root is None  # one vault's folder: not a setting for every vault
+    assert any("'link_root' describes one vault" in w for w in settings.warnings)
+    assert Vault.open(root).link_root == ""  # and the vault does not take it from there either
+    write(root, {".wikitui/config.toml": "link_root = 3\n"})
+    settings = load_settings(Vault.open(root))
+    assert any("'link_root' has the wrong type" in w for w in settings.warnings) and settings.link_root is None
+    assert Vault.open(root).link_root == ""
+    write(root, {".wikitui/config.toml": 'link_root = "/content/"\n'})
+    assert load_settings(Vault.open(root)).link_root == "/content/" and Vault.open(root).link_root == "content"
+    write(root, {".wikitui/config.toml": 'link_root = "../elsewhere"\n'})
+    assert Vault.open(root).link_root == ""  # never outside the vault
