@@ -48,8 +48,8 @@ async def test_the_precedence_is_stated_once_and_covers_every_default(fake_llm, 
     system = sent(fake_llm, 0)[0]["content"]
     assert system.count("Precedence:") == 1 and system.count(PRECEDENCE) == 1
     rule = system[system.index(PRECEDENCE):].split("\n", 1)[0]
-    for words in ("before every one of wikitui's defaults", "frontmatter (its fields and no others",
-                  "how page text cites its sources (its form, not raw paths",
+    for words in ("comes before every default", "frontmatter (its fields, no others)",
+                  "how page text cites sources (its form, not raw paths)",
                   "how a contradiction is noted (its format, not the line above)"):
         assert words in rule, words
     # No other line says the default format is the only one.
