@@ -322,3 +322,15 @@ def test_link_root_goes_through_the_config_and_belongs_to_the_vault(tmp_path, mo
     assert load_settings(Vault.open(root)).link_root == "/content/" and Vault.open(root).link_root == "content"
     write(root, {".wikitui/config.toml": 'link_root = "../elsewhere"\n'})
     assert Vault.open(root).link_root == ""  # never outside the vault
+
+
+def test_the_semantic_pass_reads_the_smallest_kinds_first_too():
+    from wikitui.core.agent.prompts.lint import format_lint_report
+    from wikitui.core.vault.problem import Problem
+
+    orphans = [Problem("orphan", f"p{i}.md", None, None, "no other page links here") for i in range(50)]
+    broken = [Problem("broken-link", "a.md", 3, "Nowhere", "link [[Nowhere]] resolves to nothing")]
+    lines = format_lint_report(LintReport(orphans + broken, {"orphan": 50, "broken-link": 1}),
+                               limit=10).splitlines()
+    assert lines[1] == "- broken-link a.md:3 [Nowhere]: link [[Nowhere]] resolves to nothing"
+    assert lines[-1] == "... and 41 more orphan (fix the pattern, not each one)"

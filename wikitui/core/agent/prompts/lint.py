@@ -47,7 +47,8 @@ def format_lint_report(report, limit: int = 120, per_check: int = 20) -> str:
     for p in problems:
         by_check.setdefault(p.check, []).append(p)
     shown = 0
-    for check, group in by_check.items():
+    # The smallest kinds first, as `wikitui lint` prints them: a few broken links before a thousand orphans.
+    for check, group in sorted(by_check.items(), key=lambda item: len(item[1])):
         room = max(0, min(per_check, limit - shown))
         for p in group[:room]:
             where = p.path + (f":{p.line}" if getattr(p, "line", None) else "")
