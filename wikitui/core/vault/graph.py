@@ -144,9 +144,9 @@ class LinkGraph:
         return self.vault.state_dir / "cache" / CACHE_NAME
 
     @property
-    def _layout(self) -> tuple[str, str]:
-        # Titles and resolution depend on where the wiki and raw folders are.
-        return (self.vault.wiki_prefix, self.vault.raw_prefix)
+    def _layout(self) -> tuple[str, ...]:
+        # Titles and resolution depend on where the wiki and raw folders are, and where site-rooted links start.
+        return (self.vault.wiki_prefix, self.vault.raw_prefix, self.vault.link_root)
 
     def save_cache(self) -> None:
         """Write the parse cache, with the current resolution; a read-only vault just goes without one."""

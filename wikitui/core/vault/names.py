@@ -3,7 +3,9 @@
 A target resolves case-insensitively by file stem (a ``folder/`` prefix must match
 the tail of the path), then by ``title``, then by ``aliases``; ties go to the
 shortest path, then alphabetical order. A target that names no page resolves to
-any other file of the vault (raw sources, attachments) by its file name.
+any other file of the vault (raw sources, attachments) by its file name. A target that
+still resolves to nothing is tried once more under the vault's ``link_root`` (a site's
+content folder), as a page or as a folder's ``index.md`` / ``_index.md``.
 :class:`PageNames` holds the four maps, rebuilt whenever a page's names change.
 """
 
@@ -99,4 +101,16 @@ class PageNames:
                     files = self._tail_match(files, want, False)
                 if files:
                     return files[0]
+        return self._under_link_root(t)
+
+    def _under_link_root(self, target: str) -> str | None:
+        """A site-rooted target (``en/concepts/x``, ``en``) under the vault's ``link_root``, or None."""
+        root = self.vault.link_root
+        if not root or target.lower().startswith(root.lower() + "/"):
+            return None  # no root, or tried already
+        base = target[:-3] if target.lower().endswith(".md") else target
+        for cand in (base, f"{base}/index", f"{base}/_index"):
+            hit = self.resolve_target(f"{root}/{cand.strip('/')}")
+            if hit is not None:
+                return hit
         return None
