@@ -21,13 +21,14 @@ from wikitui.core.vault.links import Link, extract_links, mask_text
 from wikitui.core.vault.page import Heading, PageInfo, parse_page, split_frontmatter
 from wikitui.core.words import plural
 from wikitui.ui.markdown.anchors import atx_headings, block_id_line, normalize_anchor
-from wikitui.ui.markdown.blocks import BlankBlock, Block, TextBlock
+from wikitui.ui.markdown.blocks import BlankBlock, Block, FoldBlock, TextBlock
 from wikitui.ui.markdown.chunk_blocks import markdown_blocks, source_blocks
 from wikitui.ui.markdown.chunks import MAX_LINE_CHARS, render_lines, split_chunks
 from wikitui.ui.markdown.header import message_blocks, notice, page_header
 from wikitui.ui.markdown.line import Line
 from wikitui.ui.markdown.links import LinkMatcher
 from wikitui.ui.markdown.pictures import with_pictures
+from wikitui.ui.markdown.table import TableBlock
 
 __all__ = ["PageDocument", "render_page"]
 
@@ -61,6 +62,7 @@ class PageDocument:
         link_first: For each link, its first rendered line (-1 until laid out).
         link_last: For each link, its last rendered line (a label may wrap).
         heading_lines: ``(level, text, rendered line)`` of the headings laid out so far.
+        fold_lines: ``(rendered line, fold)`` of the foldable callouts' titles laid out so far, in order.
         headings: The page's ATX headings with their file lines (for anchors).
 
     Args:
@@ -120,7 +122,8 @@ class PageDocument:
         self.link_first: list[int] = []
         self.link_last: list[int] = []
         self.heading_lines: list[tuple[int, str, int]] = []
-        #: Embedded pictures by link index, drawn under their embed line (:mod:`pictures`).
+        self.fold_lines: list[tuple[int, FoldBlock]] = []
+        #: Embedded pictures (and parts of pages, :mod:`embedded_notes`) by link index, drawn under their embed line.
         self.pictures: dict[int, object] = {}
         self._next = 0
         self._ends_blank = False
@@ -189,12 +192,30 @@ class PageDocument:
         self.pictures.update(pictures)
         self.width = 0  # laid out again, with them
 
+    def toggle_fold(self, fold: FoldBlock) -> None:
+        """Open a folded callout or fold an open one; the page is laid out again from the next :meth:`set_width`."""
+        fold.open = not fold.open
+        self.width = 0
+
+    def select_fold(self, fold: FoldBlock | None) -> list[int]:
+        """Put the page's cursor on ``fold`` (None: on no fold); the rendered lines whose look changed."""
+        changed = []
+        for line, each in self.fold_lines:
+            if each.selected != (each is fold):
+                each.selected = each is fold
+                segments = self.lines[line].segments
+                at = next((i for i, seg in enumerate(segments) if "fold" in seg[1].split()), None)
+                if at is not None:
+                    segments[at] = each.marker()
+                    changed.append(line)
+        return changed
+
     def set_width(self, width: int) -> None:
         """Start laying out for ``width`` cells (keeps parsed blocks); lays out the header."""
         if width == self.width and (self.lines or not self.header):
             return
         self.width = width
-        self.lines, self.line_sources, self.heading_lines = [], [], []
+        self.lines, self.line_sources, self.heading_lines, self.fold_lines = [], [], [], []
         self.link_first = [-1] * len(self.links)
         self.link_last = [-1] * len(self.links)
         self._next = 0
@@ -202,7 +223,9 @@ class PageDocument:
             self._append(block)
 
     def _append(self, block: Block) -> None:
-        lines = with_pictures(block.layout(self.width), self.pictures, self.width)
+        lines = block.layout(self.width)
+        if not isinstance(block, TableBlock):  # a table's embeds stay inside their cells, as ``⧉ label``
+            lines = with_pictures(lines, self.pictures, self.width)
         base = len(self.lines)
         floor = self.line_sources[-1] if self.line_sources else 0
         first, last = self.link_first, self.link_last
@@ -216,6 +239,8 @@ class PageDocument:
             self.line_sources.append(floor)
         if isinstance(block, TextBlock) and block.heading:
             self.heading_lines.append((block.heading, block.plain, base))
+        elif isinstance(block, FoldBlock):
+            self.fold_lines.extend((base + n, fold) for n, fold in block.rows)
         self.lines.extend(lines)
         self._ends_blank = isinstance(block, BlankBlock)
 
