@@ -302,6 +302,41 @@ def test_a_page_cut_into_chunks_renders_exactly_as_in_one_piece(monkeypatch, tex
     assert rendered(1) == rendered(10**9)
 
 
+OBSIDIAN = textwrap.dedent(
+    """\
+    A claim[^1] with $x$ and ==marks==.
+
+    $$
+    a & b \\\\
+
+    c
+    $$
+
+    > [!faq]- Folded
+    > Body [[A]].
+
+    Later claim[^2].
+
+    [^1]: First.
+
+    [^2]: Second [[B]].
+    """
+)
+
+
+def test_math_footnotes_and_folds_cut_into_chunks_render_as_in_one_piece(monkeypatch):
+    def rendered(chunk_lines: int) -> list[tuple[str, tuple]]:
+        monkeypatch.setattr(chunks, "CHUNK_LINES", chunk_lines)
+        doc = render_page(OBSIDIAN + "\n" + OBSIDIAN, 60, path="wiki/obsidian.md")
+        return [(line.text, tuple(s[2] for s in line.segments)) for line in doc.lines]
+
+    whole = rendered(10**9)
+    assert rendered(1) == whole
+    assert ("a & b \\\\", (None,)) in whole and ("", ()) in whole  # the math block keeps its blank line
+    assert [text for text, _ in whole].count("[2] Second B.") == 2
+    assert [text for text, _ in whole].count("A claim[1] with x and marks.") == 2  # a footnote keeps its number
+
+
 def test_a_huge_page_finds_its_links_chunk_by_chunk_with_the_same_result(monkeypatch):
     monkeypatch.setattr(document, "LAZY_LINKS_CHARS", 1000)
     text = "---\ntitle: Big\n---\n" + "".join(

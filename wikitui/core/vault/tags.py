@@ -37,7 +37,7 @@ def tag_spans(text: str) -> list[tuple[int, int, str]]:
     The span covers the ``#`` and the name; a piece of inline text (a paragraph's text
     between its code spans and links) is what the renderer passes.
     """
-    out = []
+    out: list[tuple[int, int, str]] = []
     if "#" not in text:
         return out
     for m in TAG.finditer(text):

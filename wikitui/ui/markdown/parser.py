@@ -121,6 +121,27 @@ def _mark_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _footnotes_seen(state: StateCore) -> None:
+    """After a piece's inline parse: remember the number each footnote got (``env["footnote_numbers"]``)."""
+    refs = state.env.get("footnotes", {}).get("refs", {})
+    state.env.setdefault("footnote_numbers", {}).update((k, v) for k, v in refs.items() if v >= 0)
+
+
+def _footnotes_kept(state: StateCore) -> None:
+    """After a piece's block parse: a definition parsed now keeps the number earlier pieces' references gave it.
+
+    The footnote plugin resets a label's number when it meets its definition, which is
+    right for a whole page parsed at once (definitions are read before any reference) but
+    not for a page parsed in chunks, where the references may be in an earlier chunk.
+    """
+    known = state.env.get("footnote_numbers")
+    refs = state.env.get("footnotes", {}).get("refs")
+    if known and refs:
+        for label, number in refs.items():
+            if number < 0 and label in known:
+                refs[label] = known[label]
+
+
 def label_scan_cost(src: str) -> int:
     """About how many characters markdown-it scans looking for the link labels of ``src``.
 
@@ -172,6 +193,8 @@ def _new_parser() -> MarkdownIt:
     # Definitions stay where they are written (a page is parsed in chunks, a definition may come
     # in a later one); a reference is one even when its definition is yet to be parsed.
     footnote_plugin(md, inline=False, move_to_end=False, always_match_refs=True)
+    md.core.ruler.after("block", "footnotes_kept", _footnotes_kept)
+    md.core.ruler.after("inline", "footnotes_seen", _footnotes_seen)
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
     md.inline.ruler.before("emphasis", "mark", _mark_rule)
     md.inline.ruler.before("text", "bare_url", _bare_url_rule)

@@ -315,15 +315,8 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
     def _scroll_to_link(self, index: int) -> None:
         doc = self._doc
         first, last = doc.link_first[index], doc.link_last[index]
-        if first < 0:
-            return
-        top, height = self.scroll_offset.y, max(1, self._height)
-        margin = min(2, height // 4)
-        self._background.stick_to_end = False
-        if first < top:
-            self.scroll_to(y=max(0, first - margin), animate=False, immediate=True)
-        elif last >= top + height:
-            self.scroll_to(y=min(first, last - height + 1 + margin), animate=False, immediate=True)
+        if first >= 0:
+            self._scroll_into_view(first, last)
 
     def _link_in_view(self, index: int) -> bool:
         first = self._doc.link_first[index]
@@ -401,11 +394,12 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
             self._painter.forget(line, line)
             self.refresh_lines(line, 1)
         if fold is not None:
-            line = next((n for n, f in self._doc.fold_lines if f is fold), None)
-            if line is not None:
-                self._scroll_into_view(line, line)
+            at = next((n for n, f in self._doc.fold_lines if f is fold), None)
+            if at is not None:
+                self._scroll_into_view(at, at)
 
     def _scroll_into_view(self, first: int, last: int) -> None:
+        """Scroll so rendered lines ``first`` to ``last`` are in view, a little margin kept."""
         top, height = self.scroll_offset.y, max(1, self._height)
         margin = min(2, height // 4)
         self._background.stick_to_end = False
