@@ -8,6 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import SAMPLE, corpus_path
 from wikitui.core.vault.files import read_text
@@ -550,3 +552,20 @@ def test_vault_large_pages_have_the_core_links_as_tab_stops_in_order():
     chosen = random.Random(7).sample(pages, min(200, len(pages)))
     for path in chosen:
         assert_tab_stops_match_core(path, path.relative_to(root).as_posix())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.lists(st.from_regex(r"[a-z]{1,9}(-[a-z]{1,6})?", fullmatch=True), min_size=1,
+                                  max_size=8).map(" ".join), min_size=3, max_size=3), min_size=2, max_size=4),
+       st.integers(40, 90))
+def test_table_cells_break_only_at_spaces_and_hyphens_while_the_longest_words_fit(rows, width):
+    table = "\n".join(["| " + " | ".join(r) + " |" if i != 1 else "|---|---|---|" for i, r in
+                       enumerate([rows[0], rows[0], *rows[1:]])]) + "\n"
+    words = {w for r in rows for cell in r for piece in cell.split() for w in re.findall(r"[^-]*-|[^-]+", piece)}
+    longest = [max(len(w) for r in rows for w in re.findall(r"[^\s-]*-|[^\s-]+", r[c])) for c in range(3)]
+    doc = render_page(table, width)
+    lines = [line.text for line in doc.lines]
+    if not lines[0].startswith("┌") or sum(longest) + 10 > width:
+        return  # shown row by row, or the words cannot all fit: breaking inside them is allowed
+    pieces = {p for t in lines if t.startswith("│") for p in t.replace("│", " ").split()}
+    assert pieces <= words | {w for r in rows for cell in r for w in cell.split()}, pieces - words
