@@ -72,6 +72,7 @@ class PageDocument:
         source_lexer: Show ``text`` as highlighted source with this pygments lexer name
             (raw files) instead of rendering markdown.
         valid_utf8: Whether the file decoded cleanly; None guesses from replacement characters.
+        folds_open: Show foldable callouts open, ``[!faq]-`` too (a chat answer, which has no fold cursor).
     """
 
     def __init__(
@@ -82,8 +83,10 @@ class PageDocument:
         info: PageInfo | None = None,
         source_lexer: str | None = None,
         valid_utf8: bool | None = None,
+        folds_open: bool = False,
     ) -> None:
         self.source = text
+        self.folds_open = folds_open
         self.path = path
         self._masked: str | None = None
         self._offset_cursor = (0, 0)  # (line, offset) of the last line start looked up
@@ -284,7 +287,10 @@ class PageDocument:
         # Links past the cut of an over-long line are not shown.
         hidden = frozenset(k for k in range(lo, hi) if cuts and links[k].start >= cuts.get(links[k].line, 1 << 62))
         matcher = LinkMatcher(self.links, lo, hi, hidden)
-        return markdown_blocks(src, self.source, self.links, matcher, chunk.start, self._env)
+        blocks = markdown_blocks(src, self.source, self.links, matcher, chunk.start, self._env)
+        if self.folds_open:
+            _open_folds(blocks)
+        return blocks
 
     def step(self) -> bool:
         """Lay out the next chunk (parsing it first if needed); False once complete."""
@@ -363,6 +369,14 @@ class PageDocument:
             if normalize_anchor(text) == wanted:
                 return line
         return None
+
+
+def _open_folds(blocks: list[Block]) -> None:
+    """Open every foldable callout among ``blocks`` (and inside them)."""
+    for block in blocks:
+        if isinstance(block, FoldBlock):
+            block.open = True
+            _open_folds(block.body)
 
 
 def _source_chunks(lines: list[str], max_chars: int = SOURCE_CHUNK_CHARS) -> Iterator[_Chunk]:
