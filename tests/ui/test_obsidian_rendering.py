@@ -245,3 +245,14 @@ def test_snapshot_of_a_page_holding_every_obsidian_rendering(snap_compare, sampl
         await pilot.pause()
 
     assert snap_compare(workspace(sample_vault, watch=False, index=False), terminal_size=size, run_before=before)
+
+
+def test_a_size_in_pixels_becomes_cells_by_the_terminal_s_cell_size():
+    from wikitui.ui.markdown.pictures import MAX_COLUMNS, MAX_ROWS, picture_box, picture_size
+
+    assert picture_box("100x145", (10, 20)) == (10, 8)  # 145 px high: 7.25 cells, rounded up
+    assert picture_box("100", (8, 16)) == (13, MAX_ROWS)  # a width only: as tall as the shape makes it
+    assert picture_box("a caption") == picture_box("") == (MAX_COLUMNS, MAX_ROWS)
+    assert picture_box("9999x9999") == (MAX_COLUMNS, MAX_ROWS)  # never larger than a page draws
+    assert picture_size("100x145", "wiki") == "100x145" and picture_size("Bands|100", "md") == "100"
+    assert picture_size("Bands", "md") == ""

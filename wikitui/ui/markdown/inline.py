@@ -207,6 +207,9 @@ def _image(walk: InlineWalk, tok: Token) -> None:
     if index is None and walk.link is not None:
         index = walk.link
     label = tok.content or src.rsplit("/", 1)[-1]
+    alt, bar, size = label.rpartition("|")
+    if bar and _SIZE.match(size.strip()):  # ``![alt|100](x.png)``: a size, not part of the alt text
+        label = alt.strip() or src.rsplit("/", 1)[-1]
     walk.embed(f"⧉ {label}", index, "link-external" if index is None else "")
 
 

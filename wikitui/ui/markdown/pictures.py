@@ -40,6 +40,14 @@ PIXEL_ROLE = "px:"
 _SIZE = re.compile(r"^\s*(\d{1,5})(?:\s*x\s*(\d{1,5}))?\s*$")
 
 
+def picture_size(label: str, kind: str) -> str:
+    """The size an embed asks for: a wikilink's label (``![[x.png|100]]``), a markdown image's alt after ``|``
+    (``![photo|100x80](x.png)``); "" when none."""
+    if kind == "wiki":
+        return label
+    return label.rpartition("|")[2] if "|" in label else ""
+
+
 def picture_box(label: str, cell: tuple[int, int] = (10, 20)) -> tuple[int, int]:
     """The cells (columns, rows) an embedded picture may take: its ``|W`` or ``|WxH`` size, else the most.
 

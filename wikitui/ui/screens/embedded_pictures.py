@@ -22,7 +22,7 @@ import os
 from typing import TYPE_CHECKING
 
 from wikitui.core.vault.formats.kinds import kind_of
-from wikitui.ui.markdown.pictures import picture_box, small_picture
+from wikitui.ui.markdown.pictures import picture_box, picture_size, small_picture
 from wikitui.ui.picture_method import method_in_use
 from wikitui.ui.terminal_pictures import app_truecolor, cell_pixels, driver_writer
 
@@ -54,7 +54,7 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
     # The cell size here, not in the worker: reading it may load textual-image with stdout swapped out.
     cell = cell_pixels() if method != "halfcell" else None
     # Each at its ``|W`` / ``|WxH`` size, else the largest size drawn (the terminal scales it for a narrower pane).
-    sizes = {index: doc.links[index].label if doc.links[index].kind == "wiki" else "" for index in wanted}
+    sizes = {index: picture_size(doc.links[index].label, doc.links[index].kind) for index in wanted}
     sized = any(picture_box(size) != picture_box("") for size in sizes.values())
     size_cell = cell or (cell_pixels() if sized else (10, 20))  # pixels to cells as the terminal draws them
     boxes = {index: picture_box(size, size_cell) for index, size in sizes.items()}
