@@ -256,3 +256,24 @@ def test_a_size_in_pixels_becomes_cells_by_the_terminal_s_cell_size():
     assert picture_box("9999x9999") == (MAX_COLUMNS, MAX_ROWS)  # never larger than a page draws
     assert picture_size("100x145", "wiki") == "100x145" and picture_size("Bands|100", "md") == "100"
     assert picture_size("Bands", "md") == ""
+
+
+async def test_a_link_chosen_inside_a_folded_callout_opens_the_callout(sample_vault):
+    rendering_vault(sample_vault)
+    page_text = "# Folds\n\n> [!tip]- Hidden link\n> See [[Embed Source]] here.\n\nAfter [[Embed Loop]].\n"
+    (sample_vault / "wiki" / "folds.md").write_text(page_text, encoding="utf-8")
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("wiki/folds.md")
+        page = app.query_one(PageView)
+        await wait_for(pilot, lambda: "▸ Tip Hidden link" in screen_text(app), "the folded callout")
+        page.focus()
+        await pilot.press("tab")  # the fold's title first
+        assert page.selected_fold is not None
+        await pilot.press("tab")  # then the link after it: the hidden link is skipped
+        assert page.selected_link is not None and page.links[page.selected_link].target == "Embed Loop"
+        assert "See Embed Source here." not in screen_text(app)
+        page.select_link(0)  # chosen from elsewhere (the links panel): its callout opens
+        await pilot.pause()
+        assert "▾ Tip Hidden link" in screen_text(app) and "See Embed Source here." in screen_text(app)

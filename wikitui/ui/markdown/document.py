@@ -200,6 +200,17 @@ class PageDocument:
         fold.open = not fold.open
         self.width = 0
 
+    def reveal_link(self, index: int) -> bool:
+        """Open the folded callouts that hide link ``index``; whether any was (lay the page out again then)."""
+        opened = False
+        for chunk in self._parsed:
+            for block in chunk.blocks or ():
+                if isinstance(block, FoldBlock) and _open_to(block, index):
+                    opened = True
+        if opened:
+            self.width = 0
+        return opened
+
     def select_fold(self, fold: FoldBlock | None) -> list[int]:
         """Put the page's cursor on ``fold`` (None: on no fold); the rendered lines whose look changed."""
         changed = []
@@ -369,6 +380,28 @@ class PageDocument:
             if normalize_anchor(text) == wanted:
                 return line
         return None
+
+
+def _holds_link(block: Block, index: int) -> bool:
+    """Whether link ``index`` is drawn by ``block`` (its text, a table's cells, a fold's title or body)."""
+    if isinstance(block, FoldBlock):
+        return _holds_link(block.title, index) or any(_holds_link(b, index) for b in block.body)
+    if isinstance(block, TextBlock):
+        return any(link == index for _t, _r, link in block.runs)
+    if isinstance(block, TableBlock):
+        return any(link == index for row in block.rows for cell in row for _t, _r, link in cell)
+    return False
+
+
+def _open_to(fold: FoldBlock, index: int) -> bool:
+    """Open ``fold`` and the folds inside it down to link ``index`` when the link is in its body; whether it is."""
+    if not any(_holds_link(b, index) for b in fold.body):
+        return False
+    fold.open = True
+    for block in fold.body:
+        if isinstance(block, FoldBlock):
+            _open_to(block, index)
+    return True
 
 
 def _open_folds(blocks: list[Block]) -> None:

@@ -159,7 +159,9 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
         """Put the link cursor on link ``index`` (None: no link) and bring it into view."""
         self.link_cursor.check(index)
         if index is not None:
-            self._doc.ensure_link(index)
+            if not self._doc.ensure_link(index) and self._doc.reveal_link(index):
+                self.relayout()  # the link was inside a folded callout: opened to show it
+                self._doc.ensure_link(index)
             self.sync_size()
         if index == self.selected_link and index is not None:
             self._scroll_to_link(index)
