@@ -114,7 +114,8 @@ class MainScreen(Screen[None]):
                                           busy=self._turn_running, has_pending=self._has_pending)
         self.page_display = PageDisplay(self, workspace, vault_state)
         #: Opening pages, following links, back and forward.
-        self.navigator = Navigator(self, workspace, self.page_display, opener=opener, on_created=self._page_written)
+        self.navigator = Navigator(self, workspace, self.page_display, opener=opener, on_created=self._page_written,
+                                   on_shown=self._page_shown)
 
     # --------------------------------------------------- what the page shows
     @property
@@ -312,6 +313,21 @@ class MainScreen(Screen[None]):
         self.page_display.mark_reviewed()
 
     # ------------------------------------------------------------ sync
+    def _page_shown(self, path: str) -> None:
+        """A page opened: no longer marked as changed by others."""
+        tree = self.query_one(PageTree)
+        if path in tree.tree.unread:
+            from wikitui.core.sync.unread import mark_read
+
+            mark_read(self.workspace.vault, path)
+            tree.set_unread(tree.tree.unread - {path})
+
+    def show_unread(self) -> None:
+        """Mark in the tree the pages others changed since they were last opened here."""
+        from wikitui.core.sync.unread import read_unread
+
+        self.query_one(PageTree).set_unread(read_unread(self.workspace.vault))
+
     def action_sync(self) -> None:
         """Bring the git upstream's commits in and push ours (``wikitui sync``), in a worker."""
         self.notify("Syncing with the upstream…", timeout=3)
@@ -361,20 +377,32 @@ class MainScreen(Screen[None]):
             self.workspace.files_changed(changed, index=False)
             self.vault_changed(set(changed))
             self._index_later(changed)
+        self.show_unread()
         if scheduled:
             notice = self.sync_schedule.finished(came_in=len(result.incoming), conflicts=len(result.conflicts))
             if notice:
                 self.notify(notice, title="Sync", severity="warning" if result.conflicts else "information")
             return
         if result.conflicts:
-            paths = ", ".join(c.path for c in result.conflicts)
+            from wikitui.ui.screens.sync_conflicts import SyncConflictsScreen
+
             self.notify(f"{plural(len(result.conflicts), 'conflict')} with {result.upstream}: nothing was written "
-                        f"or pushed. Resolve with `wikitui sync --take ours|theirs|file PATH`: {paths}",
-                        title="Sync", severity="warning", timeout=12)
+                        "or pushed until each is resolved", title="Sync", severity="warning", timeout=8)
+            self.app.push_screen(SyncConflictsScreen(self.workspace, result.conflicts, result.upstream,
+                                                     sync_again=lambda: self.start_sync(push=True)))
             return
         bits = [f"{plural(len(result.incoming), 'commit')} came in"] if result.incoming else []
         bits += [f"pushed {plural(len(result.outgoing), 'commit')}"] if result.pushed else []
         self.notify("; ".join(bits) if bits else f"Up to date with {result.upstream}", title="Sync")
+        incoming = {c.changeset for c in result.incoming if c.changeset}
+        if incoming:
+            self.show_incoming(incoming, result.upstream)
+
+    def show_incoming(self, changesets: set[str], upstream: str) -> None:
+        """The digest of what came in: its changesets' log entries as rows (enter: the diff; r: revert this)."""
+        from wikitui.ui.screens.log_rows import LogScreen
+
+        self.app.push_screen(LogScreen(self.workspace, only=changesets, heading=f"Came in from {upstream}"))
 
     # ------------------------------------------------------------ editing
     def action_edit_page(self) -> None:
@@ -409,6 +437,7 @@ class MainScreen(Screen[None]):
     def graph_ready(self, graph: LinkGraph, prepared: PreparedPages | None = None) -> None:
         """The link graph arrived: fill the trees and re-show the page with its links resolved."""
         self.refresh_trees(graph, prepared)
+        self.show_unread()
         self.navigator.redisplay(keep_scroll=True)
 
     def refresh_trees(self, graph: LinkGraph, prepared: PreparedPages | None = None) -> None:
