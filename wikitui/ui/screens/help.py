@@ -59,6 +59,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     # (The app and the workspace screen are given: they open this screen, and import it.)
     from textual.command import CommandPalette
 
+    from wikitui.ui.screens.batch_review import BatchReviewScreen
     from wikitui.ui.screens.dialogs import ConfirmScreen, CreatePageScreen
     from wikitui.ui.screens.history import HistoryScreen
     from wikitui.ui.screens.outline import OutlineScreen
@@ -94,6 +95,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("Review (ctrl+r)", (ReviewScreen,)),
         Place("Review: writing a reason (e)", (ReasonInput,)),
         Place("Review: a conflict", (ConflictScreen,)),
+        Place("Batch review (/review batch)", (BatchReviewScreen,)),
         Place("A page's history (h)", (HistoryScreen,)),
         Place("A question (open a link in the browser?)", (ConfirmScreen,)),
         Place("Creating a missing page", (CreatePageScreen,)),

@@ -1,0 +1,133 @@
+"""The batch review, driven like a person would (issue 23 point 4): keys in, then the screen and the disk.
+
+The batch is made for real: ``wikitui ingest raw/papers/ --yes`` against the fake model
+server, three sources. Source a edits the Dodo's page, b proposes a summary page of its
+own, c edits the Dodo's page further down, over a's text (a stacked changeset).
+"""
+
+from __future__ import annotations
+
+import io
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+from textual.app import App, ComposeResult
+
+from tests.core.batch_util import summary_page
+from tests.fakeserver import Dynamic, text, tool_call
+from tests.ui.workspace_helpers import notices, screen_text, wait_for, wait_ready, workspace
+from wikitui.cli import main
+from wikitui.core.batch.queue import Batch, Entry
+from wikitui.core.batch.review import BatchReview
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.changes.overlay import Overlay
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.vault.create import init_vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.ui.screens.batch_review import BatchReviewScreen
+from wikitui.ui.themes import bundled_theme_dir, load_theme_file
+from wikitui.ui.widgets.diff_view import DiffView
+from wikitui.ui.widgets.chat_pane import ChatPane
+
+DODO = "wiki/characters/dodo.md"
+A_OLD, A_NEW = "# Dodo", "# Dodo (a)"
+C_NEW_SUFFIX = " (c)"
+
+
+def _last_line(vault: Path) -> str:
+    return (vault / DODO).read_text().rstrip("\n").splitlines()[-1]
+
+
+def three_sources(vault: Path):
+    """The fake model: a and c edit the Dodo's page (c below a, over a's text), b writes a page of its own."""
+    last = _last_line(vault)
+
+    def answer(body: dict):
+        messages = body.get("messages", [])
+        first = next(m for m in messages if m.get("role") == "user" and "Ingest raw/" in str(m.get("content")))
+        source = str(first["content"]).split("Ingest ", 1)[1].split()[0].rstrip(".")
+        at = next((i for i, m in enumerate(messages) if m.get("role") == "user"
+                   and "plan is approved" in str(m.get("content"))), None)
+        if at is None:
+            return text(f"Plan: from {source}.") if messages[-1].get("role") == "tool" else tool_call("read", path=source)
+        if any(m.get("role") == "tool" for m in messages[at:]):
+            return text("Done.")
+        if source.endswith("a.md"):
+            return tool_call("propose_edit", path=DODO, edits=[{"old": A_OLD, "new": A_NEW}], reason="a's heading")
+        if source.endswith("c.md"):
+            return tool_call("propose_edit", path=DODO, edits=[{"old": last, "new": last + C_NEW_SUFFIX}],
+                             reason="c's last line")
+        path, content = summary_page(source)
+        return tool_call("propose_page", path=path, content=content, reason="summary")
+
+    return [Dynamic(answer) for _ in range(30)]
+
+
+@pytest.fixture
+def batch_vault(sample_vault, fake_llm):
+    (sample_vault / "raw/papers").mkdir(parents=True)
+    for name in "abc":
+        (sample_vault / f"raw/papers/{name}.md").write_text(f"# Paper {name}\n\nAbout the Dodo.\n")
+    fake_llm.script(*three_sources(sample_vault))
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["ingest", "raw/papers/", "--vault", str(sample_vault), "--yes"])
+    assert code == 0, err.getvalue()
+    assert len(PendingStore(Vault.open(sample_vault)).list()) == 3
+    return sample_vault
+
+
+def diff_text(app) -> str:
+    diff = app.screen.query_one(DiffView)
+    return "\n".join(diff.render_line(y).text for y in range(diff.size.height))
+
+
+async def open_batch_review(pilot) -> BatchReviewScreen:
+    pane = pilot.app.query_one(ChatPane)
+    pane.chat_input.focus()
+    pane.chat_input.set_text("/review batch")
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, BatchReviewScreen), "the batch review", timeout=10)
+    await pilot.pause()
+    return pilot.app.screen  # type: ignore[return-value]
+
+
+async def test_a_rejection_in_source_1_that_source_3_built_on_is_re_merged_then_applied_per_source(batch_vault):
+    app = workspace(batch_vault, watch=False, index=False)
+    original_last = _last_line(batch_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        screen = await open_batch_review(pilot)
+        # The summary first.
+        text_now = screen_text(app)
+        assert "3 sources · 1 new page · 1 edited page" in text_now
+        assert "No second reviewer read this batch" in text_now
+        assert "1. raw/papers/a.md" in text_now and "3. raw/papers/c.md" in text_now
+        # Then the pages: the Dodo's page first, its hunks from a, then c.
+        await pilot.press("tab")
+        assert not screen.summary_shown
+        shown = diff_text(app)
+        assert "1. raw/papers/a.md" in shown and "3. raw/papers/c.md" in shown
+        dodo = [h for h in screen.review.hunks(0)]
+        assert [h.source for h in dodo][-1] == 2 and screen.review.pages[0].path == DODO
+        # Reject a's heading hunk: c's hunk is re-merged over the page without it.
+        heading = next(i for i, h in enumerate(dodo) if any(A_NEW in ln for ln in h.hunk.lines))
+        await pilot.press(*["j"] * heading, "r")
+        c_hunks = [h for h in screen.review.hunks(0) if h.source == 2]
+        assert c_hunks and all(h.remerged and not h.conflict for h in c_hunks)
+        assert "3. raw/papers/c.md  ↻ re-merged" in diff_text(app)
+        assert screen.page == 0  # on to the next undecided hunk of the page
+        await pilot.press("A", "n", "A")  # the rest of the Dodo's page, then b's page
+        assert "4 hunks · 3 accepted · 1 rejected · 0 undecided" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, BatchReviewScreen), "the apply", timeout=20)
+        await wait_for(pilot, lambda: any("each its own changeset" in n for n in notices(app)), "the notice")
+    dodo_text = (batch_vault / DODO).read_text()
+    assert original_last + C_NEW_SUFFIX in dodo_text and A_NEW not in dodo_text
+    assert (batch_vault / summary_page("raw/papers/b.md")[0]).exists()
+    log = (batch_vault / "wiki/log.md").read_text()
+    assert [log.count(f"ingest | Paper {n}\n") for n in "abc"] == [1, 1, 1]  # one entry per source
+    assert log.index("ingest | Paper a") < log.index("ingest | Paper b") < log.index("ingest | Paper c")
+    assert PendingStore(Vault.open(batch_vault)).list() == []
