@@ -40,9 +40,13 @@ def _last_line(vault: Path) -> str:
     return (vault / DODO).read_text().rstrip("\n").splitlines()[-1]
 
 
-def three_sources(vault: Path):
-    """The fake model: a and c edit the Dodo's page (c below a, over a's text), b writes a page of its own."""
+def three_sources(vault: Path, *, c_rewrites_a: bool = False):
+    """The fake model: a and c edit the Dodo's page (c below a, over a's text), b writes a page of its own.
+
+    ``c_rewrites_a``: c rewrites a's very line instead (a rejected, c cannot merge).
+    """
     last = _last_line(vault)
+    c_edit = {"old": A_NEW, "new": "# Dodo (a, c)"} if c_rewrites_a else {"old": last, "new": last + C_NEW_SUFFIX}
 
     def answer(body: dict):
         messages = body.get("messages", [])
@@ -57,20 +61,19 @@ def three_sources(vault: Path):
         if source.endswith("a.md"):
             return tool_call("propose_edit", path=DODO, edits=[{"old": A_OLD, "new": A_NEW}], reason="a's heading")
         if source.endswith("c.md"):
-            return tool_call("propose_edit", path=DODO, edits=[{"old": last, "new": last + C_NEW_SUFFIX}],
-                             reason="c's last line")
+            return tool_call("propose_edit", path=DODO, edits=[c_edit], reason="c's line")
         path, content = summary_page(source)
         return tool_call("propose_page", path=path, content=content, reason="summary")
 
     return [Dynamic(answer) for _ in range(30)]
 
 
-@pytest.fixture
-def batch_vault(sample_vault, fake_llm):
+def make_batch(sample_vault: Path, fake_llm, **options) -> Path:
+    """``wikitui ingest raw/papers/ --yes`` over three sources through the fake model server."""
     (sample_vault / "raw/papers").mkdir(parents=True)
     for name in "abc":
         (sample_vault / f"raw/papers/{name}.md").write_text(f"# Paper {name}\n\nAbout the Dodo.\n")
-    fake_llm.script(*three_sources(sample_vault))
+    fake_llm.script(*three_sources(sample_vault, **options))
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
         code = main(["ingest", "raw/papers/", "--vault", str(sample_vault), "--yes"])
@@ -79,9 +82,21 @@ def batch_vault(sample_vault, fake_llm):
     return sample_vault
 
 
+@pytest.fixture
+def batch_vault(sample_vault, fake_llm):
+    return make_batch(sample_vault, fake_llm)
+
+
+@pytest.fixture
+def conflict_vault(sample_vault, fake_llm):
+    return make_batch(sample_vault, fake_llm, c_rewrites_a=True)
+
+
 def diff_text(app) -> str:
+    """What the diff pane shows, row by row (the screen's columns right of the page list)."""
     diff = app.screen.query_one(DiffView)
-    return "\n".join(diff.render_line(y).text for y in range(diff.size.height))
+    x = diff.region.x
+    return "\n".join(line[x:] for line in screen_text(app).splitlines()[diff.region.y:diff.region.bottom])
 
 
 async def open_batch_review(pilot) -> BatchReviewScreen:
@@ -109,7 +124,8 @@ async def test_a_rejection_in_source_1_that_source_3_built_on_is_re_merged_then_
         await pilot.press("tab")
         assert not screen.summary_shown
         shown = diff_text(app)
-        assert "1. raw/papers/a.md" in shown and "3. raw/papers/c.md" in shown
+        assert "from 1. raw/papers/a.md, 3. raw/papers/c.md" in shown  # the page's top names its sources
+        assert "· 1. a.md" in shown and "· 3. c.md" in shown  # and each hunk its own
         dodo = [h for h in screen.review.hunks(0)]
         assert [h.source for h in dodo][-1] == 2 and screen.review.pages[0].path == DODO
         # Reject a's heading hunk: c's hunk is re-merged over the page without it.
@@ -117,7 +133,7 @@ async def test_a_rejection_in_source_1_that_source_3_built_on_is_re_merged_then_
         await pilot.press(*["j"] * heading, "r")
         c_hunks = [h for h in screen.review.hunks(0) if h.source == 2]
         assert c_hunks and all(h.remerged and not h.conflict for h in c_hunks)
-        assert "3. raw/papers/c.md  ↻ re-merged" in diff_text(app)
+        assert "↻ re-merged · 3. c.md" in diff_text(app)
         assert screen.page == 0  # on to the next undecided hunk of the page
         await pilot.press("A", "n", "A")  # the rest of the Dodo's page, then b's page
         assert "4 hunks · 3 accepted · 1 rejected · 0 undecided" in screen_text(app)
@@ -131,3 +147,69 @@ async def test_a_rejection_in_source_1_that_source_3_built_on_is_re_merged_then_
     assert [log.count(f"ingest | Paper {n}\n") for n in "abc"] == [1, 1, 1]  # one entry per source
     assert log.index("ingest | Paper a") < log.index("ingest | Paper b") < log.index("ingest | Paper c")
     assert PendingStore(Vault.open(batch_vault)).list() == []
+
+
+async def test_a_real_conflict_is_shown_refused_and_left_pending(conflict_vault):
+    vault = conflict_vault
+    before = (vault / DODO).read_text()
+    app = workspace(vault, watch=False, index=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot)
+        screen = await open_batch_review(pilot)
+        await pilot.press("tab")
+        heading = next(i for i, h in enumerate(screen.review.hunks(0)) if any(A_NEW in ln for ln in h.hunk.lines
+                                                                               if ln.startswith("+")) and h.source == 0)
+        await pilot.press(*["j"] * heading, "r")
+        [c_hunk] = [h for h in screen.review.hunks(0) if h.source == 2]
+        assert c_hunk.conflict
+        assert "1 conflict" in screen_text(app)  # the counts say so
+        await pilot.press(*["j"] * (screen.review.hunks(0).index(c_hunk) - screen.cursor))
+        assert "✗ conflict · 3. c.md" in diff_text(app)  # its header says so
+        await pilot.press(*["k"] * len(screen.review.hunks(0)))
+        diff = app.screen.query_one(DiffView)
+        diff.scroll_to(y=0, animate=False, immediate=True)
+        await pilot.pause()
+        top = diff_text(app)  # the page's top: which source conflicts, why, and the regions
+        assert "✗ 3. raw/papers/c.md: it does not merge" in top and "<<<<<<< kept" in top, top
+        await pilot.press(*["j"] * screen.review.hunks(0).index(c_hunk))
+        await pilot.press("a")  # refused
+        await wait_for(pilot, lambda: any("cannot be applied" in n for n in notices(app)), "the refusal")
+        assert c_hunk.key not in screen.review.decisions
+        await pilot.press("A")  # the page's others (a's updated line); the conflict stays undecided
+        assert c_hunk.key not in screen.review.decisions
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, BatchReviewScreen), "the apply", timeout=20)
+        await wait_for(pilot, lambda: any("kept a conflict pending" in n for n in notices(app)), "the notice")
+    after = (vault / DODO).read_text()
+    assert "# Dodo (a" not in after and after != before  # a's updated line only; c's change never written
+    [left] = [cs for cs in PendingStore(Vault.open(vault)).list() if any(fc.path == DODO for fc in cs.files)]
+    assert "# Dodo (a, c)" in left.files[0].new_text  # c waits, as it was proposed
+
+
+async def test_o_accepts_the_reviewers_ok_hunks_and_s_a_whole_source(batch_vault):
+    store = PendingStore(Vault.open(batch_vault))
+    for cs in store.list():
+        for fc in cs.files:
+            for h in fc.hunks:
+                verdict = "doubt" if fc.path == DODO and any(C_NEW_SUFFIX in ln for ln in h.lines) else "ok"
+                h.review = {"verdict": verdict, "note": "checked", "model": "reviewer"}
+        store.save(cs)
+    app = workspace(batch_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        screen = await open_batch_review(pilot)
+        assert "Second reviewer: 3 ok · 1 doubt · 0 wrong" in screen_text(app)
+        await pilot.press("o")
+        assert screen.review.summary().accepted == 3 and screen.review.summary().undecided == 1
+        assert "4 hunks · 3 accepted · 0 rejected · 1 undecided" in screen_text(app)
+        assert "1 to look at" in screen_text(app)  # c's doubt, named under its source
+        await pilot.press("tab")
+        doubt = next(h for h in screen.review.hunks(0) if h.verdict == "doubt")
+        screen.cursor = screen.review.hunks(0).index(doubt)
+        await pilot.press("s")  # c's source: its doubt is not "unquestioned"
+        assert doubt.key not in screen.review.decisions
+        await pilot.press("a")
+        assert screen.review.summary().undecided == 0
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, BatchReviewScreen), "leaving")
+    assert len(PendingStore(Vault.open(batch_vault)).list()) == 3  # esc: everything still pending

@@ -67,12 +67,11 @@ class ShownHunk:
 
 
 def shown_hunk(review: BatchReview, h: BatchHunk) -> ShownHunk:
-    """``h`` for the diff view, its header followed by ``· <n>. <source>``."""
-    tag = f"  · {h.source + 1}. {review.sources[h.source].source}"
-    if h.conflict:
-        tag += "  ✗ conflict"
-    elif h.remerged:
-        tag += "  ↻ re-merged"
+    """``h`` for the diff view, its header followed by ``· <n>. <source's file name>``."""
+    # The source's number and file name: the header is one row, and the page's top names each source in full.
+    # What matters most first: a narrow diff cuts the header's end.
+    mark = " ✗ conflict" if h.conflict else " ↻ re-merged" if h.remerged else ""
+    tag = f"{mark} · {h.source + 1}. {review.sources[h.source].source.rsplit('/', 1)[-1]}"
     x = h.hunk
     return ShownHunk(h.key, x.header + tag, x.lines, x.display_lines, x.kind, x.review,
                      x.added, x.removed)
