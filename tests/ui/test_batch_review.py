@@ -213,3 +213,74 @@ async def test_o_accepts_the_reviewers_ok_hunks_and_s_a_whole_source(batch_vault
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, BatchReviewScreen), "leaving")
     assert len(PendingStore(Vault.open(batch_vault)).list()) == 3  # esc: everything still pending
+
+
+# ---------------------------------------------------------------- snapshots (fixed ids, no dates)
+NOTES = "".join(f"Line {i} of the notes.\n" for i in range(1, 31))
+GIZMO = "---\ntitle: Gizmo\ntype: concept\nsummary: A small device\n---\n\n# Gizmo\n\nA gizmo is a small device.\n"
+
+
+def snapshot_batch(root: Path) -> Path:
+    """Three stacked sources with fixed ids, the second reviewer's verdicts on them."""
+    init_vault(root)
+    (root / "wiki/notes.md").write_text(NOTES, encoding="utf-8")
+    vault = Vault.open(root)
+    overlay = Overlay(LinkGraph.load(vault))
+    store = PendingStore(vault)
+    calls = [
+        [("edit", "notes.md", [{"old": "Line 5 of", "new": "Line five (s1) of"}]), ("new_page", "concepts/gizmo.md", GIZMO)],
+        [("edit", "notes.md", [{"old": "Line 12 of", "new": "Line twelve (s2) of"}])],
+        [("edit", "notes.md", [{"old": "Line 20 of", "new": "Line twenty (s3) of"}]),
+         ("edit", "concepts/gizmo.md", [{"old": "a small device.", "new": "a small device, cheap."}])],
+    ]
+    entries = []
+    for n, source_calls in enumerate(calls, 1):
+        b = ChangesetBuilder(vault, overlay.graph, overlay)
+        b.changeset_id = f"cs-20260101-00000{n}"
+        for name, *args in source_calls:
+            getattr(b, name)(*args)
+        cs = b.build("ingest", f"Paper {n}")
+        assert cs is not None
+        for fc in cs.files:
+            for h in fc.hunks:
+                verdict = "doubt" if n == 2 else "ok"
+                h.review = {"verdict": verdict, "note": "the source says so" if verdict == "ok" else
+                            "the source gives no number", "model": "reviewer"}
+        overlay.add(cs)
+        store.save(cs)
+        entries.append(Entry(f"raw/papers/paper-{n}.md", "proposed", changeset=cs.id))
+    batch = Batch("batch-20260101-000000-abcd", "2026-01-01T00:00:00", "raw/papers/", None, entries,
+                  root / ".wikitui/batches/batch-20260101-000000-abcd.json")
+    batch.save()
+    return root
+
+
+class BatchApp(App):
+    """A tiny app that opens the batch review."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+
+    def compose(self) -> ComposeResult:
+        yield from ()
+
+    def on_mount(self) -> None:
+        theme = load_theme_file(bundled_theme_dir() / "wikitui-dark.toml")
+        self.register_theme(theme)
+        self.theme = theme.name
+        self.push_screen(BatchReviewScreen(BatchReview.load(Vault.open(self.root))))
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+def test_snapshot_batch_summary(tmp_path, snap_compare, size):
+    assert snap_compare(BatchApp(snapshot_batch(tmp_path / "v")), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+def test_snapshot_batch_by_page_after_a_rejection(tmp_path, snap_compare, size):
+    async def reject_the_first(pilot):
+        await pilot.press("tab", "r")  # s1's notes hunk: s2's and s3's, built on it, are re-merged
+        await pilot.pause()
+
+    assert snap_compare(BatchApp(snapshot_batch(tmp_path / "v")), terminal_size=size, run_before=reject_the_first)

@@ -115,6 +115,15 @@ class BatchSummary:
     conflicts: int
 
 
+@dataclass(slots=True)
+class _PageStats:
+    """A page's share of the summary, kept as it is (re-)derived."""
+
+    verdicts: Counter[str]
+    remerged: int
+    conflicts: int
+
+
 class BatchReview:
     """The decisions of a batch's review, with no UI.
 
@@ -144,6 +153,7 @@ class BatchReview:
                     if isinstance(h.review, dict) and h.review.get("verdict") == "wrong":
                         self.decisions[f"{s}:{h.id}"] = REJECTED
         self._hunks = [[] for _ in self.pages]
+        self._stats = [_PageStats(Counter(), 0, 0) for _ in self.pages]
         for p in range(len(self.pages)):
             self._restack(p)
 
@@ -188,23 +198,25 @@ class BatchReview:
 
     def summary(self) -> BatchSummary:
         """The numbers the review opens with."""
-        hunks = self.all_hunks()
-        verdicts = Counter(h.verdict for h in hunks if h.verdict)
-        accepted = sum(1 for h in hunks if self.decisions.get(h.key) == ACCEPTED)
-        rejected = sum(1 for h in hunks if self.decisions.get(h.key) == REJECTED)
+        # Per-page figures are kept as pages are (re-)derived: a key press costs a sum over pages, not hunks.
+        verdicts: Counter[str] = Counter()
+        for stats in self._stats:
+            verdicts.update(stats.verdicts)
+        total = sum(len(hunks) for hunks in self._hunks)
+        accepted = sum(1 for d in self.decisions.values() if d == ACCEPTED)
+        rejected = len(self.decisions) - accepted
         return BatchSummary(
             sources=len(self.sources), new_pages=sum(1 for p in self.pages if p.created),
-            edited_pages=sum(1 for p in self.pages if not p.created), hunks=len(hunks),
+            edited_pages=sum(1 for p in self.pages if not p.created), hunks=total,
             verdicts={v: verdicts.get(v, 0) for v in VERDICTS} if verdicts else {},
-            accepted=accepted, rejected=rejected, undecided=len(hunks) - accepted - rejected,
-            remerged=sum(1 for r in self._derived.values() if r.remerged),
-            conflicts=sum(1 for r in self._derived.values() if r.conflict),
+            accepted=accepted, rejected=rejected, undecided=total - accepted - rejected,
+            remerged=sum(s.remerged for s in self._stats), conflicts=sum(s.conflicts for s in self._stats),
         )
 
     @property
     def has_reviewer(self) -> bool:
         """Whether a second reviewer read any of the batch's hunks."""
-        return any(h.verdict for h in self.all_hunks())
+        return any(s.verdicts for s in self._stats)
 
     # ---------------------------------------------------------------- deciding
     def decide(self, key: str, decision: Decision | None) -> bool:
@@ -281,6 +293,8 @@ class BatchReview:
                 self._by_key[key] = (p, len(hunks))
                 hunks.append(BatchHunk(key, s, page.path, h, d.remerged, d.conflict))
         self._hunks[p] = hunks
+        self._stats[p] = _PageStats(Counter(h.verdict for h in hunks if h.verdict),
+                                    sum(1 for d in derived if d.remerged), sum(1 for d in derived if d.conflict))
 
     def _carry_decisions(self, s: int, old: FileChange, new: FileChange) -> None:
         """A re-derived change's hunks keep the decisions of the hunks with the same lines."""

@@ -155,6 +155,9 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         self._entries = [PageEntry(review, p) for p in range(len(review.pages))]
         self._shown: dict[int, tuple[list[BatchHunk], PageShown]] = {}
         self._view_page: int | None = None
+        self._changes = 0  # decisions taken so far (the summary and page list redraw when it moved)
+        self._summary_drawn = -1
+        self._pages_drawn = -1
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -175,6 +178,10 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
     def on_mount(self) -> None:
         self._update_counts()
         self._show_summary()
+        # Highlight every page's hunks ahead, a hunk per event-loop turn: a key then only lays rows out.
+        diff = self.query_one(DiffView)
+        self.run_worker(diff.prewarm(self._page_shown(p) for p in range(len(self.review.pages))),
+                        group="batch-prewarm", exclusive=True)
 
     @property
     def summary_shown(self) -> bool:
@@ -217,7 +224,8 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         return Content("\n").join(lines)
 
     def _show_summary(self) -> None:
-        if self.summary_shown:
+        if self.summary_shown and self._summary_drawn != self._changes:
+            self._summary_drawn = self._changes
             self.query_one("#batch-summary-text", Static).update(self.summary_text())
 
     # ---------------------------------------------------------------- the pages
@@ -257,6 +265,7 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         touched = {self.page} | {self.review.page_of(k) for k in changed if self._known(k)}
         for p in range(len(self._entries)) if full else touched:
             pages.set_decided(p, sum(1 for h in self.review.hunks(p) if h.key in self.review.decisions))
+        self._pages_drawn = self._changes  # the list shows every decision taken
         pages.select(self.page)
         self._update_counts()
 
@@ -276,7 +285,11 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
             (f"{s.undecided} undecided", "$text-warning" if s.undecided else "$text-muted"),
             *([(" · ", "$text-muted"), (plural(s.conflicts, "conflict"), "bold $text-error")] if s.conflicts else []),
         )
-        self.query_one("#batch-counts", Label).update(counts)
+        label = self.query_one("#batch-counts", Label)
+        if label.visual != counts:
+            # A layout pass only when the counts' length changes (the title gives way to them).
+            was = label.visual.cell_length if isinstance(label.visual, Content) else -1
+            label.update(counts, layout=was != counts.cell_length)
 
     @property
     def current(self) -> BatchHunk | None:
@@ -288,15 +301,15 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
 
     def _next_undecided(self) -> None:
         """Move to the first undecided hunk after the cursor, across pages, wrapping."""
-        order = [(p, i) for p in range(len(self.review.pages)) for i in range(len(self.review.hunks(p)))]
-        if not order:
-            return
-        here = order.index((self.page, min(self.cursor, len(self.review.hunks(self.page)) - 1)))
-        for step in range(1, len(order) + 1):
-            p, i = order[(here + step) % len(order)]
-            if self.review.hunks(p)[i].key not in self.review.decisions:
-                self.page, self.cursor = p, i
-                return
+        count, decisions = len(self.review.pages), self.review.decisions
+        p, start = self.page, self.cursor + 1
+        for _ in range(count + 1):  # the cursor's page last again, from its top
+            hunks = self.review.hunks(p)
+            for i in range(start, len(hunks)):
+                if hunks[i].key not in decisions:
+                    self.page, self.cursor = p, i
+                    return
+            p, start = (p + 1) % count, 0
 
     # ---------------------------------------------------------------- actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -304,7 +317,7 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         if self._applying:
             return False
         if action in _PAGE_ACTIONS and self.summary_shown:
-            return None  # shown greyed out in the summary
+            return False  # the summary's footer keeps to its own keys
         return True
 
     def action_switch(self) -> None:
@@ -314,10 +327,11 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         if self.summary_shown:
             self._show_summary()
         else:
-            self._sync(full=True)
+            self._sync(full=self._pages_drawn != self._changes)
         self.refresh_bindings()
 
     def _after(self, changed: list[str], *, moved: bool = False) -> None:
+        self._changes += 1
         if self.summary_shown:
             self._show_summary()
             self._update_counts()
