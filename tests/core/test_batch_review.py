@@ -217,3 +217,45 @@ def test_a_failure_stops_at_that_source_and_keeps_the_rest_pending(ws):
 def test_no_batch_to_review(ws):
     with pytest.raises(NoBatch):
         BatchReview.load(ws.vault)
+
+
+# ---------------------------------------------------------------- headless: `ingest DIR --apply`
+def test_headless_apply_writes_the_reviewers_ok_hunks_source_by_source_and_leaves_the_rest(fake_llm, sample_vault):
+    """With review_model, `ingest raw/papers/ --apply` applies the ok hunks; b's doubt waits for the review."""
+    import io
+    import json
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from tests.core.batch_util import answer, summary_page
+    from tests.core.test_review_model import REVIEWER, hunks_in
+    from tests.fakeserver import Dynamic, text
+    from wikitui.cli import main
+
+    (sample_vault / "raw/papers").mkdir(parents=True)
+    for name in "abc":
+        (sample_vault / f"raw/papers/{name}.md").write_text(f"# Paper {name}\n\nAbout the Dodo.\n")
+    (sample_vault / ".wikitui").mkdir(exist_ok=True)
+    (sample_vault / ".wikitui/config.toml").write_text(f'review_model = "{REVIEWER}"\n')
+
+    def model(body: dict):
+        if body["model"] == REVIEWER.split("/", 1)[1]:
+            return text(json.dumps([{"hunk": hid, "verdict": "doubt" if "Batch b" in hunk else "ok", "note": "n"}
+                                    for hid, hunk in hunks_in(body).items()]))
+        return answer(body)
+
+    fake_llm.script(*[Dynamic(model) for _ in range(40)])
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(["ingest", "raw/papers/", "--vault", str(sample_vault), "--yes", "--apply", "--json"])
+    assert code == 0, err.getvalue()
+    page = {n: sample_vault / summary_page(f"raw/papers/{n}.md")[0] for n in "abc"}
+    assert page["a"].exists() and page["c"].exists() and not page["b"].exists()
+    doc = json.loads(out.getvalue())
+    assert [s["source"] for s in doc["applied"]["sources"]] == ["raw/papers/a.md", "raw/papers/c.md"]
+    assert doc["applied"]["left"] == 1 and doc["applied"]["stopped"] is None
+    assert "1 hunk(s) the reviewer did not find ok stay pending" in err.getvalue()
+    log = (sample_vault / "wiki/log.md").read_text()
+    assert log.count("ingest | Paper a\n") == 1 and log.count("ingest | Paper c\n") == 1
+    assert "ingest | Paper b\n" not in log
+    [left] = Workspace.open(sample_vault).pending.list()
+    assert [fc.path for fc in left.files] == [summary_page("raw/papers/b.md")[0]]
