@@ -158,6 +158,7 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         self._changes = 0  # decisions taken so far (the summary and page list redraw when it moved)
         self._summary_drawn = -1
         self._pages_drawn = -1
+        self._counts_drawn = -1
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -277,6 +278,9 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         return True
 
     def _update_counts(self) -> None:
+        if self._counts_drawn == self._changes:
+            return  # no decision since: moving about costs no summary
+        self._counts_drawn = self._changes
         s = self.review.summary()
         counts = Content.assemble(
             (plural(s.hunks, "hunk"), "bold"), (" · ", "$text-muted"),
