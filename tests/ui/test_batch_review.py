@@ -140,13 +140,21 @@ async def test_a_rejection_in_source_1_that_source_3_built_on_is_re_merged_then_
         await pilot.press("enter")
         await wait_for(pilot, lambda: not isinstance(app.screen, BatchReviewScreen), "the apply", timeout=20)
         await wait_for(pilot, lambda: any("each its own changeset" in n for n in notices(app)), "the notice")
-    dodo_text = (batch_vault / DODO).read_text()
-    assert original_last + C_NEW_SUFFIX in dodo_text and A_NEW not in dodo_text
-    assert (batch_vault / summary_page("raw/papers/b.md")[0]).exists()
-    log = (batch_vault / "wiki/log.md").read_text()
-    assert [log.count(f"ingest | Paper {n}\n") for n in "abc"] == [1, 1, 1]  # one entry per source
-    assert log.index("ingest | Paper a") < log.index("ingest | Paper b") < log.index("ingest | Paper c")
-    assert PendingStore(Vault.open(batch_vault)).list() == []
+        dodo_text = (batch_vault / DODO).read_text()
+        assert original_last + C_NEW_SUFFIX in dodo_text and A_NEW not in dodo_text
+        assert (batch_vault / summary_page("raw/papers/b.md")[0]).exists()
+        log = (batch_vault / "wiki/log.md").read_text()
+        assert [log.count(f"ingest | Paper {n}\n") for n in "abc"] == [1, 1, 1]  # one entry per source
+        assert log.index("ingest | Paper a") < log.index("ingest | Paper b") < log.index("ingest | Paper c")
+        assert PendingStore(Vault.open(batch_vault)).list() == []
+        # /undo takes back the last source only: c's line goes, b's page and a's updated line stay.
+        pane = app.query_one(ChatPane)
+        pane.chat_input.focus()
+        pane.chat_input.set_text("/undo")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: C_NEW_SUFFIX not in (batch_vault / DODO).read_text(), "the undo", timeout=20)
+        assert (batch_vault / summary_page("raw/papers/b.md")[0]).exists()
+        assert "updated: 2026-11-20" not in (batch_vault / DODO).read_text()  # a's hunk is still applied
 
 
 async def test_a_real_conflict_is_shown_refused_and_left_pending(conflict_vault):

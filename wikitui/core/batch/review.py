@@ -21,6 +21,7 @@ No UI here: the TUI's batch review screen turns keys into these calls.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -248,7 +249,7 @@ class BatchReview:
         chosen = [h for h in self.all_hunks() if h.source == source and h.verdict in (None, "ok")]
         return self._accept(chosen) if decision == ACCEPTED else self._reject(chosen)
 
-    def _accept(self, hunks) -> list[str]:
+    def _accept(self, hunks: Iterable[BatchHunk]) -> list[str]:
         keys = [h.key for h in hunks if h.key not in self.decisions and not h.conflict]
         for key in keys:
             self.decisions[key] = ACCEPTED  # an acceptance changes no later base: nothing to re-derive

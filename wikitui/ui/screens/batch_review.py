@@ -411,7 +411,10 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
     def action_page(self, direction: int) -> None:
         """Scroll the diff by a page."""
         diff = self.query_one(DiffView)
-        diff.scroll_page_down(animate=False) if direction > 0 else diff.scroll_page_up(animate=False)
+        if direction > 0:
+            diff.scroll_page_down(animate=False)
+        else:
+            diff.scroll_page_up(animate=False)
 
     def action_leave(self) -> None:
         """``esc``: leave, everything pending."""
