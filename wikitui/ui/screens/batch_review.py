@@ -155,6 +155,7 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         self._entries = [PageEntry(review, p) for p in range(len(review.pages))]
         self._shown: dict[int, tuple[list[BatchHunk], PageShown]] = {}
         self._view_page: int | None = None
+        self._hunk_views: dict[str, tuple[Any, tuple[bool, str | None], ShownHunk]] = {}
         self._changes = 0  # decisions taken so far (the summary and page list redraw when it moved)
         self._summary_drawn = -1
         self._pages_drawn = -1
@@ -242,9 +243,18 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         for s, regions in page.regions.items():
             why = self.review.derived(s, next(f for t, f in page.parts if t == s)).conflict
             reason += f"\n✗ {s + 1}. {self.review.sources[s].source}: {why}\n" + visible("".join(regions)).rstrip()
-        shown = PageShown(page.path, self._entries[p].action, reason, [shown_hunk(self.review, h) for h in hunks])
+        shown = PageShown(page.path, self._entries[p].action, reason, [self._shown_hunk(h) for h in hunks])
         self._shown[p] = (hunks, shown)
         return shown
+
+    def _shown_hunk(self, h: BatchHunk) -> ShownHunk:
+        """``h`` as drawn, the same object while it is unchanged (the diff view keeps its highlighting by identity)."""
+        cached = self._hunk_views.get(h.key)
+        if cached is not None and cached[0] is h.hunk and cached[1] == (h.remerged, h.conflict):
+            return cached[2]
+        view = shown_hunk(self.review, h)
+        self._hunk_views[h.key] = (h.hunk, (h.remerged, h.conflict), view)
+        return view
 
     def _sync(self, changed: Sequence[str] = (), *, full: bool = False) -> None:
         """Bring the page list, the diff and the counts in line with the review."""
@@ -348,7 +358,7 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         if not keys:
             self.notify("No undecided hunk the second reviewer found ok." if self.review.has_reviewer else
                         "No second reviewer read this batch: A accepts a page, s a source.", severity="warning")
-        self._after(keys, moved=True)
+        self._after(keys)  # acceptances re-derive nothing: the changed hunks and their pages redraw
 
     def action_decide(self, decision: Decision) -> None:
         """``a`` / ``r``: decide the hunk, then on to the next undecided one."""
