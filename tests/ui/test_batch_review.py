@@ -205,7 +205,13 @@ async def test_o_accepts_the_reviewers_ok_hunks_and_s_a_whole_source(batch_vault
     app = workspace(batch_vault, watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
-        screen = await open_batch_review(pilot)
+        await pilot.press("ctrl+p", *"review batch")  # the palette opens it too
+        await wait_for(pilot, lambda: "Review batch" in screen_text(app), "the palette command")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, BatchReviewScreen), "the batch review", timeout=10)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BatchReviewScreen)
         assert "Second reviewer: 3 ok · 1 doubt · 0 wrong" in screen_text(app)
         await pilot.press("o")
         assert screen.review.summary().accepted == 3 and screen.review.summary().undecided == 1
