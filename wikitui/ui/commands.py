@@ -55,6 +55,7 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Mark reviewed", "The page is checked against its sources: no longer stale", "mark_reviewed"),
     ("Clip a web page or file into raw/…", "Fetch a URL or copy a file into raw/ as a new source, then open it",
      "clip"),
+    ("Review batch", "A batch's changesets together: summary, then by page (/review batch)", "app.review_batch"),
     ("Reload", "Re-read the vault from disk", "reload"),
     ("Sync with upstream", "git: bring the upstream's commits in (wikitui's own merge), then push yours", "sync"),
     ("Help", "Every key binding (?)", "help"),

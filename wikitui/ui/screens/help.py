@@ -59,6 +59,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     # (The app and the workspace screen are given: they open this screen, and import it.)
     from textual.command import CommandPalette
 
+    from wikitui.ui.screens.batch_review import BatchReviewScreen
     from wikitui.ui.screens.dialogs import ConfirmScreen, CreatePageScreen
     from wikitui.ui.screens.dated_page import DatedPageScreen
     from wikitui.ui.screens.history import HistoryScreen
@@ -97,6 +98,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("Review (ctrl+r)", (ReviewScreen,)),
         Place("Review: writing a reason (e)", (ReasonInput,)),
         Place("Review: a conflict", (ConflictScreen,)),
+        Place("Batch review (/review batch)", (BatchReviewScreen,)),
         Place("A page's history (h)", (HistoryScreen,)),
         Place("A page on a day (d in its history)", (DatedPageScreen,)),
         Place("log.md's entries (open log.md)", (LogScreen,)),
