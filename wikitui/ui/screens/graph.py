@@ -61,8 +61,8 @@ class GraphScreen(Screen[str | None]):
         Binding("right", "move('right')", "→", show=False),
         Binding("up", "move('up')", "↑", show=False),
         Binding("down", "move('down')", "↓", show=False),
-        Binding("plus", "depth(1)", "+ring"),
-        Binding("minus", "depth(-1)", "-ring"),
+        Binding("plus", "depth(1)", "more"),
+        Binding("minus", "depth(-1)", "fewer"),
         Binding("f", "filter", "Filter"),
         Binding("w", "toggle_whole", "Whole/local"),
     ]
