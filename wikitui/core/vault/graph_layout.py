@@ -5,7 +5,7 @@ on its circle) and relaxes it with the spring layout (Fruchterman-Reingold) with
 centre held in place. The whole wiki is laid out cluster by cluster (see
 :func:`~wikitui.core.vault.graph_model.whole_graph`): within a cluster each connected
 group of pages gets its own spring layout and the pages linked to nothing sit on a
-spiral beside them; the clusters are then packed in rows. A cluster's layout is kept
+spiral beside them (a group of a handful: a circle around its best-linked page); the clusters are then packed in rows. A cluster's layout is kept
 in a :class:`LayoutMemo` under what it holds (its pages and its edges), so opening the
 view again, or after an edit, lays out only the clusters that changed.
 
@@ -34,7 +34,9 @@ Point = tuple[float, float]
 #: networkx's spring layout runs on a dense matrix below 500 nodes and needs scipy at and above.
 SPRING_LIMIT = 499
 #: Spring iterations of a local graph (starting from the shell layout, few are needed).
-LOCAL_ITERATIONS = 30
+LOCAL_ITERATIONS = 15
+#: A connected group of at most this many pages gets its best-linked page in the middle, the rest around it.
+SMALL_GROUP = 6
 #: Spring iterations of one connected group of the whole-wiki view.
 GROUP_ITERATIONS = 40
 
@@ -205,6 +207,9 @@ def _layout_group(nx: Any, g: Any, group: list[str], *, seed: int) -> ClusterLay
     side = max(1.0, math.sqrt(len(group)) * 0.9)
     if len(group) == 2:
         raw = {group[0]: (0.0, 0.0), group[1]: (1.0, 0.0)}
+    elif len(group) <= SMALL_GROUP:  # a handful of pages: a circle says it all, and costs nothing
+        hub = max(group, key=lambda i: (g.degree(i), i))
+        raw = nx.shell_layout(g, nlist=[[hub], [i for i in group if i != hub]])
     elif len(group) <= SPRING_LIMIT:
         raw = nx.spring_layout(g, seed=seed, iterations=GROUP_ITERATIONS)
     else:  # rings of steps from the best-linked page

@@ -60,6 +60,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     from textual.command import CommandPalette
 
     from wikitui.ui.screens.dialogs import ConfirmScreen, CreatePageScreen
+    from wikitui.ui.screens.graph import GraphScreen
     from wikitui.ui.screens.history import HistoryScreen
     from wikitui.ui.screens.outline import OutlineScreen
     from wikitui.ui.screens.review import ConflictScreen, ReasonInput, ReviewScreen
@@ -95,6 +96,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("Review: writing a reason (e)", (ReasonInput,)),
         Place("Review: a conflict", (ConflictScreen,)),
         Place("A page's history (h)", (HistoryScreen,)),
+        Place("The graph (g)", (GraphScreen,)),
         Place("A question (open a link in the browser?)", (ConfirmScreen,)),
         Place("Creating a missing page", (CreatePageScreen,)),
         Place("This help", (HelpScreen,)),

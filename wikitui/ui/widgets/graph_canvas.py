@@ -59,6 +59,8 @@ class GraphCanvas(Widget, can_focus=True):
         self._base: Picture | None = None
         self._picture: Picture | None = None
         self._styles: dict[str, Style] = {}
+        # The picture's rows as strips, made on first paint after each redraw.
+        self._strips: list[Strip | None] = []
 
     # ------------------------------------------------------------------ state
     def show(self, model: GraphModel, positions: dict[str, tuple[float, float]], *, selected: str | None = None,
@@ -105,6 +107,7 @@ class GraphCanvas(Widget, can_focus=True):
         if self._base is None or (self._base.width, self._base.height) != (self.size.width, self.size.height):
             self._base = draw_base(model, self.positions, self.size.width, self.size.height, boxes=self.boxes)
         self._picture = draw_selection(self._base, model, self.selected)
+        self._strips = [None] * self._picture.height
         self.refresh()
 
     def on_resize(self) -> None:
@@ -113,11 +116,15 @@ class GraphCanvas(Widget, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles.clear()  # a new theme: the roles' styles are read again
+        self._strips = [None] * len(self._strips)
 
     def _style(self, role: str) -> Style:
+        """The widget's own style with the role's on top."""
         style = self._styles.get(role)
         if style is None:
-            style = Style() if not role else self.get_component_rich_style(f"graph-canvas--{role}", partial=True)
+            style = self.rich_style
+            if role:
+                style += self.get_component_rich_style(f"graph-canvas--{role}", partial=True)
             self._styles[role] = style
         return style
 
@@ -126,19 +133,25 @@ class GraphCanvas(Widget, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         pic = self._picture
-        base = self.rich_style
         if pic is None or y >= pic.height:
-            return Strip.blank(self.size.width, base)
+            return Strip.blank(self.size.width, self._style(""))
+        strip = self._strips[y]
+        if strip is None:
+            strip = self._strips[y] = self._row(pic, y)
+        return strip
+
+    def _row(self, pic: Picture, y: int) -> Strip:
+        """Row ``y`` of the picture: a segment per run of cells of one role."""
         chars, roles = pic.chars[y], pic.roles[y]
         segments: list[Segment] = []
         run: list[str] = []
         role = roles[0] if roles else ""
         for ch, r in zip(chars, roles):
             if r != role and run:
-                segments.append(Segment("".join(run), base + self._style(role)))
+                segments.append(Segment("".join(run), self._style(role)))
                 run = []
             role = r
             run.append(ch)
         if run:
-            segments.append(Segment("".join(run), base + self._style(role)))
-        return Strip(segments, pic.width).adjust_cell_length(self.size.width, base)
+            segments.append(Segment("".join(run), self._style(role)))
+        return Strip(segments, pic.width).adjust_cell_length(self.size.width, self._style(""))

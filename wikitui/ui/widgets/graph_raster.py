@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 from rich.cells import cell_len
 
@@ -120,10 +122,14 @@ def draw_base(model: GraphModel, positions: dict[str, tuple[float, float]], widt
         if node_id in model.nodes:
             pic.dots[node_id] = (round(left + x * (right - left)), round(top + y * (bottom - top)))
     pic.cells = {node_id: (dx // 2, dy // 4) for node_id, (dx, dy) in pic.dots.items()}
+    dots, nodes = pic.dots, model.nodes
+    plain, unresolved = [], []
     for a, b in model.edges:
-        if a in pic.dots and b in pic.dots:
-            unresolved = model.nodes[a].kind == "unresolved" or model.nodes[b].kind == "unresolved"
-            _line(pic, pic.dots[a], pic.dots[b], "edge-unresolved" if unresolved else "edge")
+        if a in dots and b in dots:
+            lost = nodes[a].kind == "unresolved" or nodes[b].kind == "unresolved"
+            (unresolved if lost else plain).append((dots[a], dots[b]))
+    _lines(pic, unresolved, "edge-unresolved")
+    _lines(pic, plain, "edge")  # a cell both cross is a resolved link's
     hubs = sorted(model.nodes.values(), key=lambda n: (-n.degree, n.label.casefold()))
     for node in hubs:  # big nodes first: a small one drawn later keeps its own cell
         if node.degree >= 8 and node.id in pic.dots:
@@ -155,9 +161,7 @@ def draw_selection(base: Picture, model: GraphModel, selected: str | None) -> Pi
     if selected is None or selected not in pic.dots:
         return pic
     near = model.neighbours(selected)
-    for other in near:
-        if other in pic.dots:
-            _line(pic, pic.dots[selected], pic.dots[other], "edge-selected")
+    _lines(pic, [(pic.dots[selected], pic.dots[o]) for o in near if o in pic.dots], "edge-selected")
     for other in near:
         node = model.nodes[other]
         if other in pic.cells:
@@ -272,24 +276,44 @@ def _dot(pic: Picture, x: int, y: int, role: str) -> None:
     pic.layers[row][col] = EDGE
 
 
-def _line(pic: Picture, a: tuple[int, int], b: tuple[int, int], role: str) -> None:
-    """Bresenham's line from ``a`` to ``b``, in dots."""
-    x0, y0 = a
-    x1, y1 = b
-    dx, dy = abs(x1 - x0), -abs(y1 - y0)
-    sx, sy = (1 if x0 < x1 else -1), (1 if y0 < y1 else -1)
-    err = dx + dy
-    while True:
-        _dot(pic, x0, y0, role)
-        if x0 == x1 and y0 == y1:
-            return
-        e2 = 2 * err
-        if e2 >= dy:
-            err += dy
-            x0 += sx
-        if e2 <= dx:
-            err += dx
-            y0 += sy
+def _lines(pic: Picture, pairs: list[tuple[tuple[int, int], tuple[int, int]]], role: str) -> None:
+    """Straight lines between the dots of each pair, all at once (numpy): a dot per step along the longer axis."""
+    if not pairs:
+        return
+    import numpy as np
+
+    ends = np.asarray(pairs, dtype=np.int64)  # (edges, 2 ends, x/y)
+    start, span = ends[:, 0, :], ends[:, 1, :] - ends[:, 0, :]
+    steps = np.maximum(np.abs(span).max(axis=1), 1)
+    counts = steps + 1
+    edge = np.repeat(np.arange(len(pairs)), counts)
+    along = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    t = along / steps[edge]
+    xs = np.rint(start[edge, 0] + span[edge, 0] * t).astype(np.int64)
+    ys = np.rint(start[edge, 1] + span[edge, 1] * t).astype(np.int64)
+    inside = (xs >= 0) & (xs < pic.width * 2) & (ys >= 0) & (ys < pic.height * 4)
+    xs, ys = xs[inside], ys[inside]
+    grid = np.zeros(pic.width * pic.height, dtype=np.int64)
+    np.bitwise_or.at(grid, (ys // 4) * pic.width + xs // 2, _bit_table()[xs % 2, ys % 4])
+    width = pic.width
+    for cell, bits in zip(np.flatnonzero(grid).tolist(), grid[grid != 0].tolist()):
+        row, col = divmod(cell, width)
+        if pic.layers[row][col] > EDGE:
+            continue
+        bits |= pic.bits[row][col]
+        pic.bits[row][col] = bits
+        pic.chars[row][col] = chr(_BRAILLE + bits)
+        if role == "edge-selected" or pic.roles[row][col] in ("", "edge-unresolved"):
+            pic.roles[row][col] = role
+        pic.layers[row][col] = EDGE
+
+
+@cache
+def _bit_table() -> Any:
+    """:data:`_DOT_BITS` as a numpy array, made once."""
+    import numpy as np
+
+    return np.array(_DOT_BITS, dtype=np.int64)
 
 
 def _disc(pic: Picture, centre: tuple[int, int], radius: int, role: str) -> None:
