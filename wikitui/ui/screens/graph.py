@@ -112,9 +112,17 @@ class GraphScreen(Screen[str | None]):
         if graph is None:
             self.app.call_from_thread(self._title, "The link graph is still loading: try again in a moment.")
             return
-        if self._index is None:
-            self._index = GraphIndex(graph)
         index = self._index
+        for _attempt in range(3):
+            if index is not None:
+                break
+            try:
+                index = self._index = GraphIndex(graph)
+            except RuntimeError:  # the UI thread changed the graph meanwhile (a file saved): read it again
+                continue
+        if index is None:
+            self.app.call_from_thread(self._title, "The wiki is changing: press w twice to draw it again.")
+            return
         boxes = None
         if self.whole:
             model = whole_graph(index, keep=self.keep)

@@ -123,7 +123,8 @@ def draw_base(model: GraphModel, positions: dict[str, tuple[float, float]], widt
             pic.dots[node_id] = (round(left + x * (right - left)), round(top + y * (bottom - top)))
     pic.cells = {node_id: (dx // 2, dy // 4) for node_id, (dx, dy) in pic.dots.items()}
     dots, nodes = pic.dots, model.nodes
-    plain, unresolved = [], []
+    plain: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    unresolved: list[tuple[tuple[int, int], tuple[int, int]]] = []
     for a, b in model.edges:
         if a in dots and b in dots:
             lost = nodes[a].kind == "unresolved" or nodes[b].kind == "unresolved"
