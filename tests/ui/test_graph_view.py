@@ -139,7 +139,16 @@ async def test_w_shows_the_whole_wiki_clustered_and_the_palette_opens_it(tmp_pat
         assert "Whole wiki · 9 pages in 5 clusters" in text
         for cluster in ("concepts/", "models/", "notes/"):
             assert cluster in text
-        assert screen.query_one(GraphCanvas).selected == T  # the page it came from stays selected
+        assert "Transformer" in text and "BERT" in text  # the best-linked pages are labelled
+        canvas = screen.query_one(GraphCanvas)
+        assert canvas.selected == T  # the page it came from stays selected
+        moved = set()
+        for key in ("right", "down", "left", "up"):
+            await pilot.press(key)
+            await pilot.pause()
+            moved.add(canvas.selected)
+        assert len(moved - {T}) >= 2  # the arrows move in the whole view too
+        assert screen.model.nodes[canvas.selected].label in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, GraphScreen), "the graph to close")
         await pilot.press("ctrl+p", *"graph of the whole")

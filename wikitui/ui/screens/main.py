@@ -80,7 +80,7 @@ class MainScreen(Screen[None]):
         Binding("slash", "search", "Search", id="search", tooltip="Full-text search of the wiki and the sources"),
         Binding("ctrl+o", "outline", "Outline", show=False, id="outline", tooltip="The page's headings: jump to one"),
         Binding("g", "graph", "Graph", show=False, id="graph",
-                tooltip="The page's local graph (w in it: the whole wiki)"),
+                tooltip="The page's graph (w in it: the whole wiki)"),
         Binding("question_mark", "help", "Help", id="help", tooltip="Every key (this list)"),
         Binding("alt+left", "back", "Back", id="back"),
         Binding("backspace", "back", "Back", show=False, id="back-backspace"),
