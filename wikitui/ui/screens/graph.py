@@ -98,7 +98,8 @@ class GraphScreen(Screen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._build()
+        # After the first frame ("Laying out the graph…"): the layout then has the CPU to itself.
+        self.call_after_refresh(self._build)
 
     # ---------------------------------------------------------------- building
     def _build(self) -> None:
