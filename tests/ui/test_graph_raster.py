@@ -62,3 +62,22 @@ def test_the_selection_lights_its_edges_over_an_unchanged_base():
     assert "edge-selected" in left_edge
     right_edge = {lit.roles[row][c] for c in range(lit.cells["n0"][0] + 8, lit.cells["n2"][0])}
     assert "edge-selected" not in right_edge and "edge" in right_edge
+
+
+def test_a_node_grows_with_its_link_count():
+    from wikitui.ui.widgets.graph_raster import glyph
+
+    nodes = {"hub": GraphNode(id="hub", label="Hub", kind="page", degree=12),
+             "mid": GraphNode(id="mid", label="Mid", kind="page", degree=4),
+             "leaf": GraphNode(id="leaf", label="Leaf", kind="page", degree=1)}
+    model = GraphModel(nodes=nodes, edges=[])
+    picture = draw_base(model, {"hub": (0.2, 0.5), "mid": (0.5, 0.5), "leaf": (0.8, 0.5)}, 60, 12)
+    assert [glyph(nodes[i]) for i in ("hub", "mid", "leaf")] == ["●", "●", "•"]
+
+    def disc_cells(node_id):
+        col, row = picture.cells[node_id]
+        return sum(1 for r in range(row - 1, row + 2) for c in range(col - 2, col + 3)
+                   if (r, c) != (row, col) and picture.roles[r][c] == "node")
+
+    assert disc_cells("hub") >= 3  # a disc of dots around the best-linked page
+    assert disc_cells("mid") == 0 and disc_cells("leaf") == 0

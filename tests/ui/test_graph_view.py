@@ -46,6 +46,18 @@ async def test_g_shows_the_page_in_the_middle_with_its_links_and_backlinks(tmp_p
         col, row = picture.cells["?Missing Idea"]
         assert picture.chars[row][col] == "○" and picture.roles[row][col] == "node-unresolved"
         assert "Transformer · concept · 5 links · wiki/concepts/transformer.md" in text
+        # Colours from the theme: nodes in its link colour, unresolved targets in its unresolved-link colour.
+        from textual.color import Color
+
+        variables = app.theme_variables
+        node = canvas.get_component_rich_style("graph-canvas--node")
+        lost = canvas.get_component_rich_style("graph-canvas--node-unresolved")
+        assert node.color.triplet == Color.parse(variables["wikitui-link"]).rich_color.triplet
+        assert lost.color.triplet == Color.parse(variables["wikitui-link-unresolved"]).rich_color.triplet
+        app.theme = "wikitui-light"
+        await pilot.pause()
+        assert canvas.get_component_rich_style("graph-canvas--node").color.triplet == Color.parse(
+            app.theme_variables["wikitui-link"]).rich_color.triplet
 
 
 async def test_arrows_move_along_edges_and_enter_opens_the_page_from_disk(tmp_path):

@@ -134,7 +134,7 @@ def draw_base(model: GraphModel, positions: dict[str, tuple[float, float]], widt
     hubs = sorted(model.nodes.values(), key=lambda n: (-n.degree, n.label.casefold()))
     for node in hubs:  # big nodes first: a small one drawn later keeps its own cell
         if node.degree >= 8 and node.id in pic.dots:
-            _disc(pic, pic.dots[node.id], min(4, int(math.log2(node.degree)) - 1), node_role(node, model.centre))
+            _disc(pic, pic.dots[node.id], min(6, int(math.log2(node.degree))), node_role(node, model.centre))
     for node in reversed(hubs):
         if node.id in pic.cells:
             col, row = pic.cells[node.id]
