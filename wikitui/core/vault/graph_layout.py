@@ -37,6 +37,8 @@ SPRING_LIMIT = 499
 LOCAL_ITERATIONS = 15
 #: A connected group of at most this many pages gets its best-linked page in the middle, the rest around it.
 SMALL_GROUP = 6
+#: Room left free at the top of each cluster for its name (in the units a group's side is measured in).
+LABEL_ROOM = 1.0
 #: Spring iterations of one connected group of the whole-wiki view.
 GROUP_ITERATIONS = 40
 
@@ -98,7 +100,7 @@ class LayoutMemo:
 
 
 #: Bump when a cluster's layout changes for the same pages and edges: an old file is then ignored.
-MEMO_VERSION = 1
+MEMO_VERSION = 2  # 2: room for the cluster's name
 #: The file under ``.wikitui/cache/`` that keeps the whole-wiki view's cluster layouts between runs.
 MEMO_NAME = "graph-layout.pickle"
 
@@ -198,8 +200,8 @@ def _layout_cluster(ids: list[str], edges: list[tuple[str, str]], *, seed: int) 
     for key, piece in pieces.items():
         ox, oy = corners[key]
         for node_id, (x, y) in piece.positions.items():
-            positions[node_id] = (ox + x, oy + y)
-    return ClusterLayout(positions=positions, width=width, height=height)
+            positions[node_id] = (ox + x, oy + y + LABEL_ROOM)
+    return ClusterLayout(positions=positions, width=width, height=height + LABEL_ROOM)
 
 
 def _layout_group(nx: Any, g: Any, group: list[str], *, seed: int) -> ClusterLayout:

@@ -140,19 +140,22 @@ def draw_base(model: GraphModel, positions: dict[str, tuple[float, float]], widt
             col, row = pic.cells[node.id]
             _put(pic, col, row, glyph(node), node_role(node, model.centre), NODE)
     if boxes:
-        for name, (x0, y0, _x1, _y1) in boxes.items():
+        for name, (x0, y0, x1, _y1) in boxes.items():
             col = max(0, min(width - 1, round(left / 2 + x0 * (right - left) / 2)))
-            row = max(0, min(height - 1, round(top / 4 + y0 * (bottom - top) / 4) - 1))
-            for down, across in ((0, 0), (1, 0), (-1, 0), (0, 2), (1, 2), (2, 0)):
-                if place_label(pic, col + across, row + down, f"{name or '(top)'}/", "cluster", near=False):
-                    break
+            last = max(col, min(width - 1, round(left / 2 + x1 * (right - left) / 2)))
+            row = max(0, min(height - 1, round(top / 4 + y0 * (bottom - top) / 4)))
+            text = f"{name or '(top)'}/"
+            spots = [(row + down, c) for down in (0, 1, -1, 2) for c in range(col, max(col, last - 4) + 1, 2)]
+            if not any(place_label(pic, c, r, text, "cluster", near=False) for r, c in spots):
+                place_label(pic, col, row, text, "cluster", near=False, over_nodes=True)  # its name matters more
     if model.centre is not None:
-        order = [model.nodes[model.centre]] + [n for n in hubs if n.id != model.centre]
-    else:
-        order = hubs[:HUB_LABELS]
-    for node in order:
-        if node.id in pic.cells:
-            label_node(pic, node, label_role(node, model.centre))
+        for node in [model.nodes[model.centre]] + [n for n in hubs if n.id != model.centre]:
+            if node.id in pic.cells:
+                label_node(pic, node, label_role(node, model.centre))
+    else:  # the whole wiki: the hubs' names matter more than the glyphs of the pages under them
+        for node in hubs[:HUB_LABELS]:
+            if node.id in pic.cells:
+                label_node(pic, node, label_role(node, None), over_nodes=True)
     return pic
 
 
@@ -178,28 +181,31 @@ def draw_selection(base: Picture, model: GraphModel, selected: str | None) -> Pi
     return pic
 
 
-def label_node(pic: Picture, node: GraphNode, role: str, *, force: bool = False) -> bool:
-    """Write ``node``'s label right of its glyph, else left of it; ``force`` writes over other labels."""
+def label_node(pic: Picture, node: GraphNode, role: str, *, force: bool = False, over_nodes: bool = False) -> bool:
+    """Write ``node``'s label right of its glyph, else left of it.
+
+    ``force`` writes over other labels, ``over_nodes`` over other nodes' glyphs.
+    """
     if node.id in pic.labelled and not force:
         return True
     col, row = pic.cells[node.id]
     if force and node.id in pic.labelled:
         _clear_labels(pic, col + 1, row, 1)  # its label as drawn before: written again in ``role``
         _clear_labels(pic, col - 1, row, 1)
-    if place_label(pic, col, row, node.label, role, force=force):
+    if place_label(pic, col, row, node.label, role, force=force, over_nodes=over_nodes):
         pic.labelled.add(node.id)
         return True
     return False
 
 
 def place_label(pic: Picture, col: int, row: int, text: str, role: str, *, near: bool = True,
-                force: bool = False) -> bool:
+                force: bool = False, over_nodes: bool = False) -> bool:
     """Write ``text`` beside the cell (``near``) or from it; False when it fits nowhere free."""
     text = _cut(visible_line(text).replace("\t", " "), min(LABEL_WIDTH, max(1, pic.width - 2)))
     size = cell_len(text)
     spots = (col + 1, col - size) if near else (col,)
     for start in spots:
-        if _free(pic, start, row, size, force=force, own=col if near else None):
+        if _free(pic, start, row, size, force=force, own=col if near else None, over_nodes=over_nodes):
             if force:  # what is left of the labels written over would run into this one
                 _clear_labels(pic, start, row, size)
             _write(pic, start, row, text, role)
@@ -221,16 +227,17 @@ def _clear_labels(pic: Picture, start: int, row: int, size: int) -> None:
             pic.bits[row][col] = 0
 
 
-def _free(pic: Picture, start: int, row: int, size: int, *, force: bool, own: int | None) -> bool:
+def _free(pic: Picture, start: int, row: int, size: int, *, force: bool, own: int | None,
+          over_nodes: bool = False) -> bool:
     if row < 0 or row >= pic.height or start < 0 or start + size > pic.width:
         return False
     # A label keeps one free cell from the next label and from any node but its own (``own``'s column).
     for col in range(max(0, start - 1), min(pic.width, start + size + 1)):
         layer = pic.layers[row][col]
         inside = start <= col < start + size
-        if inside and (layer == NODE or (layer == LABEL and not force)):
+        if inside and ((layer == NODE and not over_nodes) or (layer == LABEL and not force)):
             return False
-        if not inside and ((layer == LABEL and not force) or (layer == NODE and col != own)):
+        if not inside and ((layer == LABEL and not force) or (layer == NODE and col != own and not over_nodes)):
             return False
     return True
 
