@@ -54,10 +54,14 @@ async def test_g_shows_the_page_in_the_middle_with_its_links_and_backlinks(tmp_p
         lost = canvas.get_component_rich_style("graph-canvas--node-unresolved")
         assert node.color.triplet == Color.parse(variables["wikitui-link"]).rich_color.triplet
         assert lost.color.triplet == Color.parse(variables["wikitui-link-unresolved"]).rich_color.triplet
+        edge = canvas.get_component_rich_style("graph-canvas--edge").color
+        lost_edge = canvas.get_component_rich_style("graph-canvas--edge-unresolved").color
+        assert edge is not None and lost_edge is not None and edge != lost_edge  # a link to nowhere looks apart
         app.theme = "wikitui-light"
         await pilot.pause()
         assert canvas.get_component_rich_style("graph-canvas--node").color.triplet == Color.parse(
             app.theme_variables["wikitui-link"]).rich_color.triplet
+        assert canvas.get_component_rich_style("graph-canvas--edge").color != edge  # the edges follow the theme
 
 
 async def test_arrows_move_along_edges_and_enter_opens_the_page_from_disk(tmp_path):
@@ -184,6 +188,12 @@ async def test_the_palette_opens_the_page_graph_and_g_types_in_an_input(tmp_path
         await pilot.pause()
         assert not isinstance(app.screen, GraphScreen)
         assert app.main.query_one("#wiki-filter", Input).value == "g"
+        await pilot.press("f2")  # from another pane (the wiki tree) too
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, GraphScreen) and app.screen.model is not None,
+                       "the graph from the wiki tree")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, GraphScreen), "the graph to close")
         app.main.query_one(PageView).focus()
         await pilot.press("ctrl+p", *"graph of the page")
         await wait_for(pilot, lambda: "arrows, enter" in screen_text(app), "the command")
@@ -232,3 +242,22 @@ def test_graph_snapshot_80x24(snap_compare, tmp_path):
 
     app = workspace(graph_vault(tmp_path / "v"), watch=False, index=False, theme="wikitui-dark")
     assert snap_compare(app, terminal_size=(80, 24), run_before=before)
+
+
+async def test_a_layout_that_fails_says_so_and_the_workspace_lives_on(tmp_path, monkeypatch):
+    import wikitui.ui.screens.graph as graph_screen
+
+    def broken(model):
+        raise ValueError("no layout today")
+
+    monkeypatch.setattr(graph_screen, "layout_local", broken)
+    app = workspace(graph_vault(tmp_path / "v"), watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path(T)
+        await pilot.pause()
+        await pilot.press("g")
+        await wait_for(pilot, lambda: "Cannot draw the graph: no layout today" in screen_text(app), "the message")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, GraphScreen), "the graph to close")
+        assert app.main.current_path == T

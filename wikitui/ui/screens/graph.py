@@ -108,6 +108,13 @@ class GraphScreen(Screen[str | None]):
 
     @work(thread=True, exclusive=True, group="graph-build")
     def _compute(self, aspect: float) -> None:
+        try:
+            self._lay_out(aspect)
+        except Exception as exc:  # a layout that fails says so; it must not take the workspace down
+            self.app.call_from_thread(self._title, f"Cannot draw the graph: {visible_line(str(exc))}")
+
+    def _lay_out(self, aspect: float) -> None:
+        """Build the model and its layout (in the worker's thread), then hand them to the UI thread."""
         started = time.perf_counter()
         graph = self.workspace.graph
         if graph is None:
