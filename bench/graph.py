@@ -5,7 +5,8 @@ Run: ``.venv/bin/python bench/graph.py [--runs N]``. Prints JSON, medians in mil
 - ``networkx_import``: ``import networkx`` in a fresh interpreter (paid once, at the first opening);
 - ``local_200``: a generated vault whose hub page has 200 neighbours (100 links, 100 backlinks, cross links
   among them): the model and the layout (``layout``), drawing the picture at 120x40 (``paint``), both together
-  (``layout_and_paint``), and in the app, from pressing ``g`` to the painted graph (``app_g_to_painted``);
+  (``layout_and_paint``), and in the app, from pressing ``g`` to the painted graph (``app_g_to_painted``), and
+  the same for a page with one link (``app_g_to_painted_2_nodes``: what the screen itself costs);
 - ``vault_large``: the corpus copied to a temporary folder: the whole-wiki view's first layout with nothing kept
   (``cold_layout``), opening it with the cluster layouts kept in ``.wikitui/cache`` from an earlier run
   (``open_warm``: read them, build the model, pack, draw), in the app from ``w`` to the painted view
@@ -56,6 +57,8 @@ def hub_vault(root: Path, neighbours: int = 200) -> Path:
     ins = [f"In {i}" for i in range(neighbours - half)]
     (wiki / "hub.md").write_text("---\ntitle: Hub\ntype: concept\n---\n\n" + " ".join(f"[[{n}]]" for n in outs)
                                  + "\n", encoding="utf-8")
+    # A page with one link: the same screen with (nearly) nothing to lay out, for reference.
+    (wiki / "lone.md").write_text("---\ntitle: Lone\n---\n\n[[Pair]]\n", encoding="utf-8")
     everyone = outs + ins
     for folder, names in (("out", outs), ("in", ins)):
         for name in names:
@@ -88,7 +91,8 @@ def local_bench(root: Path, runs: int) -> dict:
     assert len(model.nodes) == 201, len(model.nodes)
     return {"nodes": len(model.nodes), "edges": len(model.edges), "layout": ms(median(layouts)),
             "paint": ms(median(paints)), "layout_and_paint": ms(median(both)),
-            "app_g_to_painted": ms(median(asyncio.run(app_open(root, "wiki/hub.md", ("g",), runs))))}
+            "app_g_to_painted": ms(median(asyncio.run(app_open(root, "wiki/hub.md", ("g",), runs)))),
+            "app_g_to_painted_2_nodes": ms(median(asyncio.run(app_open(root, "wiki/lone.md", ("g",), runs))))}
 
 
 async def app_open(root: Path, path: str, keys: tuple[str, ...], runs: int) -> list[float]:
