@@ -145,7 +145,8 @@ async def test_f_filters_by_type_or_tag(tmp_path):
 
 
 async def test_w_shows_the_whole_wiki_clustered_and_the_palette_opens_it(tmp_path):
-    app = workspace(graph_vault(tmp_path / "v"), watch=False, index=False)
+    root = graph_vault(tmp_path / "v")
+    app = workspace(root, watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_graph(pilot)
         await pilot.press("w")
@@ -153,6 +154,8 @@ async def test_w_shows_the_whole_wiki_clustered_and_the_palette_opens_it(tmp_pat
         await pilot.pause()
         text = screen_text(app)
         assert "Whole wiki · 9 pages in 5 clusters" in text
+        # Its cluster layouts are kept for the next opening (another session lays out nothing).
+        assert (app.workspace.vault.state_dir / "cache" / "graph-layout.pickle").is_file()
         for cluster in ("concepts/", "models/", "notes/"):
             assert cluster in text
         assert "Transformer" in text and "BERT" in text  # the best-linked pages are labelled
