@@ -142,6 +142,11 @@ async def test_f_filters_by_type_or_tag(tmp_path):
         await wait_for(pilot, lambda: SA in screen.model.nodes, "the tag")
         await pilot.press("f", "ctrl+u", "enter")  # empty: everything again
         await wait_for(pilot, lambda: not screen.keep.active and QKV in screen.model.nodes, "no filter")
+        # esc in the filter closes the filter, not the graph; letters typed there do not act as keys.
+        await pilot.press("f", "w", "escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GraphScreen) and not screen.whole and not screen.keep.active
+        assert not screen.query_one("#graph-filter").has_class("shown")
 
 
 async def test_w_shows_the_whole_wiki_clustered_and_the_palette_opens_it(tmp_path):
