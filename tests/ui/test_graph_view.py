@@ -269,3 +269,15 @@ async def test_a_layout_that_fails_says_so_and_the_workspace_lives_on(tmp_path, 
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, GraphScreen), "the graph to close")
         assert app.main.current_path == T
+
+
+async def test_the_whole_wiki_is_laid_out_in_the_background_once_the_page_graph_shows(tmp_path):
+    app = workspace(graph_vault(tmp_path / "v"), watch=False, index=False)
+    kept = app.workspace.vault.state_dir / "cache" / "graph-layout.pickle"
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_graph(pilot)
+        await wait_for(pilot, kept.is_file, "the whole wiki's layout, kept")  # w not pressed
+        assert not screen.whole and screen.memo is not None and screen.memo.laid_out == 5
+        await pilot.press("w")
+        await wait_for(pilot, lambda: screen.whole and screen.model is not None, "the whole wiki")
+        assert screen.memo.laid_out == 5  # found ready: nothing laid out again

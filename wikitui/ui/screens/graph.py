@@ -4,7 +4,8 @@ The local graph of the open page: the page in the middle, its links and backlink
 around it (depth 1), their links too on ``+`` (up to 3 rings), drawn in braille with a
 networkx layout (:mod:`wikitui.core.vault.graph_layout`). ``w`` switches to the whole
 wiki, clustered by folder (else by type), its hubs and clusters labelled; its cluster
-layouts are kept in ``.wikitui/cache/`` so it opens at once the next time. Nodes grow
+layouts are computed in the background once the local graph is shown, and kept in
+``.wikitui/cache/`` so it opens at once the next time. Nodes grow
 with their link count; an unresolved target is hollow (○) in the unresolved-link
 colour, an orphan small (◦) in the warning colour. The model and layout are computed
 in a thread worker; the screen only draws.
@@ -21,6 +22,7 @@ in a thread worker; the screen only draws.
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -31,7 +33,15 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
-from wikitui.core.vault.graph_layout import MEMO_NAME, LayoutMemo, layout_local, layout_whole, read_memo, write_memo
+from wikitui.core.vault.graph_layout import (
+    MEMO_NAME,
+    LayoutMemo,
+    WholeLayout,
+    layout_local,
+    layout_whole,
+    read_memo,
+    write_memo,
+)
 from wikitui.core.vault.graph_model import MAX_DEPTH, GraphFilter, GraphIndex, GraphModel, local_graph, whole_graph
 from wikitui.core.vault.visible_text import visible_line
 from wikitui.core.words import plural
@@ -82,6 +92,9 @@ class GraphScreen(Screen[str | None]):
         #: Seconds the last model and layout took (what the status line and the bench report).
         self.layout_seconds = 0.0
         self._memo = memo
+        self._memo_lock = threading.Lock()
+        # Whether the whole wiki's layout is (to be) started in the background: once a session, when none is known.
+        self._prepared = memo is not None
         self._index: GraphIndex | None = None
 
     @property
@@ -134,13 +147,7 @@ class GraphScreen(Screen[str | None]):
         boxes = None
         if self.whole:
             model = whole_graph(index, keep=self.keep)
-            memo = self._memo
-            if memo is None:
-                memo = self._memo = read_memo(self._memo_path)
-            laid = memo.laid_out
-            layout = layout_whole(model, memo=memo, aspect=aspect)
-            if memo.laid_out != laid:
-                write_memo(self._memo_path, memo)
+            layout = self._whole_layout(model, aspect, keep=not self.keep.active)
             positions, boxes = layout.positions, layout.boxes
         else:
             assert self.centre is not None
@@ -148,6 +155,32 @@ class GraphScreen(Screen[str | None]):
             positions = layout_local(model)
         seconds = time.perf_counter() - started
         self.app.call_from_thread(self._shown, model, positions, boxes, seconds)
+
+    def _whole_layout(self, model: GraphModel, aspect: float, *, keep: bool) -> WholeLayout:
+        """The whole wiki's layout through the shared memo (one thread at a time); ``keep``: write it to disk."""
+        with self._memo_lock:
+            memo = self._memo
+            if memo is None:
+                memo = self._memo = read_memo(self._memo_path)
+            laid = memo.laid_out
+            layout = layout_whole(model, memo=memo, aspect=aspect)
+            if keep and memo.laid_out != laid:
+                write_memo(self._memo_path, memo)
+        return layout
+
+    @work(thread=True, group="graph-prepare")
+    def _prepare_whole(self, aspect: float) -> None:
+        """Lay out the whole wiki meanwhile (networkx is loaded now), so that ``w`` finds it ready.
+
+        Kept layouts are read from disk, so this costs little but the first time in a vault.
+        """
+        index = self._index
+        if index is None:
+            return
+        try:
+            self._whole_layout(whole_graph(index), aspect, keep=True)
+        except Exception:  # the whole view, when asked for, lays itself out and says what went wrong
+            return
 
     @property
     def _memo_path(self) -> Path:
@@ -166,6 +199,9 @@ class GraphScreen(Screen[str | None]):
         canvas.show(model, positions, selected=keep, boxes=boxes)
         self._describe()
         self._say_selected()
+        if not self.whole and not self._prepared:
+            self._prepared = True
+            self._prepare_whole(self._aspect())
 
     def _title(self, text: str) -> None:
         self.query_one("#graph-title", Label).update(text)
