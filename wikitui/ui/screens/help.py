@@ -62,6 +62,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     from wikitui.ui.screens.batch_review import BatchReviewScreen
     from wikitui.ui.screens.dialogs import ConfirmScreen, CreatePageScreen
     from wikitui.ui.screens.dated_page import DatedPageScreen
+    from wikitui.ui.screens.graph import GraphScreen
     from wikitui.ui.screens.history import HistoryScreen
     from wikitui.ui.screens.log_rows import LogScreen
     from wikitui.ui.screens.logged_diff import LoggedDiffScreen
@@ -103,6 +104,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("A page on a day (d in its history)", (DatedPageScreen,)),
         Place("log.md's entries (open log.md)", (LogScreen,)),
         Place("A logged changeset's diff (enter on an entry)", (LoggedDiffScreen,)),
+        Place("The graph (g)", (GraphScreen,)),
         Place("A question (open a link in the browser?)", (ConfirmScreen,)),
         Place("Creating a missing page", (CreatePageScreen,)),
         Place("This help", (HelpScreen,)),

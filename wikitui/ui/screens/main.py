@@ -38,6 +38,7 @@ from wikitui.ui.widgets.workspace_footer import WorkspaceFooter
 
 if TYPE_CHECKING:
     from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.graph_layout import LayoutMemo
     from wikitui.core.vault.page import PageInfo
     from wikitui.core.workspace import Workspace
     from wikitui.ui.index_watch import IndexWatch
@@ -54,6 +55,7 @@ class MainScreen(Screen[None]):
     | f1 … f5 | Focus Sources, Wiki, Page, Links, Agent input. |
     | / | Full-text search. |
     | ctrl+o | The page's outline: jump to a heading. |
+    | g | The page's graph: its links and backlinks (w: the whole wiki). |
     | ? | Every key. |
     | backspace, alt+left | Back. |
     | alt+right | Forward. |
@@ -79,6 +81,8 @@ class MainScreen(Screen[None]):
         Binding("f5", "focus_pane('agent')", "Agent", show=False, id="focus-agent", tooltip="Focus the agent's input"),
         Binding("slash", "search", "Search", id="search", tooltip="Full-text search of the wiki and the sources"),
         Binding("ctrl+o", "outline", "Outline", show=False, id="outline", tooltip="The page's headings: jump to one"),
+        Binding("g", "graph", "Graph", show=False, id="graph",
+                tooltip="The page's graph (w in it: the whole wiki)"),
         Binding("question_mark", "help", "Help", id="help", tooltip="Every key (this list)"),
         Binding("alt+left", "back", "Back", id="back"),
         Binding("backspace", "back", "Back", show=False, id="back-backspace"),
@@ -113,6 +117,8 @@ class MainScreen(Screen[None]):
         self.sync_schedule = SyncSchedule(start=lambda push: self.start_sync(push=push, scheduled=True),
                                           busy=self._turn_running, has_pending=self._has_pending)
         self.page_display = PageDisplay(self, workspace, vault_state)
+        # The whole-wiki graph's cluster layouts, kept between openings of the graph view.
+        self._graph_memo: LayoutMemo | None = None
         #: Opening pages, following links, back and forward.
         self.navigator = Navigator(self, workspace, self.page_display, opener=opener, on_created=self._page_written,
                                    on_shown=self._page_shown)
@@ -233,8 +239,8 @@ class MainScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """Grey out Back/Forward at the ends of the history; leave keys to text inputs."""
-        if action == "search" and isinstance(self.focused, (Input, TextArea)):
-            return False  # "/" types in the input: the footer does not offer it
+        if action in ("search", "graph") and isinstance(self.focused, (Input, TextArea)):
+            return False  # "/" and "g" type in the input: the footer does not offer them
         if action in ("back", "forward"):
             if isinstance(self.focused, (Input, TextArea)):
                 return False
@@ -278,6 +284,23 @@ class MainScreen(Screen[None]):
             self.notify("History is for pages: open a page first.", severity="warning")
             return
         self.app.push_screen(HistoryScreen(self.workspace, path))
+
+    def action_graph(self, view: str = "local") -> None:
+        """The shown page's local graph (``g``), or the whole wiki's (``view="whole"``, or no page shown)."""
+        from wikitui.ui.screens.graph import GraphScreen
+
+        if self.workspace.graph is None:
+            self.notify("The link graph is still loading: try again in a moment.", severity="warning")
+            return
+        centre = self.current_path if self.current_path in self.workspace.graph.pages else None
+        screen = GraphScreen(self.workspace, centre, whole=view == "whole", memo=self._graph_memo)
+
+        def chosen(path: str | None) -> None:
+            self._graph_memo = screen.memo
+            if path is not None:
+                self.navigator.open_path(path)
+
+        self.app.push_screen(screen, chosen)
 
     @on(PageTree.PageSelected)
     @on(SourceTree.SourceSelected)
