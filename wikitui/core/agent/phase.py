@@ -4,19 +4,21 @@ The model is asked with the system prompt and the conversation; it streams an
 answer and may call tools; their results go back in the next request, round after
 round, until it answers without a tool call, uses up ``settings.max_rounds``, fails
 or is cancelled. :func:`run_phase` runs that loop for an
-:class:`~wikitui.core.agent.session.AgentSession` (whose events, transcript and
-endings it uses); the proposals of the phase accumulate in the turn's changeset.
+:class:`~wikitui.core.agent.session.AgentSession` through its public interface (:class:`PhaseHost`:
+its events, transcript, counters and endings); the proposals of the phase accumulate in the turn's changeset.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from wikitui.core.agent import citations
 from wikitui.core.agent.argcheck import MAX_ARGUMENTS_CHARS
-from wikitui.core.agent.context import Turn, build_request, safe_arguments
+from wikitui.core.agent.context import Turn, TurnUsageTotals, build_request, safe_arguments
 from wikitui.core.agent.events import (
     Done,
     Notice,
@@ -37,11 +39,10 @@ from wikitui.core.agent.sources import sees_pictures
 from wikitui.core.agent.tools import ToolBox, describe_call
 from wikitui.core.agent.turn_catalog import Focus, TurnCatalog, turn_focus
 from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
-from wikitui.core.config import scrub
+from wikitui.core.agent.turn_end import TurnEndings
+from wikitui.core.agent.window import ContextWindow
+from wikitui.core.config import Settings, scrub
 from wikitui.core.errors import WikituiError
-
-if TYPE_CHECKING:
-    from wikitui.core.agent.session import AgentSession
 
 #: Said under an answer that rests on nothing the wiki showed (issue 25: ingest's "no tool calls" note, for ask).
 UNSOURCED = ("The model answered without calling any tool or citing anything: the answer may come from its own "
@@ -53,7 +54,53 @@ _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now w
                "what is left undone.]")
 
 
-async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_text: str, *, phase: str,
+@dataclass(frozen=True)
+class TokenCounters:
+    """How a session counts tokens with its current model (what a phase fits its first request with)."""
+
+    text: Callable[[str], int]
+    message: Callable[[dict], int]
+    tools: Callable[[list[dict]], int]
+
+
+class PhaseHost(Protocol):
+    """What a phase uses of its session (an :class:`~wikitui.core.agent.session.AgentSession`)."""
+
+    vault: Any
+    graph: Any
+    search_index: Any  # None until the first search opens it; the phase keeps the one it opened
+    overlay: Any
+    settings: Settings
+    client: Any  # an LLMClient, or a test's stand-in
+    turns: list[Turn]
+    totals: TurnUsageTotals
+    prep_times: list[float]
+    round_overheads: list[float]
+    endings: TurnEndings
+    counters: TokenCounters
+
+    @property
+    def cancel_event(self) -> asyncio.Event: ...
+
+    async def emit(self, event: Any) -> None: ...
+
+    async def emit_usage(self, turn: Turn, *, final: bool = True) -> None: ...
+
+    def add_message(self, turn: Turn, message: dict, *, description: str | None = None,
+                    prompt: str | None = None) -> None: ...
+
+    def new_builder(self) -> Any: ...
+
+    async def window_info(self) -> ContextWindow: ...
+
+    def announce_compact(self, window_tokens: int) -> bool: ...
+
+    async def synced(self) -> None: ...
+
+    def sync_soon(self) -> None: ...
+
+
+async def run_phase(session: PhaseHost, turn: Turn, task: Task | str, user_text: str, *, phase: str,
                     attach_source: str | None = None, typed: str | None = None,
                     focus: Focus | None = None) -> TurnFinished:
     """Run one phase of ``session``'s ``turn`` until the model answers, fails or is cancelled.
@@ -64,26 +111,25 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
     instead of the message sent to the model. ``focus``: what the turn's catalog entries are chosen for
     when index.md is too big for the request (default: the question, or the source; :mod:`~wikitui.core.agent.turn_catalog`).
     """
-    session._running = True
     start = time.perf_counter()
     toolbox: ToolBox | None = None
     try:
-        await session._emit(TurnStarted(f"{turn.op}-{phase}" if turn.op == "ingest" else turn.op, turn.prompt))
+        await session.emit(TurnStarted(f"{turn.op}-{phase}" if turn.op == "ingest" else turn.op, turn.prompt))
         session.settings.require_model()  # fail with the how-to before anything slow
-        await session._emit_usage(turn, final=False)  # the footer follows this turn from its start
+        await session.emit_usage(turn, final=False)  # the footer follows this turn from its start
         if phase == "write" and turn.builder is None:
-            turn.builder = session._builder()
-        window = await session._window_info()
+            turn.builder = session.new_builder()
+        window = await session.window_info()
         shown = typed
         if attach_source:  # the chat shows what the user sent, not the source pasted after it
             shown = shown or user_text
-            user_text += source_excerpt(session.vault, attach_source, window, session._count_text)
-        session._add(turn, {"role": "user", "content": user_text}, prompt=turn.prompt, description=shown)
+            user_text += source_excerpt(session.vault, attach_source, window, session.counters.text)
+        session.add_message(turn, {"role": "user", "content": user_text}, prompt=turn.prompt, description=shown)
         catalog = TurnCatalog(session.vault, session.graph, session.search_index,
                               focus or turn_focus(session.vault, turn))
         fitted = fit_first_request(session.vault, session.graph, task, window,
-                                   lambda small: session._count_tools(ToolBox.tool_schemas(small)),
-                                   turn.entries[-1].message, session._count_text, session._count_message,
+                                   lambda small: session.counters.tools(ToolBox.tool_schemas(small)),
+                                   turn.entries[-1].message, session.counters.text, session.counters.message,
                                    model=session.settings.model or "",
                                    initial_context_tokens=session.settings.initial_context_tokens,
                                    compact=session.settings.compact if turn.compact is None else turn.compact,
@@ -94,9 +140,8 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
                           budget.result_chars(), vision=sees_pictures(session.client), compact=fitted.compact,
                           overlay=session.overlay)
         tools = toolbox.schemas()
-        if fitted.compact and session._told_compact != window.tokens:
-            session._told_compact = window.tokens
-            await session._emit(Notice(f"compact prompt for a {window.tokens:,}-token window "
+        if fitted.compact and session.announce_compact(window.tokens):
+            await session.emit(Notice(f"compact prompt for a {window.tokens:,}-token window "
                                        f"(tools: {', '.join(t['function']['name'] for t in tools)})"))
         previous = [t for t in session.turns if t is not turn and t.state != "failed"]
         session.prep_times.append(time.perf_counter() - start)
@@ -106,14 +151,14 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         for round_no in range(session.settings.max_rounds + 1):
             last = round_no == session.settings.max_rounds
             if last:
-                session._add(turn, {"role": "user", "content": _LAST_ROUND})
+                session.add_message(turn, {"role": "user", "content": _LAST_ROUND})
             measured: list[int] = []
-            messages, notes = build_request(system, previous, turn, budget.messages, session._count_message,
+            messages, notes = build_request(system, previous, turn, budget.messages, session.counters.message,
                                             system_tokens=system_tokens, measured=measured)
             for note in notes:
                 if note not in told:
                     told.add(note)
-                    await session._emit(Notice(note))
+                    await session.emit(Notice(note))
             try:
                 text, calls, cancelled, finish = await _request(session, turn, messages, None if last else tools,
                                                                 budget.answer_tokens(measured[0]))
@@ -123,107 +168,105 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
                 raise ContextOverflow(overflow_message(session.settings.model or "?", budget, sent, system_tokens,
                                                        first, str(exc))) from None
             if cancelled:
-                return await session._finish_cancelled(turn, text)
+                return await session.endings.finish_cancelled(turn, text)
             t0 = time.perf_counter()
-            session._add(turn, _assistant(text, calls))
+            session.add_message(turn, _assistant(text, calls))
             if not calls:
                 turn.answer = text
                 if not cited_once and not last:
                     cited_once = True  # returned to the model once at most (DESIGN §11)
                     missing = await asyncio.to_thread(_unresolved, session, turn, text)  # may read a PDF
                     if missing[0] or missing[1]:
-                        session._add(turn, {"role": "user", "content": citations.feedback(*missing)})
+                        session.add_message(turn, {"role": "user", "content": citations.feedback(*missing)})
                         # The chat shows the next answer in this one's place (kind "revising").
-                        await session._emit(Notice("the answer's citations went back to the model once", "revising"))
+                        await session.emit(Notice("the answer's citations went back to the model once", "revising"))
                         continue
                 break
             pictures: list = []
             for call in calls:
-                if session._cancel.is_set():
-                    return await session._finish_cancelled(turn, text)
+                if session.cancel_event.is_set():
+                    return await session.endings.finish_cancelled(turn, text)
                 outcome = await _tool(session, toolbox, call)
-                session._add(turn, {"role": "tool", "tool_call_id": call.id, "name": call.name,
+                session.add_message(turn, {"role": "tool", "tool_call_id": call.id, "name": call.name,
                                  "content": outcome.text}, description=outcome.description)
                 pictures += outcome.pictures
             if pictures:
-                session._add(turn, pictures_message(pictures))
+                session.add_message(turn, pictures_message(pictures))
             # The round is made durable while the model works on the next request (one fsync
             # per round, in a thread): off the round trip, and never more than one behind.
-            await session._synced()
-            session._sync = asyncio.ensure_future(asyncio.to_thread(session.transcript.sync))
+            await session.synced()
+            session.sync_soon()
             session.round_overheads.append(time.perf_counter() - t0)
         cut = finish == "length"
         if cut:
-            await session._note(turn, "cut", "The answer was cut off by the model's output limit (finish_reason: "
+            await session.endings.note(turn, "cut", "The answer was cut off by the model's output limit (finish_reason: "
                              "length): it is incomplete. Ask it to go on, or raise the server's max tokens.")
         if phase == "write" and turn.op == "ingest" and attach_source and not used_tools(turn, since_plan=True):
-            await session._note(turn, "tools", "The model made no tool calls, so it proposed nothing: ingesting "
+            await session.endings.note(turn, "tools", "The model made no tool calls, so it proposed nothing: ingesting "
                              "needs a model and server that support tool calls (see the README's \"Local models\").")
         # (A cut answer is already marked as such; its missing sources are the cut's, not the model's habit.)
         if turn.op == "ask" and not cut and not used_tools(turn) and not citations.check_citations(turn.answer or "",
                                                                                                       session.graph):
-            await session._note(turn, "unsourced", UNSOURCED)
+            await session.endings.note(turn, "unsourced", UNSOURCED)
         if phase == "plan":
-            return await session._finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
+            return await session.endings.finish(turn, None, turn.answer, awaiting_go=True, cut=cut)
         answer_missing, proposal_missing = await asyncio.to_thread(_unresolved, session, turn, turn.answer)
         if answer_missing or proposal_missing:
             unresolved = [*answer_missing, *(f"{t} (in {p})" for p, t in proposal_missing)]
-            await session._note(turn, "citations", "Unresolved citations: " + ", ".join(unresolved))
-        return await session._finish(turn, turn.builder, turn.answer, cut=cut)
+            await session.endings.note(turn, "citations", "Unresolved citations: " + ", ".join(unresolved))
+        return await session.endings.finish(turn, turn.builder, turn.answer, cut=cut)
     except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
         partial = getattr(exc, "partial", "") if isinstance(exc, CutAnswer) else ""
-        return await session._finish_failed(turn, scrub(str(exc), session.settings), exc.exit_code,
+        return await session.endings.finish_failed(turn, scrub(str(exc), session.settings), exc.exit_code,
                                             partial=partial)
     except asyncio.CancelledError:  # the UI cancelled the worker: keep the proposals, record it, then let it end
-        session._abandon(turn)
+        session.endings.abandon(turn)
         raise
     finally:
-        session._running = False
-        session._cancel = asyncio.Event()  # the next turn starts uncancelled
         if session.search_index is None and toolbox is not None:
             session.search_index = toolbox.search_index  # opened by the first search: keep it
 
-async def _request(session: AgentSession, turn: Turn, messages: list[dict], tools,
+async def _request(session: PhaseHost, turn: Turn, messages: list[dict], tools,
                    max_tokens: int) -> tuple[str, list[ToolCall], bool, str | None]:
     """One streamed model request, its answer capped at ``max_tokens`` (the room the request leaves, at least
     the window's share kept for it);
     returns (text, tool calls, cancelled, finish reason)."""
     parts: list[str] = []
     try:
-        async for ev in session.client.stream(messages, tools, cancel_event=session._cancel, max_tokens=max_tokens):
+        async for ev in session.client.stream(messages, tools, cancel_event=session.cancel_event, max_tokens=max_tokens):
             if isinstance(ev, TextDelta):
                 parts.append(ev.text)
-                await session._emit(ev)
+                await session.emit(ev)
             elif isinstance(ev, Retrying):
-                await session._emit(Notice(f"{ev.reason}; retrying in {ev.delay:.1f} s "
+                await session.emit(Notice(f"{ev.reason}; retrying in {ev.delay:.1f} s "
                                         f"(attempt {ev.attempt + 1} of {ev.max_attempts})"))
             elif isinstance(ev, Usage):
                 turn.usage.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
                 session.totals.add(ev.prompt_tokens, ev.completion_tokens, ev.cost)
-                await session._emit_usage(turn, final=False)
+                await session.emit_usage(turn, final=False)
             elif isinstance(ev, Done):
                 return ev.text or "".join(parts), ev.tool_calls, ev.cancelled, ev.finish_reason
     except CutAnswer as exc:  # the words shown so far are kept with the turn, marked as cut
         exc.partial = "".join(parts)
         raise
-    return "".join(parts), [], session._cancel.is_set(), None
+    return "".join(parts), [], session.cancel_event.is_set(), None
 
-async def _tool(session: AgentSession, toolbox: ToolBox, call: ToolCall):
+async def _tool(session: PhaseHost, toolbox: ToolBox, call: ToolCall):
     try:
         args = parse_arguments(call.arguments_json)
     except ToolArgError:
         args = {}
-    await session._emit(ToolStarted(call.id, call.name, describe_call(call.name, args)))
+    await session.emit(ToolStarted(call.id, call.name, describe_call(call.name, args)))
     if call.too_long:  # its arguments were not kept (see LLMClient): an error result naming the limit
         outcome = toolbox.refuse(call.name, f"the arguments are {call.too_long:,} characters long; at most "
                                             f"{MAX_ARGUMENTS_CHARS:,} are accepted: propose smaller pieces")
     else:  # off the event loop: a search or read on a big vault must not freeze the UI
         outcome = await asyncio.to_thread(toolbox.call, call.name, call.arguments_json)
-    await session._emit(ToolFinished(call.id, call.name, outcome.ok, outcome.summary, outcome.text))
+    await session.emit(ToolFinished(call.id, call.name, outcome.ok, outcome.summary, outcome.text))
     return outcome
 
 
-def _unresolved(session: AgentSession, turn: Turn, text: str) -> tuple[list[str], list[tuple[str, str]]]:
+def _unresolved(session: PhaseHost, turn: Turn, text: str) -> tuple[list[str], list[tuple[str, str]]]:
     """The unresolved citations of the answer, and those the turn's proposals add.
 
     Only an answer to a question is checked for its citations: a lint report or an ingest's

@@ -19,14 +19,15 @@ Usage (from a script or a Textual async worker)::
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 from typing import Any, Awaitable, Callable
 
 from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals
-from wikitui.core.agent.events import LintReady, Notice, TurnFinished, TurnStarted
+from wikitui.core.agent.events import LintReady, Notice, TurnFinished, TurnStarted, TurnUsage
 from wikitui.core.agent.filing import answer_page, backlinks_to_answer, cited_pages, link_target
-from wikitui.core.agent.phase import run_phase, used_tools
+from wikitui.core.agent.phase import TokenCounters, run_phase, used_tools
 from wikitui.core.agent.prompts import ask as ask_prompt
 from wikitui.core.agent.prompts import compact
 from wikitui.core.agent.prompts import fold as fold_prompt
@@ -49,7 +50,7 @@ from wikitui.core.words import plural
 Approver = Callable[[Any], Awaitable[Any]]
 
 
-class AgentSession(TurnEndings):
+class AgentSession:
     """A conversation with the agent about one vault.
 
     Args:
@@ -102,6 +103,10 @@ class AgentSession(TurnEndings):
         self._told_compact: int | None = None  # the window the compact set was last announced for
         self._sync: asyncio.Future | None = None
         self._filed: dict[str, str] = {}  # question -> the page its answer was filed as (this session's /file)
+        #: How its turns end (answered, awaiting ``/go``, cancelled, failed): their proposals are never lost.
+        self.endings = TurnEndings(self, set_feedback=self._set_feedback)
+        #: The token counters of the session's model.
+        self.counters = TokenCounters(text=self._count_text, message=self._count_message, tools=self._count_tools)
         if session_id and self.transcript.path.exists():
             self._restore()
 
@@ -163,6 +168,22 @@ class AgentSession(TurnEndings):
         """Whether review reasons wait to go with the next message."""
         return bool(self._feedback)
 
+    def _set_feedback(self, text: str) -> None:
+        """What the approver said of the last changeset (it replaces what waited)."""
+        self._feedback = text
+
+    @property
+    def cancel_event(self) -> asyncio.Event:
+        """Set when the running turn is cancelled (a new one for each turn)."""
+        return self._cancel
+
+    def announce_compact(self, window_tokens: int) -> bool:
+        """Whether the compact tool set is new for this window (then it is told once, until the window changes)."""
+        if self._told_compact == window_tokens:
+            return False
+        self._told_compact = window_tokens
+        return True
+
     # ------------------------------------------------------------ operations
     async def send(self, text: str) -> TurnFinished:
         """A chat message: steers a waiting ingest plan into its write phase, else a question."""
@@ -173,7 +194,7 @@ class AgentSession(TurnEndings):
     async def ask(self, question: str) -> TurnFinished:
         """Answer a question from the wiki (tools allowed; proposals only if the user asks for them)."""
         if self._running:
-            return await self._fail_early("ask", question, _busy())
+            return await self.endings.fail_early("ask", question, _busy())
         turn = self._new_turn("ask", question)
         task = compact.Task(ask_prompt.ask_task(), compact.ask_task())
         return await self._run(turn, task, self._with_feedback(question), phase="write")
@@ -184,7 +205,7 @@ class AgentSession(TurnEndings):
         ``typed``: what the user typed (a restored chat shows it; default ``/ingest PATH``).
         """
         if self._running:
-            return await self._fail_early("ingest", raw_path, _busy())
+            return await self.endings.fail_early("ingest", raw_path, _busy())
         try:
             rel, absolute = resolve_readable(self.vault, self.graph, raw_path)
             if needs_conversion(rel):  # converted now, off the loop: the tools then read the cached text
@@ -194,7 +215,7 @@ class AgentSession(TurnEndings):
             elif is_binary(absolute.read_bytes()[:8192]):
                 raise WikituiError(f"{rel} is a binary file; only text sources can be ingested")
         except (WikituiError, OSError, ValueError) as exc:  # ValueError: a NUL in the path
-            return await self._fail_early("ingest", display(raw_path), exc)
+            return await self.endings.fail_early("ingest", display(raw_path), exc)
         turn = self._new_turn("ingest", rel)
         turn.source = rel
         message = f"Ingest {rel}."
@@ -211,9 +232,9 @@ class AgentSession(TurnEndings):
         ``typed``: what the user typed (a restored chat shows it; default ``/go [NOTE]``).
         """
         if self._running:
-            return await self._fail_early("go", message or "", _busy())
+            return await self.endings.fail_early("go", message or "", _busy())
         if not self.awaiting_go:
-            return await self._fail_early("go", message or "", WikituiError("no ingest plan is waiting for /go"))
+            return await self.endings.fail_early("go", message or "", WikituiError("no ingest plan is waiting for /go"))
         turn = self.turns[-1]
         turn.state = "running"
         if message and message.strip():
@@ -224,7 +245,7 @@ class AgentSession(TurnEndings):
         index_managed = INDEX_MARKER in self._read(self.vault.index_path)
         attach = turn.source if not used_tools(turn) else None
         if attach:
-            await self._note(turn, "tools", "The model answered the plan without calling any tool, so it never read "
+            await self.endings.note(turn, "tools", "The model answered the plan without calling any tool, so it never read "
                              f"{attach}: it may not support tool calls (the README's \"Local models\" says which "
                              "servers and chat templates do). The source goes with the next request instead.")
         source = turn.source or turn.prompt
@@ -239,11 +260,11 @@ class AgentSession(TurnEndings):
         from wikitui.core.vault.lint import run_lint
 
         if self._running:
-            return await self._fail_early("lint", "", _busy())
+            return await self.endings.fail_early("lint", "", _busy())
         report = run_lint(self.vault, self.graph)
         text = lint_prompt.format_lint_report(report)
-        await self._emit(LintReady(report))
-        await self._emit(Notice("lint: " + text.splitlines()[0]))
+        await self.emit(LintReady(report))
+        await self.emit(Notice("lint: " + text.splitlines()[0]))
         turn = self._new_turn("lint", "health check")
         plan = reading_plan(self.vault, self.graph, report)
         short = lint_prompt.format_lint_report(report, limit=30, per_check=6)  # for a small window's compact pass
@@ -257,14 +278,14 @@ class AgentSession(TurnEndings):
         No model call: the page and the links back to it are made by wikitui (DESIGN §11).
         """
         if self._running:
-            return await self._fail_early("file", "", _busy())
+            return await self.endings.fail_early("file", "", _busy())
         last = self.last_answer
         if last is None:
-            return await self._fail_early("file", "", WikituiError("nothing to file yet: ask a question first"))
+            return await self.endings.fail_early("file", "", WikituiError("nothing to file yet: ask a question first"))
         question, answer = last
         turn = self._new_turn("file", question)
-        await self._emit(TurnStarted("file", question))
-        builder = self._builder()
+        await self.emit(TurnStarted("file", question))
+        builder = self.new_builder()
         path, content = answer_page(self.vault, question, answer)
         try:
             builder.new_page(path, content, f"filed the answer to: {question}")
@@ -272,10 +293,10 @@ class AgentSession(TurnEndings):
             for cited, text in linked.items():
                 builder.new_page(cited, text, f"links the filed answer {path}")
         except WikituiError as exc:
-            return await self._finish_failed(turn, str(exc), exc.exit_code)
+            return await self.endings.finish_failed(turn, str(exc), exc.exit_code)
         self._filed[question] = path
         also = f", linked from {plural(len(linked), 'page')} it cites" if linked else ""
-        return await self._finish(turn, builder, f"Proposed {path} with the answer{also}.")
+        return await self.endings.finish(turn, builder, f"Proposed {path} with the answer{also}.")
 
     async def fold_answer(self, *, typed: str = "/fold", join=None) -> TurnFinished:
         """Fold the last answer into the pages it cites: a model turn proposing the edits (DESIGN §11).
@@ -291,15 +312,15 @@ class AgentSession(TurnEndings):
                 None: the fold's changeset is one of its own (the chat's ``/fold``).
         """
         if self._running:
-            return await self._fail_early("fold", "", _busy())
+            return await self.endings.fail_early("fold", "", _busy())
         last = self.last_answer
         if last is None:
-            return await self._fail_early("fold", "", WikituiError("nothing to fold in yet: ask a question first"))
+            return await self.endings.fail_early("fold", "", WikituiError("nothing to fold in yet: ask a question first"))
         question, answer = last
         filed = self._filed.get(question)
         cited = cited_pages(self.vault, self.graph, answer, skip=(filed,) if filed else ())
         if not cited:
-            return await self._fail_early("fold", question, WikituiError(
+            return await self.endings.fail_early("fold", question, WikituiError(
                 "the last answer cites no wiki page, so there is nothing to fold it into"))
         turn = self._new_turn("fold", question)
         titles = [(p, self.graph.pages[p].title) for p in cited]
@@ -307,13 +328,13 @@ class AgentSession(TurnEndings):
                                            (filed, link_target(self.vault, filed)) if filed else None)
         task = compact.Task(fold_prompt.fold_task(), compact.fold_task())
         if join is not None:
-            turn.builder = self._builder()
+            turn.builder = self.new_builder()
             try:
                 for change in join.files:  # the fold's edits stack on these: one changeset, one patch
                     turn.builder.new_page(change.path, change.new_text, change.reason)
             except WikituiError as exc:  # the filed answer's changeset stays pending as it was
                 turn.builder = None
-                return await self._finish_failed(turn, str(exc), exc.exit_code)
+                return await self.endings.finish_failed(turn, str(exc), exc.exit_code)
         done = await self._run(turn, task, self._with_feedback(message), phase="write", typed=typed)
         if join is not None and done.changeset is not None and done.changeset.id != join.id:
             from wikitui.core.changes.pending import PendingStore
@@ -327,7 +348,8 @@ class AgentSession(TurnEndings):
         self.turns.append(turn)
         return turn
 
-    def _builder(self):
+    def new_builder(self):
+        """A new ChangesetBuilder for a turn's proposals (through the session's overlay, if any)."""
         if self._builder_factory is not None:
             return self._builder_factory()
         from wikitui.core.changes.builder import ChangesetBuilder
@@ -345,15 +367,23 @@ class AgentSession(TurnEndings):
                    focus: Focus | None = None) -> TurnFinished:
         """Run one phase of a turn until the model answers, fails or is cancelled (see :mod:`~wikitui.core.agent.phase`)."""
         remember_model(self.vault, self.settings.model)  # for /model's listing of the models used lately
-        return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source, typed=typed,
-                               focus=focus)
+        self._running = True
+        try:
+            return await run_phase(self, turn, task, user_text, phase=phase, attach_source=attach_source,
+                                   typed=typed, focus=focus)
+        finally:
+            self._running = False
+            self._cancel = asyncio.Event()  # the next turn starts uncancelled
 
     # ---------------------------------------------------------- persistence
-    def _add(self, turn: Turn, message: dict, *, description: str | None = None, prompt: str | None = None) -> None:
+    def add_message(self, turn: Turn, message: dict, *, description: str | None = None,
+                    prompt: str | None = None) -> None:
+        """Append ``message`` to the turn and to the transcript (``description``: what the chat shows for it)."""
         turn.entries.append(Entry(message, description))
         self.transcript.add_message(turn, message, description=description, prompt=prompt)
 
-    def _record_turn(self, turn: Turn) -> None:
+    def record_turn(self, turn: Turn) -> None:
+        """Save the turn's state and usage in the transcript."""
         self.transcript.record_turn(turn)
 
     def _restore(self) -> None:
@@ -370,13 +400,33 @@ class AgentSession(TurnEndings):
         return chat_log(self.turns)
 
     # --------------------------------------------------------------- helpers
-    async def _synced(self) -> None:
+    async def synced(self) -> None:
         """Wait for the transcript's last round to be on disk."""
         if self._sync is not None:
             task, self._sync = self._sync, None
             await task
 
-    async def _window_info(self) -> ContextWindow:
+    def sync_soon(self) -> None:
+        """Make the transcript durable in a thread (one fsync; await :meth:`synced` before the next)."""
+        self._sync = asyncio.ensure_future(asyncio.to_thread(self.transcript.sync))
+
+    async def emit(self, event: Any) -> None:
+        """Hand ``event`` to ``on_event`` (awaited when it is async)."""
+        if self.on_event is None:
+            return
+        result = self.on_event(event)
+        if inspect.isawaitable(result):
+            await result
+
+    async def emit_usage(self, turn: Turn, *, final: bool = True) -> None:
+        """The turn's and the session's tokens and cost so far (``final``: the turn has ended)."""
+        u, s = turn.usage, self.totals
+        await self.emit(TurnUsage(prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens, cost=u.cost,
+                                  session_prompt_tokens=s.prompt_tokens,
+                                  session_completion_tokens=s.completion_tokens, session_cost=s.cost,
+                                  requests=u.requests, final=final))
+
+    async def window_info(self) -> ContextWindow:
         """The model's context window, found once per model (may ask the server: off the event loop)."""
         if self._window is None:
             configured = self.settings.context_tokens

@@ -1,4 +1,4 @@
-"""How a turn ends — answered, waiting for ``/go``, cancelled or failed — mixed into ``AgentSession``.
+"""How a turn ends — answered, waiting for ``/go``, cancelled or failed: the session's :class:`TurnEndings`.
 
 Whatever the ending, a turn's proposals are never lost (DESIGN §8): when the model
 fails, the stream is cut or the user cancels after some ``propose_*`` calls, what was
@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from wikitui.core.agent.context import Turn
-from wikitui.core.agent.events import AgentError, ChangesetReady, Notice, TurnFinished, TurnUsage
+from wikitui.core.agent.events import AgentError, ChangesetReady, Notice, TurnFinished
 from wikitui.core.agent.titles import turn_title
 from wikitui.core.errors import WikituiError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from wikitui.core.agent.context import TurnUsageTotals
     from wikitui.core.agent.transcript import Transcript
     from wikitui.core.config import Settings
     from wikitui.core.vault.layout import Vault
@@ -28,41 +27,58 @@ if TYPE_CHECKING:  # pragma: no cover
 LOG_OP = {"ask": "query", "ingest": "ingest", "lint": "lint", "file": "query", "fold": "query"}
 
 
+class EndingHost(Protocol):
+    """What the endings use of their session (an :class:`~wikitui.core.agent.session.AgentSession`).
+
+    Read at each ending, not kept: a session's ``client``, ``transcript`` or ``on_event`` may be replaced
+    after it is made (``/model``, the background lint).
+    """
+
+    vault: Vault
+    settings: Settings
+    client: Any  # an LLMClient, or a test's stand-in
+    transcript: Transcript
+    approver: Callable[[Any], Awaitable[Any]] | None
+    on_event: Callable[[Any], Any] | None
+
+    async def emit(self, event: Any) -> None: ...
+
+    async def emit_usage(self, turn: Turn, *, final: bool = True) -> None: ...
+
+    def add_message(self, turn: Turn, message: dict, *, description: str | None = None,
+                    prompt: str | None = None) -> None: ...
+
+    def record_turn(self, turn: Turn) -> None: ...
+
+
 class TurnEndings:
-    """The endings of a turn; expects the session's ``vault``, ``settings``, ``transcript``,
-    ``totals``, ``approver``, ``on_event`` and ``_feedback``."""
+    """The endings of a session's turns.
 
-    if TYPE_CHECKING:  # pragma: no cover - what the host (AgentSession) provides, declared for the type checker
-        vault: Vault
-        settings: Settings
-        client: Any  # an LLMClient, or a test's stand-in
-        transcript: Transcript
-        totals: TurnUsageTotals
-        approver: Callable[[Any], Awaitable[Any]] | None
-        on_event: Callable[[Any], Any] | None
-        _feedback: str | None
+    Args:
+        host: The session whose turns end here.
+        set_feedback: Called with the feedback the approver returns (it goes with the user's next message).
+    """
 
-        def _add(self, turn: Turn, message: dict, *, description: str | None = None,
-                 prompt: str | None = None) -> None: ...
+    def __init__(self, host: EndingHost, *, set_feedback: Callable[[str], None]) -> None:
+        self._host = host
+        self._set_feedback = set_feedback
 
-        def _record_turn(self, turn: Turn) -> None: ...
-
-    async def _finish(self, turn: Turn, builder, text: str, *, awaiting_go: bool = False,
+    async def finish(self, turn: Turn, builder, text: str, *, awaiting_go: bool = False,
                       cut: bool = False) -> TurnFinished:
         changeset = self._save_changeset(turn, builder)
-        if changeset is not None and self.settings.review_model:
+        if changeset is not None and self._host.settings.review_model:
             await self._second_review(turn, changeset)
         turn.state = "awaiting_go" if awaiting_go else "done"
-        self._record_turn(turn)
-        await self._emit_usage(turn)
+        self._host.record_turn(turn)
+        await self._host.emit_usage(turn)
         if changeset is not None:
-            await self._emit(ChangesetReady(changeset))
+            await self._host.emit(ChangesetReady(changeset))
         done = TurnFinished(turn.op, text, changeset, awaiting_go=awaiting_go, cut=cut)
-        await self._emit(done)
-        if changeset is not None and self.approver is not None:
-            feedback = await self.approver(changeset)
+        await self._host.emit(done)
+        if changeset is not None and self._host.approver is not None:
+            feedback = await self._host.approver(changeset)
             if isinstance(feedback, str) and feedback.strip():
-                self._feedback = feedback.strip()
+                self._set_feedback(feedback.strip())
         return done
 
     async def _second_review(self, turn: Turn, changeset) -> None:
@@ -70,57 +86,56 @@ class TurnEndings:
         from wikitui.core.agent.review_pass import review_changeset, review_client
         from wikitui.core.changes.pending import PendingStore
 
-        assert self.settings.review_model  # _finish asks for a second review only when one is configured
-        client = review_client(self.client, self.settings.review_model)
-        await self._emit(Notice(f"review: {self.settings.review_model} reads {len(changeset.hunk_ids())} hunk(s)…",
-                                "note"))
+        model = self._host.settings.review_model
+        assert model  # finish asks for a second review only when one is configured
+        client = review_client(self._host.client, model)
+        await self._host.emit(Notice(f"review: {model} reads {len(changeset.hunk_ids())} hunk(s)…", "note"))
         try:
-            outcome = await review_changeset(client, self.vault, changeset)
+            outcome = await review_changeset(client, self._host.vault, changeset)
         except WikituiError as exc:  # ModelError: the changeset reaches the human unannotated
-            await self._note(turn, "review", f"review by {self.settings.review_model} failed: {exc}; "
-                             "no hunk is annotated")
+            await self.note(turn, "review", f"review by {model} failed: {exc}; no hunk is annotated")
             return
-        PendingStore(self.vault).save(changeset)
-        await self._note(turn, "review", outcome.notice)
+        PendingStore(self._host.vault).save(changeset)
+        await self.note(turn, "review", outcome.notice)
 
-    async def _finish_cancelled(self, turn: Turn, partial: str) -> TurnFinished:
+    async def finish_cancelled(self, turn: Turn, partial: str) -> TurnFinished:
         if partial:
-            self._add(turn, {"role": "assistant", "content": partial + "\n[cancelled by the user]"})
+            self._host.add_message(turn, {"role": "assistant", "content": partial + "\n[cancelled by the user]"})
         turn.state = "cancelled"
         changeset = self._save_changeset(turn, turn.builder)
-        await self._note(turn, "cancelled", "Cancelled.")
+        await self.note(turn, "cancelled", "Cancelled.")
         if changeset is not None:
-            await self._note(turn, "pending", _pending_line(changeset, "cancel"))
-        self._record_turn(turn)
-        await self._emit_usage(turn)
+            await self.note(turn, "pending", _pending_line(changeset, "cancel"))
+        self._host.record_turn(turn)
+        await self._host.emit_usage(turn)
         if changeset is not None:
-            await self._emit(ChangesetReady(changeset))
+            await self._host.emit(ChangesetReady(changeset))
         done = TurnFinished(turn.op, partial, changeset, cancelled=True)
-        await self._emit(done)
+        await self._host.emit(done)
         return done
 
-    async def _finish_failed(self, turn: Turn, message: str, exit_code: int, *, partial: str = "") -> TurnFinished:
+    async def finish_failed(self, turn: Turn, message: str, exit_code: int, *, partial: str = "") -> TurnFinished:
         """A failed turn; ``partial``: the words of an answer whose stream was cut (kept, marked as cut)."""
         turn.state = "failed"
         if partial:
-            self._add(turn, {"role": "assistant", "content": partial})  # a failed turn is not sent again
+            self._host.add_message(turn, {"role": "assistant", "content": partial})  # a failed turn is not sent again
         changeset = self._save_changeset(turn, turn.builder)
-        self.transcript.append({"type": "event", "turn": turn.number, "error": message})
+        self._host.transcript.append({"type": "event", "turn": turn.number, "error": message})
         turn.notes.append((len(turn.entries), "error", message))
-        self._record_turn(turn)
-        await self._emit(AgentError(message, exit_code))
+        self._host.record_turn(turn)
+        await self._host.emit(AgentError(message, exit_code))
         if partial:
-            await self._note(turn, "cut", "The answer was cut off: the stream ended before the answer did, so "
+            await self.note(turn, "cut", "The answer was cut off: the stream ended before the answer did, so "
                              "what arrived is incomplete. Ask again to get it whole.")
         if changeset is not None:
-            await self._note(turn, "pending", _pending_line(changeset, "failure"))
-            await self._emit(ChangesetReady(changeset))
-        await self._emit_usage(turn)
+            await self.note(turn, "pending", _pending_line(changeset, "failure"))
+            await self._host.emit(ChangesetReady(changeset))
+        await self._host.emit_usage(turn)
         done = TurnFinished(turn.op, "", changeset, failed=True)
-        await self._emit(done)
+        await self._host.emit(done)
         return done
 
-    def _abandon(self, turn: Turn) -> None:
+    def abandon(self, turn: Turn) -> None:
         """The task running the turn was cancelled (the app quits, ctrl+c): keep its proposals, record it.
 
         Nothing can be awaited any more; a synchronous ``on_event`` (the headless printer)
@@ -130,19 +145,19 @@ class TurnEndings:
         changeset = self._save_changeset(turn, turn.builder)
         if changeset is not None:
             line = _pending_line(changeset, "cancel")
-            self.transcript.append({"type": "event", "turn": turn.number, "kind": "pending", "text": line})
+            self._host.transcript.append({"type": "event", "turn": turn.number, "kind": "pending", "text": line})
             turn.notes.append((len(turn.entries), "pending", line))
-            if self.on_event is not None:
-                result = self.on_event(Notice(line, "pending"))
+            if self._host.on_event is not None:
+                result = self._host.on_event(Notice(line, "pending"))
                 if inspect.iscoroutine(result):
                     result.close()
-        self._record_turn(turn)
+        self._host.record_turn(turn)
 
-    async def _fail_early(self, op: str, prompt: str, exc: BaseException) -> TurnFinished:
+    async def fail_early(self, op: str, prompt: str, exc: BaseException) -> TurnFinished:
         message = str(exc) if isinstance(exc, WikituiError) else f"{prompt}: {getattr(exc, 'strerror', None) or exc}"
-        await self._emit(AgentError(message, getattr(exc, "exit_code", 2)))
+        await self._host.emit(AgentError(message, getattr(exc, "exit_code", 2)))
         done = TurnFinished(op, "", None, failed=True)
-        await self._emit(done)
+        await self._host.emit(done)
         return done
 
     def _save_changeset(self, turn: Turn, builder):
@@ -150,8 +165,8 @@ class TurnEndings:
         if builder is None or turn.changeset_id is not None:
             return None
         changeset = builder.build(
-            LOG_OP.get(turn.op, "edit"), turn_title(turn.op, turn.prompt, self.vault.root, turn.source),
-            model=self.settings.model,
+            LOG_OP.get(turn.op, "edit"), turn_title(turn.op, turn.prompt, self._host.vault.root, turn.source),
+            model=self._host.settings.model,
             tokens={"in": turn.usage.prompt_tokens, "out": turn.usage.completion_tokens},
             cost=round(turn.usage.cost, 6),
         )
@@ -161,31 +176,17 @@ class TurnEndings:
 
         from wikitui.core.agent.transcript import card_summary
 
-        PendingStore(self.vault).save(changeset)
+        PendingStore(self._host.vault).save(changeset)
         turn.changeset_id = changeset.id
         turn.card = card_summary(changeset)  # a restored chat shows its card, applied or undone since
-        self.transcript.append({"type": "event", "turn": turn.number, "changeset": turn.card})
+        self._host.transcript.append({"type": "event", "turn": turn.number, "changeset": turn.card})
         return changeset
 
-    async def _note(self, turn: Turn, kind: str, text: str) -> None:
+    async def note(self, turn: Turn, kind: str, text: str) -> None:
         """A note the chat shows now and again when the conversation is restored."""
-        self.transcript.append({"type": "event", "turn": turn.number, "kind": kind, "text": text})
+        self._host.transcript.append({"type": "event", "turn": turn.number, "kind": kind, "text": text})
         turn.notes.append((len(turn.entries), kind, text))
-        await self._emit(Notice(text, kind))
-
-    async def _emit_usage(self, turn: Turn, *, final: bool = True) -> None:
-        u, s = turn.usage, self.totals
-        await self._emit(TurnUsage(prompt_tokens=u.prompt_tokens, completion_tokens=u.completion_tokens, cost=u.cost,
-                                   session_prompt_tokens=s.prompt_tokens,
-                                   session_completion_tokens=s.completion_tokens, session_cost=s.cost,
-                                   requests=u.requests, final=final))
-
-    async def _emit(self, event: Any) -> None:
-        if self.on_event is None:
-            return
-        result = self.on_event(event)
-        if inspect.isawaitable(result):
-            await result
+        await self._host.emit(Notice(text, kind))
 
 
 def _pending_line(changeset, why: str) -> str:
