@@ -125,10 +125,14 @@ def _take_away(path: Path) -> tuple[bytes | None, Path | None]:
     return read_or_none(aside), aside
 
 
+#: What a replacement ends with: (what the file now holds, what it held before this write began).
+Outcome = tuple[bytes | None, bytes | None]
+
+
 def replace_checked(
     path: Path, data: bytes | None, expected: bytes | None, merge: Merge, noted: Noted | None = None,
     watch: list | None = None,
-) -> tuple[bytes | None, bytes | None]:
+) -> Outcome:
     """Replace ``path``'s content with ``data`` (None: delete it), compare before replace.
 
     The file is expected to hold ``expected`` (None: not to exist). When it holds
@@ -157,73 +161,120 @@ def replace_checked(
         KeepsChanging: The file changed again after every one of many merges.
         Exception: Whatever ``merge`` raises.
     """
-    replaced, wrote = expected, False
-    tmp: Path | None = None
-    tmp_data: bytes | None = None
-
-    def ready(data: bytes | None) -> None:
-        # The temp file is written and synced before the rename that uses it.
-        nonlocal tmp, tmp_data
-        if data is None or (tmp is not None and tmp_data is data):
-            return
-        if tmp is not None:
-            unlink_quietly(tmp)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp, tmp_data = write_temp(path, data, file_mode(path)), data
-
+    replacement = _Replacement(path, data, expected, merge, noted, watch)
     try:
         for _round in range(_MAX_ROUNDS):
-            ready(data)
-            current = read_or_none(path)
-            if current != expected and maybe_partial(current):
-                current = settled(lambda: read_or_none(path), current)
-            if current != expected:
-                data = merge(expected, current, data, later=wrote)
-                if not wrote:
-                    replaced = current
-                    if noted is not None:
-                        noted(current, data)
-                expected = current
-                ready(data)  # no second read: what is saved from now on, the rename hands back
-            if data == expected:
-                return data, replaced
-            if data is None:
-                displaced, aside = _take_away(path)
-                if aside is None:  # removed meanwhile, as we wanted
-                    return None, replaced
-                if displaced == expected:
-                    faults.step("unlink")
-                    unlink_quietly(aside)
-                    sync_dir(path.parent)
-                    return None, replaced
-                _put_back(aside, path)  # changed between the read and the rename: theirs goes back, then merge
-                continue
-            assert tmp is not None
-            displaced = put_in(tmp, path, watch, expected)
-            tmp = None
-            if displaced == expected:
-                return data, replaced
-            # A save landed between the read and the rename: the file holds ours, theirs came back.
-            if not wrote:
-                replaced = displaced
-                if noted is not None:
-                    noted(displaced, None)
-            tail = appended(expected, displaced)
-            if tail is not None and data.endswith(b"\n"):
-                # Lines added at the end: they go at the end of the file as it is now, in place,
-                # as the writer itself would put them (a writer appending every few ms never waits).
-                append_bytes(path, tail)
-                return data + tail, replaced
-            try:
-                merged = merge(expected, displaced, data, later=wrote)
-            except BaseException:
-                _restore(path, displaced)
-                raise
-            expected, data, wrote = data, merged, True
+            outcome = replacement.attempt()
+            if outcome is not None:
+                return outcome
     finally:
-        if tmp is not None:
-            unlink_quietly(tmp)
+        replacement.discard_temp()
     raise KeepsChanging(errno.EAGAIN, "the file kept changing while it was being written", str(path))
+
+
+class _Replacement:
+    """One :func:`replace_checked`, as its steps; each :meth:`attempt` is one round of it.
+
+    A round: write the temp file; read the file again and merge what someone saved since
+    ``expected``; then rename the temp file in (or take the file away), and merge a save that the
+    rename hands back. The state carried from round to round: what we write (``data``), what
+    the file is believed to hold (``expected``), what it held before our first write (``replaced``)
+    and whether our text is already in it (``wrote``).
+    """
+
+    def __init__(self, path: Path, data: bytes | None, expected: bytes | None, merge: Merge,
+                 noted: Noted | None, watch: list | None) -> None:
+        self.path, self.data, self.expected = path, data, expected
+        self.merge, self.noted, self.watch = merge, noted, watch
+        self.replaced: bytes | None = expected
+        self.wrote = False
+        self.tmp: Path | None = None
+        self.tmp_data: bytes | None = None
+
+    def attempt(self) -> Outcome | None:
+        """One round: the outcome when the file holds what it should, None to go round again."""
+        self.ready()
+        self.merge_what_is_there()
+        if self.data == self.expected:
+            return self.data, self.replaced
+        if self.data is None:
+            return self.take_away()
+        return self.rename_in(self.data)
+
+    def ready(self) -> None:
+        """The temp file holds ``data``, written and synced before the rename that uses it."""
+        data = self.data
+        if data is None or (self.tmp is not None and self.tmp_data is data):
+            return
+        self.discard_temp()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.tmp, self.tmp_data = write_temp(self.path, data, file_mode(self.path)), data
+
+    def discard_temp(self) -> None:
+        """Remove a temp file that was not renamed in."""
+        if self.tmp is not None:
+            unlink_quietly(self.tmp)
+            self.tmp = None
+
+    def merge_what_is_there(self) -> None:
+        """Read the file again; when someone saved it since ``expected``, merge their change into ``data``."""
+        path = self.path
+        current = read_or_none(path)
+        if current != self.expected and maybe_partial(current):
+            current = settled(lambda: read_or_none(path), current)
+        if current == self.expected:
+            return
+        self.data = self.merge(self.expected, current, self.data, later=self.wrote)
+        self.found(current, self.data)
+        self.expected = current
+        self.ready()  # no second read: what is saved from now on, the rename hands back
+
+    def found(self, theirs: bytes | None, writing: bytes | None) -> None:
+        """Someone else's bytes were found; before our first write they are what the file held."""
+        if self.wrote:
+            return
+        self.replaced = theirs
+        if self.noted is not None:
+            self.noted(theirs, writing)
+
+    def take_away(self) -> Outcome | None:
+        """Remove the file, unless it changed between the read and the rename (then it goes back: None)."""
+        displaced, aside = _take_away(self.path)
+        if aside is None:  # removed meanwhile, as we wanted
+            return None, self.replaced
+        if displaced == self.expected:
+            faults.step("unlink")
+            unlink_quietly(aside)
+            sync_dir(self.path.parent)
+            return None, self.replaced
+        _put_back(aside, self.path)  # changed between the read and the rename: theirs goes back, then merge
+        return None
+
+    def rename_in(self, data: bytes) -> Outcome | None:
+        """Rename the temp file over the file; merge a save the rename hands back."""
+        assert self.tmp is not None  # ready() wrote it for this data
+        displaced = put_in(self.tmp, self.path, self.watch, self.expected)
+        self.tmp = None
+        if displaced == self.expected:
+            return data, self.replaced
+        return self.merge_handed_back(data, displaced)
+
+    def merge_handed_back(self, data: bytes, displaced: bytes | None) -> Outcome | None:
+        """A save landed between the read and the rename: the file holds ours, theirs came back."""
+        self.found(displaced, None)
+        tail = appended(self.expected, displaced)
+        if tail is not None and data.endswith(b"\n"):
+            # Lines added at the end: they go at the end of the file as it is now, in place,
+            # as the writer itself would put them (a writer appending every few ms never waits).
+            append_bytes(self.path, tail)
+            return data + tail, self.replaced
+        try:
+            merged = self.merge(self.expected, displaced, data, later=self.wrote)
+        except BaseException:
+            _restore(self.path, displaced)
+            raise
+        self.expected, self.data, self.wrote = data, merged, True
+        return None
 
 
 def appended(before: bytes | None, after: bytes | None) -> bytes | None:
