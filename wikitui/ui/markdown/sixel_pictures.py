@@ -28,6 +28,7 @@ would scroll the whole terminal; a picture ending there keeps its half blocks).
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
@@ -47,6 +48,8 @@ if TYPE_CHECKING:
 BAND = 6
 #: Sizes (columns, rows) whose sixel a picture keeps (the last ones drawn).
 KEPT_SIZES = 2
+#: The page widgets painted again when their screen comes back (:func:`repaint_on_return`), each subscribed once.
+_REPAINTING: weakref.WeakSet[Widget] = weakref.WeakSet()
 
 
 @dataclass(slots=True)
@@ -226,22 +229,6 @@ def write_after_frame(view: Widget, crop: Region, strips: list[Strip]) -> list[S
     return strips
 
 
-if TYPE_CHECKING:  # pragma: no cover
-    from textual.scroll_view import ScrollView
-
-    _Host = ScrollView  # the type checker sees the line-API widget the host is
-else:
-    _Host = object
-
-
-class SixelImages(_Host):
-    """Mixin for a line-API page widget: after each frame, its pictures drawn as sixel are written over their cells."""
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        """The lines in ``crop`` (see :func:`write_after_frame`)."""
-        return write_after_frame(self, crop, super().render_lines(crop))
-
-
 def image_sequence(x: int, y: int, data: str) -> str:
     """What writes sixel ``data`` with its top-left corner at screen cell (x, y), the cursor kept where it was."""
     return "\x1b7" + Control.move_to(x, y).segment.text + data + "\x1b8"
@@ -307,9 +294,9 @@ def repaint_on_return(view: Widget) -> None:
     Textual then repaints the screen from the lines it keeps, which writes the blank
     rows over the images without writing them again; painting the page again does.
     """
-    if getattr(view, "_sixel_repaints", False):
+    if view in _REPAINTING:
         return
-    view._sixel_repaints = True  # type: ignore[attr-defined]
+    _REPAINTING.add(view)
 
     def repaint(_changed: object = None) -> None:
         if view.is_attached:

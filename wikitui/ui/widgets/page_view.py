@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -26,7 +26,7 @@ from wikitui.ui.markdown.document import PageDocument
 from wikitui.ui.markdown.link_cursor import LinkCursor, Resolver
 from wikitui.ui.markdown.paint import ROLES, LinePainter
 from wikitui.ui.markdown.pictures import release_pictures
-from wikitui.ui.markdown.sixel_pictures import SixelImages, paint_row
+from wikitui.ui.markdown.sixel_pictures import paint_row, write_after_frame
 from wikitui.ui.widgets.background_layout import BackgroundLayout
 from wikitui.ui.widgets.link_message import LinkMessage
 from wikitui.ui.widgets.page_scrolling import PageScrolling
@@ -34,7 +34,7 @@ from wikitui.ui.widgets.page_styles import PAGE_VIEW_CSS
 from wikitui.ui.widgets.slide_mode import SlideMode, slide_or_scroll
 
 
-class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
+class PageView(PageScrolling, ScrollView, can_focus=True):
     """A rendered markdown page (or a highlighted raw file) with a link cursor.
 
     The tab stops are exactly the page's outgoing links in reading order
@@ -293,6 +293,10 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
             return Strip.blank(self._width, self.rich_style)
         strip = self._painter.paint(index, lines[index], self._width, self.rich_style, self.link_cursor.state)
         return paint_row(self, index, lines[index], strip, self.rich_style)  # a picture's row under sixel
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The lines in ``crop``; after the frame, its pictures drawn as sixel are written over their cells."""
+        return write_after_frame(self, crop, super().render_lines(crop))
 
     def _refresh_link(self, index: int | None) -> None:
         doc = self._doc
