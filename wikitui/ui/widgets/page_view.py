@@ -34,7 +34,7 @@ from wikitui.ui.widgets.page_styles import PAGE_VIEW_CSS
 from wikitui.ui.widgets.slide_mode import SlideMode, slide_or_scroll
 
 
-class PageView(PageScrolling, ScrollView, can_focus=True):
+class PageView(ScrollView, can_focus=True):
     """A rendered markdown page (or a highlighted raw file) with a link cursor.
 
     The tab stops are exactly the page's outgoing links in reading order
@@ -99,6 +99,7 @@ class PageView(PageScrolling, ScrollView, can_focus=True):
         self._painter = LinePainter(self, "page-view--")
         self._pending: tuple[float, str | None] | None = None
         self._background = BackgroundLayout(self)
+        self._scrolling = PageScrolling(self, self._background)
         self.slides: SlideMode | None = None  # a Marp deck shown slide by slide (None on other pages)
         self.selected_fold: FoldBlock | None = None
         """The foldable callout under the cursor (``enter`` opens or folds it), or None."""
@@ -449,6 +450,30 @@ class PageView(PageScrolling, ScrollView, can_focus=True):
             self.post_message(self.LinkActivated(self, index, self.links[index]))
 
     # ------------------------------------------------------------------ scrolling
+    def action_scroll_end(self) -> None:
+        """Go to the bottom; on a page still being laid out, stay there as it grows."""
+        self._scrolling.end()
+
+    def action_scroll_home(self) -> None:
+        """Go to the top of the page."""
+        self._scrolling.home()
+
+    def action_scroll_up(self) -> None:
+        """Scroll up one line."""
+        self._scrolling.line_up()
+
+    def action_scroll_down(self) -> None:
+        """Scroll down one line."""
+        self._scrolling.line_down()
+
+    def action_page_up(self) -> None:
+        """Scroll up one page."""
+        self._scrolling.page_up()
+
+    def action_page_down(self) -> None:
+        """Scroll down one page."""
+        self._scrolling.page_down()
+
     def action_slide(self, delta: int) -> None:
         """The previous or next slide of a deck (:attr:`slides`); on any other page, scroll sideways."""
         slide_or_scroll(self, delta)
