@@ -47,7 +47,8 @@ class _Printer:
         self._hold = answer_to_out and not _isatty(out)
         self._held: list[str] = []
 
-    def _end_text(self) -> None:
+    def end_text(self) -> None:
+        """End a streamed answer's last line (so what follows starts on a line of its own)."""
         if self._in_text:
             (self.out if self.answer_to_out else self.err).write("\n")
             self._in_text = False
@@ -62,11 +63,11 @@ class _Printer:
             stream.flush()
             self._in_text = True
             return
-        self._end_text()
+        self.end_text()
         if isinstance(ev, Notice) and ev.kind == "revising" and self._hold:
             self._held.clear()  # the answer that went back is replaced by the one that follows
         if isinstance(ev, (TurnFinished, AgentError)):
-            self._write_held()
+            self.write_held()
         if isinstance(ev, TurnUsage):
             self.usage = ev
         elif isinstance(ev, TurnFinished) and ev.awaiting_go:
@@ -96,7 +97,7 @@ class _Printer:
         self.err.flush()
 
 
-    def _write_held(self) -> None:
+    def write_held(self) -> None:
         """Write the answer held for a pipe (the revised one, when its citations went back)."""
         text, self._held = "".join(self._held), []
         if text:
@@ -146,7 +147,7 @@ def _run(workspace, model, out, err, client, *, answer_to_out: bool, body) -> in
         return asyncio.run(body(session, printer))
     except KeyboardInterrupt:
         session.cancel()
-        printer._write_held()  # what the model had said so far is still the user's
+        printer.write_held()  # what the model had said so far is still the user's
         err.write("wikitui: cancelled\n")
         return 130
 
@@ -206,7 +207,7 @@ async def _fold(session, printer: _Printer, err: TextIO, *, join=None):
     Returns:
         (exit status, the pending changeset that holds the fold's proposals, or None).
     """
-    printer._end_text()
+    printer.end_text()
     printer.answer_to_out = False  # stdout holds the answer and the patch; the fold's talk goes to stderr
     done = await session.fold_answer(typed="--fold", join=join)
     if done.failed or done.cancelled:
