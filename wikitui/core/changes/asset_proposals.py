@@ -41,7 +41,7 @@ def propose_asset(builder: ChangesetBuilder, rel: str, content: bytes | str, rea
         target = vault.writable_path(rel)
     except UnsafePath as exc:
         raise ProposalError(f"refused: {exc}") from None
-    entry = builder._entries.get(rel)
+    entry = builder.proposed(rel)
     if entry is None:
         try:
             data = target.read_bytes()
@@ -57,7 +57,7 @@ def propose_asset(builder: ChangesetBuilder, rel: str, content: bytes | str, rea
             entry = _Entry(rel, True, sha256_bytes(data), text, text)
     new = decode_exact(content) if isinstance(content, bytes) else content
     entry.text, entry.binary = new, binary
-    builder._register(entry, reason)
+    builder.record(entry, reason)
     size = f"{len(content):,} bytes" if binary else plural(new.count(chr(10)), "line")
     what = "new file" if not entry.exists else "new version of"
     return f"recorded {what} {rel} ({size})"

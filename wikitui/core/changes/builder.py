@@ -182,7 +182,12 @@ class ChangesetBuilder:
             return rel, self.overlay.exists(rel)
         return rel, (self.vault.root / rel).exists()
 
-    def _register(self, entry: _Entry, reason: object) -> None:
+    def proposed(self, rel: str) -> _Entry | None:
+        """What this turn proposed so far for the file now at ``rel`` (None: nothing)."""
+        return self._entries.get(rel)
+
+    def record(self, entry: _Entry, reason: object) -> None:
+        """Record ``entry`` as proposed (again), with ``reason`` among its reasons."""
         if entry not in self._order:
             self._order.append(entry)
         self._entries[entry.current] = entry
@@ -241,7 +246,7 @@ class ChangesetBuilder:
         delta = _line_delta(entry.text, new)
         entry.text = new
         entry.edited = True
-        self._register(entry, reason)
+        self.record(entry, reason)
         return f"recorded {plural(len(edits), 'edit')} to {rel} ({delta})"
 
     def new_page(self, path: str, content: str, reason: str = "", *, carried: str = "") -> str:
@@ -271,7 +276,7 @@ class ChangesetBuilder:
         _check_controls(rel, old + carried, content)
         if entry is None:
             entry = _Entry(rel, False, None, "", content.replace("\r\n", "\n"))
-            self._register(entry, reason)
+            self.record(entry, reason)
             return f"recorded new page {rel} ({plural(content.count(chr(10)), 'line')})"
         before = entry.text if entry.text is not None else entry.base_text
         style_of = entry.base_text or before
@@ -282,7 +287,7 @@ class ChangesetBuilder:
         delta = _line_delta(before, new)
         entry.text = new
         entry.edited = True
-        self._register(entry, reason)
+        self.record(entry, reason)
         what = "new page" if not entry.exists else "rewrite of"
         return f"recorded {what} {rel} ({delta})"
 
@@ -308,7 +313,7 @@ class ChangesetBuilder:
             self._moved_from.pop(entry.orig, None)
             entry.dest = None
         entry.text = None
-        self._register(entry, reason)
+        self.record(entry, reason)
         generated = {self.vault.log_path}  # history, and a catalog wikitui rewrites itself
         index = self.vault.root / self.vault.index_path
         try:
@@ -348,7 +353,7 @@ class ChangesetBuilder:
         if not entry.exists:  # a page created in this turn: nothing links to it on disk
             self._entries.pop(src, None)
             entry.orig = dst
-            self._register(entry, reason)
+            self.record(entry, reason)
             return f"the new page proposed as {src} will be created as {dst} instead"
         rewrites: dict[str, tuple[_Entry, str]] = {}
         kept: list[str] = []
@@ -382,10 +387,10 @@ class ChangesetBuilder:
         entry.dest = dst
         entry.text = own_text
         self._moved_from[src] = dst
-        self._register(entry, reason)
+        self.record(entry, reason)
         for other, text in rewrites.values():
             other.text = text
-            self._register(other, f"links to {src} now point to {dst}")
+            self.record(other, f"links to {src} now point to {dst}")
         pages = len(rewrites) + (1 if own_n else 0)
         note = f"; not rewritten, by their `llm:` policy (links will break): {', '.join(kept)}" if kept else ""
         return (f"recorded move of {src} to {dst}; {plural(total + own_n, 'link')} in {plural(pages, 'page')} "
