@@ -302,7 +302,7 @@ class LinkGraph:
 
     def copy(self) -> "LinkGraph":
         """A graph of the same files to change apart (an overlay of proposals): never saved as the cache."""
-        other = type(self)(self.vault)
+        other: LinkGraph = type(self)(self.vault)
         other.pages, other.raw_files, other.other_files = dict(self.pages), dict(self.raw_files), dict(self.other_files)
         other._rebuild()
         return other
