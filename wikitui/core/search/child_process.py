@@ -109,6 +109,11 @@ class IndexProcess:
                 continue
         self._proc.wait()
 
+    @property
+    def running(self) -> bool:
+        """Whether the child has not exited yet."""
+        return self._proc.poll() is None
+
     def stop(self, timeout: float = 2.0) -> None:
         """Ask the child to stop; kill it if it does not within ``timeout`` seconds."""
         proc = self._proc
@@ -156,7 +161,7 @@ def run_indexing(
 
 
 def _stop_when(child: IndexProcess, should_stop: Callable[[], bool]) -> None:
-    while child._proc.poll() is None:
+    while child.running:
         if should_stop():
             child.stop()
             return
