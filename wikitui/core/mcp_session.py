@@ -148,7 +148,7 @@ class McpSession:
 
         try:
             kwargs = check_arguments(self._schemas[-1], parse_arguments(arguments_json))
-            return True, box._truncate(lint(box, **kwargs))
+            return True, box.truncate(lint(box, **kwargs))
         except (ToolArgError, WikituiError) as exc:
             message = display(str(exc), 2000)
             return False, message if message.startswith("error") else f"error: lint: {message}"

@@ -122,7 +122,7 @@ class ToolBox:
             return self._error(description, display(str(exc), 2000))
         except Exception as exc:  # a bug must not end the turn: the model hears about it and moves on
             return self._error(description, f"{name} failed unexpectedly ({type(exc).__name__}: {display(exc)})")
-        text = self._truncate(text)
+        text = self.truncate(text)
         return ToolOutcome(True, text, text.split("\n", 1)[0][:160], description, pictures)
 
     def refuse(self, name: str, message: str) -> ToolOutcome:
@@ -142,7 +142,8 @@ class ToolBox:
         message = message if message.startswith("error") else f"error: {message}"
         return ToolOutcome(False, message, message[:160], description)
 
-    def _truncate(self, text: str) -> str:
+    def truncate(self, text: str) -> str:
+        """``text`` cut at a line's end to the result size this turn allows, with a note saying so."""
         if len(text) <= self.max_result_chars:
             return text
         cut = text.rfind("\n", 0, self.max_result_chars)
