@@ -43,20 +43,21 @@ def completion_script(shell: str) -> str:
     """The completion script for ``shell`` (bash, zsh or fish)."""
     import shtab
 
+    from wikitui.cli.argparse_internals import arguments, subcommands
     from wikitui.cli.parser import build_parser
 
     parser = build_parser()
-    assert parser._subparsers is not None  # the parser has subcommands
-    for action in parser._subparsers._group_actions:  # the subcommands' parsers
-        assert isinstance(action.choices, dict)  # a subparsers action: {name: parser}
-        for name, sub in action.choices.items():
-            for arg in sub._actions:
-                if name in PAGE_COMMANDS and arg.dest == "page":
-                    kind = PAGE_COMMANDS[name]
-                    arg.complete = {"bash": f"_wikitui_complete_{kind}", "zsh": f"{{_wikitui_complete_{kind}}}",
-                                    "fish": f"({PROG} __complete {kind})"}
-                elif arg.dest in ("vault", "out", "keep", "dest"):
-                    arg.complete = shtab.DIRECTORY if arg.dest != "out" else shtab.FILE
+    commands = subcommands(parser)
+    assert commands  # the parser has subcommands
+    for name, sub in commands.items():
+        for arg in arguments(sub):
+            if name in PAGE_COMMANDS and arg.dest == "page":
+                kind = PAGE_COMMANDS[name]
+                hint = {"bash": f"_wikitui_complete_{kind}", "zsh": f"{{_wikitui_complete_{kind}}}",
+                        "fish": f"({PROG} __complete {kind})"}
+                setattr(arg, "complete", hint)  # shtab's documented hint: an attribute set on the action
+            elif arg.dest in ("vault", "out", "keep", "dest"):
+                setattr(arg, "complete", shtab.DIRECTORY if arg.dest != "out" else shtab.FILE)
     # shtab hints preamble as str, but complete() takes a {shell: preamble} dict too (it picks the shell's).
     preamble = {"bash": _BASH_PREAMBLE, "zsh": _ZSH_PREAMBLE}
     return shtab.complete(parser, shell=shell, preamble=preamble)  # type: ignore[arg-type]
