@@ -23,6 +23,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from wikitui.ui.textual_internals import bindings_in_force
+
 if TYPE_CHECKING:
     from textual.app import App
     from textual.css.query import DOMQuery
@@ -142,7 +144,7 @@ def _live_bindings(app: "App", cls: type, keymap: dict[str, str]) -> BindingsMap
             if found:
                 node = found.first()
                 break
-    bindings = (node._bindings if node is not None else cls._merge_bindings()).copy()  # type: ignore[attr-defined]
+    bindings = bindings_in_force(node, cls)
     if keymap:
         bindings.apply_keymap(keymap)
     return bindings
