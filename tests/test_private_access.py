@@ -1,0 +1,69 @@
+"""No module touches another class's private attributes: ruff's SLF001 finds nothing in ``wikitui/``.
+
+The only modules let off are the adapters over third-party internals (pyproject.toml's
+``[tool.ruff.lint.per-file-ignores]``), one per library, each the only place reading that
+library's private attributes. Each check runs ruff with the project's config on the tree as it is.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def ruff(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """Run ruff's private-member check (SLF001) with the project's config in ``cwd``."""
+    return subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--config", str(ROOT / "pyproject.toml"), "--select", "SLF001",
+         "--output-format", "concise", "--no-cache", *args],
+        cwd=cwd, capture_output=True, text=True, timeout=120,
+    )
+
+
+def adapters() -> dict[str, list[str]]:
+    """The per-file ignores: the adapters over third-party internals (path pattern -> rules)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    return config["tool"]["ruff"]["lint"]["per-file-ignores"]
+
+
+def test_no_module_reads_another_classs_private_attributes():
+    proc = ruff("wikitui")
+    assert proc.returncode == 0, f"ruff's report:\n{proc.stdout}{proc.stderr}"
+    assert "All checks passed!" in proc.stdout
+
+
+def test_the_check_is_in_force(tmp_path):
+    """Not vacuous: a private attribute of another object is reported, one of ``self`` is not."""
+    planted = tmp_path / "planted.py"
+    planted.write_text(
+        "class Session:\n"
+        "    def __init__(self):\n"
+        "        self._running = False\n"  # its own: fine
+        "\n"
+        "def run_phase(session):\n"
+        "    session._running = True\n",  # another's: reported
+        encoding="utf-8",
+    )
+    proc = ruff(str(planted), cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "planted.py:6:5: SLF001" in proc.stdout
+    assert "planted.py:3" not in proc.stdout
+
+
+def test_only_adapters_are_let_off_and_each_needs_it():
+    """Each ignore names an adapter that exists and does read private attributes (no stale or idle ignore)."""
+    ignores = adapters()
+    assert ignores and all(rules == ["SLF001"] for rules in ignores.values())
+    for pattern in ignores:
+        files = sorted(ROOT.glob(pattern))
+        assert files, f"{pattern}: no such module (a stale ignore)"
+        proc = subprocess.run(
+            [sys.executable, "-m", "ruff", "check", "--isolated", "--select", "SLF001", "--output-format",
+             "concise", "--no-cache", *map(str, files)],
+            cwd=ROOT, capture_output=True, text=True, timeout=120,
+        )
+        assert proc.returncode == 1 and "SLF001" in proc.stdout, f"{pattern} touches no private attribute: drop it"
