@@ -1,5 +1,9 @@
 """No module touches another class's private attributes: ruff's SLF001 finds nothing in ``wikitui/``.
 
+Nor does a class lean on its host's: no mixin declares, for the type checker, what the class it is
+mixed into provides (the turn endings, the page's scrolling and sixel pictures were such mixins;
+each is now a collaborator its owner hands what it needs, or folded back).
+
 The only modules let off are the adapters over third-party internals (pyproject.toml's
 ``[tool.ruff.lint.per-file-ignores]``), one per library, each the only place reading that
 library's private attributes. Each check runs ruff with the project's config on the tree as it is.
@@ -7,6 +11,7 @@ library's private attributes. Each check runs ruff with the project's config on 
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import tomllib
@@ -67,3 +72,33 @@ def test_only_adapters_are_let_off_and_each_needs_it():
             cwd=ROOT, capture_output=True, text=True, timeout=120,
         )
         assert proc.returncode == 1 and "SLF001" in proc.stdout, f"{pattern} touches no private attribute: drop it"
+
+
+def host_leaning_classes(root: Path) -> list[str]:
+    """Classes that declare their host's attributes (``if TYPE_CHECKING:`` in the class body) or stand on ``_Host``."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            declares = any(isinstance(stmt, ast.If) and "TYPE_CHECKING" in ast.unparse(stmt.test) for stmt in node.body)
+            stand_in = any(ast.unparse(base) == "_Host" for base in node.bases)
+            if declares or stand_in:
+                found.append(f"{path.relative_to(root.parent)}: {node.name}")
+    return found
+
+
+def test_no_class_leans_on_its_hosts_state(tmp_path):
+    assert host_leaning_classes(ROOT / "wikitui") == []
+    planted = tmp_path / "pkg" / "mixin.py"  # not vacuous: the old TurnEndings' shape is found
+    planted.parent.mkdir()
+    planted.write_text(
+        "from typing import TYPE_CHECKING\n\n"
+        "class TurnEndings:\n"
+        "    if TYPE_CHECKING:\n"
+        "        _feedback: str | None\n\n"
+        "    def finish(self):\n"
+        "        self._feedback = None\n",
+        encoding="utf-8",
+    )
+    assert host_leaning_classes(planted.parent) == ["pkg/mixin.py: TurnEndings"]
