@@ -199,11 +199,13 @@ async def run_phase(session: PhaseHost, turn: Turn, task: Task | str, user_text:
             session.round_overheads.append(time.perf_counter() - t0)
         cut = finish == "length"
         if cut:
-            await session.endings.note(turn, "cut", "The answer was cut off by the model's output limit (finish_reason: "
-                             "length): it is incomplete. Ask it to go on, or raise the server's max tokens.")
+            await session.endings.note(turn, "cut", "The answer was cut off by the model's output limit "
+                                       "(finish_reason: length): it is incomplete. Ask it to go on, or raise the "
+                                       "server's max tokens.")
         if phase == "write" and turn.op == "ingest" and attach_source and not used_tools(turn, since_plan=True):
-            await session.endings.note(turn, "tools", "The model made no tool calls, so it proposed nothing: ingesting "
-                             "needs a model and server that support tool calls (see the README's \"Local models\").")
+            await session.endings.note(turn, "tools", "The model made no tool calls, so it proposed nothing: "
+                                       "ingesting needs a model and server that support tool calls (see the "
+                                       "README's \"Local models\").")
         # (A cut answer is already marked as such; its missing sources are the cut's, not the model's habit.)
         if turn.op == "ask" and not cut and not used_tools(turn) and not citations.check_citations(turn.answer or "",
                                                                                                       session.graph):
@@ -218,7 +220,7 @@ async def run_phase(session: PhaseHost, turn: Turn, task: Task | str, user_text:
     except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
         partial = getattr(exc, "partial", "") if isinstance(exc, CutAnswer) else ""
         return await session.endings.finish_failed(turn, scrub(str(exc), session.settings), exc.exit_code,
-                                            partial=partial)
+                                                    partial=partial)
     except asyncio.CancelledError:  # the UI cancelled the worker: keep the proposals, record it, then let it end
         session.endings.abandon(turn)
         raise
@@ -233,7 +235,8 @@ async def _request(session: PhaseHost, turn: Turn, messages: list[dict], tools,
     returns (text, tool calls, cancelled, finish reason)."""
     parts: list[str] = []
     try:
-        async for ev in session.client.stream(messages, tools, cancel_event=session.cancel_event, max_tokens=max_tokens):
+        async for ev in session.client.stream(messages, tools, cancel_event=session.cancel_event,
+                                              max_tokens=max_tokens):
             if isinstance(ev, TextDelta):
                 parts.append(ev.text)
                 await session.emit(ev)

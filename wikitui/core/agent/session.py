@@ -234,7 +234,8 @@ class AgentSession:
         if self._running:
             return await self.endings.fail_early("go", message or "", _busy())
         if not self.awaiting_go:
-            return await self.endings.fail_early("go", message or "", WikituiError("no ingest plan is waiting for /go"))
+            return await self.endings.fail_early("go", message or "",
+                                                 WikituiError("no ingest plan is waiting for /go"))
         turn = self.turns[-1]
         turn.state = "running"
         if message and message.strip():
@@ -245,9 +246,10 @@ class AgentSession:
         index_managed = INDEX_MARKER in self._read(self.vault.index_path)
         attach = turn.source if not used_tools(turn) else None
         if attach:
-            await self.endings.note(turn, "tools", "The model answered the plan without calling any tool, so it never read "
-                             f"{attach}: it may not support tool calls (the README's \"Local models\" says which "
-                             "servers and chat templates do). The source goes with the next request instead.")
+            await self.endings.note(turn, "tools", "The model answered the plan without calling any tool, so it "
+                                    f"never read {attach}: it may not support tool calls (the README's \"Local "
+                                    "models\" says which servers and chat templates do). The source goes with the "
+                                    "next request instead.")
         source = turn.source or turn.prompt
         task = compact.Task(ingest_prompt.ingest_write_task(source, index_managed),
                             compact.ingest_write_task(source, index_managed))
@@ -281,7 +283,8 @@ class AgentSession:
             return await self.endings.fail_early("file", "", _busy())
         last = self.last_answer
         if last is None:
-            return await self.endings.fail_early("file", "", WikituiError("nothing to file yet: ask a question first"))
+            return await self.endings.fail_early("file", "", WikituiError(
+                "nothing to file yet: ask a question first"))
         question, answer = last
         turn = self._new_turn("file", question)
         await self.emit(TurnStarted("file", question))
@@ -315,7 +318,8 @@ class AgentSession:
             return await self.endings.fail_early("fold", "", _busy())
         last = self.last_answer
         if last is None:
-            return await self.endings.fail_early("fold", "", WikituiError("nothing to fold in yet: ask a question first"))
+            return await self.endings.fail_early("fold", "", WikituiError(
+                "nothing to fold in yet: ask a question first"))
         question, answer = last
         filed = self._filed.get(question)
         cited = cited_pages(self.vault, self.graph, answer, skip=(filed,) if filed else ())
