@@ -27,6 +27,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 from wikitui.core.agent.argcheck import MAX_ARGUMENTS_CHARS, encodable, valid_unicode
 from wikitui.core.agent.events import Done, Retrying, TextDelta, ToolCall, ToolCallDelta, Usage
 from wikitui.core.agent.fast_stream import CANCELLED, END, TIMED_OUT, Pump, chunk_source
+from wikitui.core.agent.litellm_internals import reply_content_type
 from wikitui.core.agent.llm_errors import (
     StreamEnded,
     classify,
@@ -317,7 +318,7 @@ class LLMClient:
                 if source is not response:
                     await _stop(pump, source)  # litellm's wrapper was bypassed: release the connection ourselves
                 if not received:  # litellm invents a "stop" chunk for a body with no stream in it
-                    raise not_a_completion(self.settings, _content_type(response))
+                    raise not_a_completion(self.settings, reply_content_type(response))
                 if finish is None and not ended:  # closed before its end: what came is not the whole answer
                     raise StreamEnded("the stream ended before a finish_reason or [DONE]")
             except ModelError:
@@ -422,16 +423,6 @@ async def _close(response: Any) -> None:
             await closer()
         except Exception:  # closing a dead stream may fail; nothing more to release
             pass
-
-
-def _content_type(response: Any) -> str:
-    """The reply's HTTP content type as litellm recorded it ("" when unknown), for the error message."""
-    try:
-        headers = (getattr(response, "_hidden_params", None) or {}).get("additional_headers") or {}
-        kind = str(headers.get("llm_provider-content-type") or "").split(";")[0].strip()
-    except Exception:
-        return ""
-    return f"HTTP 200, {kind}" if kind else ""
 
 
 class _Slot:
