@@ -14,7 +14,7 @@ import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from wikitui.core.agent import citations
 from wikitui.core.agent.argcheck import MAX_ARGUMENTS_CHARS
@@ -44,6 +44,10 @@ from wikitui.core.agent.window import ContextWindow
 from wikitui.core.config import Settings, scrub
 from wikitui.core.errors import WikituiError
 
+if TYPE_CHECKING:  # pragma: no cover
+    from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.layout import Vault
+
 #: Said under an answer that rests on nothing the wiki showed (issue 25: ingest's "no tool calls" note, for ask).
 UNSOURCED = ("The model answered without calling any tool or citing anything: the answer may come from its own "
              "memory, not from the wiki. Ask it to look the wiki up and cite its pages, or use a model and server "
@@ -66,8 +70,8 @@ class TokenCounters:
 class PhaseHost(Protocol):
     """What a phase uses of its session (an :class:`~wikitui.core.agent.session.AgentSession`)."""
 
-    vault: Any
-    graph: Any
+    vault: Vault
+    graph: LinkGraph
     search_index: Any  # None until the first search opens it; the phase keeps the one it opened
     overlay: Any
     settings: Settings
