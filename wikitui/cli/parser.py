@@ -92,6 +92,11 @@ def _common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     parser.add_argument(
         "--vault", metavar="PATH", default=default, help="the vault folder (default: the current folder)"
     )
+    parser.add_argument(
+        "--as-is", action="store_true", default=argparse.SUPPRESS if suppress else False,
+        help="open a folder that is not a vault as it is: its markdown files read as a wiki, wikitui's state "
+             "kept in your cache, nothing written to the folder until you apply a change",
+    )
 
 
 def _model_option(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
