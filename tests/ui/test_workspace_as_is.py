@@ -11,7 +11,7 @@ from wikitui.core.vault.layout import Vault, read_only_cache_dir, remember_as_is
 from wikitui.ui.screens.search import SearchScreen
 from wikitui.ui.widgets.page_view import PageView
 
-from tests.ui.workspace_helpers import screen_text, wait_for, wait_ready, workspace
+from tests.ui.workspace_helpers import notices, screen_text, wait_for, wait_ready, workspace
 
 
 def plain_folder(root: Path) -> Path:
@@ -44,6 +44,7 @@ async def test_opening_and_browsing_a_folder_as_it_is_writes_nothing_to_it(tmp_p
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         assert app.workspace.index_state.value == "ready"
+        assert any(n.startswith("Opened as it is: nothing is written to this folder") for n in notices(app))
         app.main.open_path("Home.md")
         await wait_for(pilot, lambda: "The garden plan is in" in screen_text(app), "the Home note")
         page = app.query_one(PageView)

@@ -193,7 +193,7 @@ class LinkGraph:
                     hit = memo[target] = candidates(target)
                 if isinstance(hit, Choice):
                     if folder is None:
-                        folder = posixpath.dirname(path).lower()
+                        folder = path.rpartition("/")[0].lower()
                     hit = hit.pick_in(folder)
             else:
                 hit = self.resolve(link, path)
