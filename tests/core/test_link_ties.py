@@ -12,6 +12,7 @@ from pathlib import Path
 
 from wikitui.core.agent.citations import check_citations
 from wikitui.core.agent.tools import ToolBox
+from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.builder import ChangesetBuilder
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.vault.graph import LinkGraph
@@ -133,3 +134,30 @@ def test_a_path_qualified_link_prefers_the_exact_path_then_the_linking_folder(tm
     (tmp_path / "a/x.md").unlink()
     graph = load(tmp_path)
     assert targets(graph, "b/p.md")["a/x"] == "b/a/x.md"  # now the linking folder's own a/x
+
+
+def test_a_note_moved_to_the_other_folder_keeps_reaching_the_note_it_linked(twin_vault):
+    vault = Vault.open(twin_vault)
+    graph = LinkGraph.load(vault)
+    builder = ChangesetBuilder(vault, graph)
+    builder.move(PUBLISH_OVERVIEW, "Obsidian Sync/Publish overview.md", "regroup")
+    apply_changeset(vault, graph, builder.build("edit", "Regroup"))
+    moved = (twin_vault / "Obsidian Sync/Publish overview.md").read_text(encoding="utf-8")
+    # From Obsidian Sync/ the bare name would reach the Sync note: the link now names its note by path.
+    assert "Read [[Obsidian Publish/Security and privacy]] before you publish." in moved
+    assert targets(graph, "Obsidian Sync/Publish overview.md") == {"Obsidian Publish/Security and privacy": PUBLISH}
+    assert [b.source for b in graph.backlinks(PUBLISH)] == ["Obsidian Sync/Publish overview.md"]
+
+
+def test_a_note_moved_into_a_folder_with_its_namesake_is_linked_by_the_new_name(twin_vault):
+    vault = Vault.open(twin_vault)
+    graph = LinkGraph.load(vault)
+    builder = ChangesetBuilder(vault, graph)
+    # Sync overview links [[Security and privacy]] (its own folder's note); that note moves away.
+    builder.move(SYNC, "Obsidian Sync/archive/Security and privacy.md", "archive")
+    apply_changeset(vault, graph, builder.build("edit", "Archive"))
+    overview = (twin_vault / SYNC_OVERVIEW).read_text(encoding="utf-8")
+    assert "[[Obsidian Sync/archive/Security and privacy]]" in overview
+    assert targets(graph, SYNC_OVERVIEW) == {"Obsidian Sync/archive/Security and privacy":
+                                             "Obsidian Sync/archive/Security and privacy.md"}
+    assert [b.source for b in graph.backlinks(PUBLISH)] == [PUBLISH_OVERVIEW]

@@ -105,6 +105,13 @@ def new_wikilink_target(
     return no_ext + ext
 
 
+def _path_target(graph: LinkGraph, target: str, resolved: str) -> str:
+    """A target naming ``resolved`` by its path (an exact path reaches it from any folder); ``.md`` kept as written."""
+    has_ext = target.strip().lower().endswith(".md")
+    stem_path = resolved[:-3] if resolved.lower().endswith(".md") and not has_ext else resolved
+    return graph.vault.wiki_relative(stem_path)
+
+
 def _replace_wiki_target(raw: str, new_target: str) -> str:
     """``raw`` (``[[...]]`` or ``![[...]]``) with its target replaced, all else kept."""
     prefix = "![[" if raw.startswith("![[") else "[["
@@ -209,6 +216,12 @@ def rewrite_links_for_move(
         new_raw = raw
         if link.kind == "wiki":
             if resolved != old_path:
+                if moved_itself and graph.resolve_target(link.target, new_path) != resolved:
+                    # A name two notes share, settled by the moving page's folder: from its new
+                    # folder it would reach the other one, so it names its target by path.
+                    new_raw = _replace_wiki_target(raw, _path_target(graph, link.target, resolved))
+                    body = body[: link.start] + new_raw + body[link.end :]
+                    count += 1
                 continue
             target = new_wikilink_target(link.target, graph, old_path, new_path, located_at)
             if target is not None and target != link.target:

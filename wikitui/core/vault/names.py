@@ -89,9 +89,6 @@ class PageNames:
         self._files_by_name = files_by_name
         self.ready = True
 
-    def _tail_match(self, candidates: list[str], base: str, strip_md: bool) -> tuple[list[str], str | None]:
-        return tail_match(self.vault, candidates, base, strip_md)
-
     def candidates(self, target: str) -> str | Choice | None:
         """What a wikilink target (no anchor, no label) names, before the linking page is known.
 
@@ -109,9 +106,9 @@ class PageNames:
         if cands:
             exact = None
             if "/" in base:
-                cands, exact = self._tail_match(cands, base, True)
+                cands, exact = tail_match(self.vault, cands, base, True)
             elif len(cands) > 1:
-                exact = self._tail_match(cands, base, True)[1]
+                exact = tail_match(self.vault, cands, base, True)[1]
             if exact is not None:
                 return exact
             if cands:
@@ -126,9 +123,9 @@ class PageNames:
             if files:
                 exact = None
                 if "/" in want:
-                    files, exact = self._tail_match(files, want, False)
+                    files, exact = tail_match(self.vault, files, want, False)
                 elif len(files) > 1:
-                    exact = self._tail_match(files, want, False)[1]
+                    exact = tail_match(self.vault, files, want, False)[1]
                 if exact is not None:
                     return exact
                 if files:
