@@ -9,20 +9,28 @@ vault has ``Obsidian Sync/Security and privacy.md`` and ``Obsidian Publish/Secur
 privacy.md``), so most links are ambiguous: the worst case for a per-folder resolution.
 Also measured on vault-large (copied from ../shared/corpus when present). Prints JSON:
 medians of the cold load (no cache: parse and resolve), of resolving every link again
-(``_rebuild``: what a page whose title changes costs), and of the warm load (cache).
+(``_rebuild``: what a page whose title changes costs), and of the warm load (cache), in
+wall-clock time and in this process's CPU time (steadier on a shared machine).
+
+To compare with another checkout, run this file with that checkout first on the path:
+``PYTHONPATH=/path/to/other python bench/links.py`` imports the other ``wikitui``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if os.environ.get("PYTHONPATH"):  # another checkout to compare with comes first
+    sys.path[:0] = os.environ["PYTHONPATH"].split(os.pathsep)
 
 from bench._common import copy_corpus, corpus_missing, loadavg, median, ms, timed  # noqa: E402
 from wikitui import gc_tuning  # noqa: E402
@@ -58,22 +66,24 @@ def measure(root: Path, repeats: int) -> dict:
         with gc_tuning.paused():
             return LinkGraph.load(vault)
 
+    def both(fn) -> tuple[float, float]:
+        cpu = time.process_time()
+        wall = timed(fn)
+        return wall, time.process_time() - cpu
+
     cold = []
     for _ in range(repeats):
         shutil.rmtree(cache, ignore_errors=True)
-        cold.append(timed(load))
+        cold.append(both(load))
     graph = load()
     with gc_tuning.paused():
-        rebuild = [timed(graph._rebuild) for _ in range(repeats)]  # noqa: SLF001 - the step measured
-    warm = [timed(load) for _ in range(repeats)]
-    return {
-        "pages": len(graph.pages),
-        "links": graph.link_count(),
-        "unresolved": len(graph.unresolved()),
-        "graph_cold_ms": ms(median(cold)),
-        "resolve_all_ms": ms(median(rebuild)),
-        "graph_warm_ms": ms(median(warm)),
-    }
+        rebuild = [both(graph._rebuild) for _ in range(repeats)]  # noqa: SLF001 - the step measured
+    warm = [both(load) for _ in range(repeats)]
+    out: dict = {"pages": len(graph.pages), "links": graph.link_count(), "unresolved": len(graph.unresolved())}
+    for name, runs in (("graph_cold", cold), ("resolve_all", rebuild), ("graph_warm", warm)):
+        out[f"{name}_ms"] = ms(median([w for w, _ in runs]))
+        out[f"{name}_cpu_ms"] = ms(median([c for _, c in runs]))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -191,10 +191,10 @@ class LinkGraph:
                 hit = memo.get(target, _UNSEEN)
                 if hit is _UNSEEN:
                     hit = memo[target] = candidates(target)
-                if isinstance(hit, Choice):
+                if isinstance(hit, Choice):  # Choice.pick_in, inlined: once per link of a whole vault
                     if folder is None:
                         folder = path.rpartition("/")[0].lower()
-                    hit = hit.pick_in(folder)
+                    hit = hit.by_folder.get(folder) or hit.paths[0]
             else:
                 hit = self.resolve(link, path)
             resolved.append(hit)

@@ -174,13 +174,15 @@ class Choice:
         strip_md: Whether ``paths`` are pages (compared without ``.md``).
     """
 
-    __slots__ = ("paths", "base", "strip_md", "_by_folder")
+    __slots__ = ("paths", "base", "strip_md", "by_folder")
 
     def __init__(self, paths: list[str], base: str, strip_md: bool) -> None:
         self.paths = paths
         self.base = base
         self.strip_md = strip_md
-        self._by_folder: dict[str, str] | None = None  # made on the first pick: one dict look-up a link
+        #: The candidate a linking page in each folder (vault-relative, lower-cased) reaches,
+        #: for the folders that have one: resolving a link is one look-up here.
+        self.by_folder = self._folders()
 
     def pick(self, from_path: str | None) -> str:
         """The candidate in the linking page's own folder, else the first (the shortest path)."""
@@ -195,10 +197,7 @@ class Choice:
         path: ``[[Note]]`` from ``a/x.md`` is ``a/Note.md``; ``[[b/Note]]`` is ``a/b/Note.md``.
         A title or alias names no path: the file itself must lie in the folder.
         """
-        by_folder = self._by_folder
-        if by_folder is None:
-            by_folder = self._by_folder = self._folders()
-        return by_folder.get(folder) or self.paths[0]
+        return self.by_folder.get(folder) or self.paths[0]
 
     def _folders(self) -> dict[str, str]:
         """The folder a linking page must be in for each candidate (the first candidate for a folder wins)."""
