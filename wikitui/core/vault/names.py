@@ -89,6 +89,15 @@ class PageNames:
         self._files_by_name = files_by_name
         self.ready = True
 
+    def _at_root(self, paths: list[str]) -> str | None:
+        """The first of ``paths`` (all of one name) at the vault's or the wiki folder's root: the exact path."""
+        prefix = self.vault.wiki_prefix
+        for path in paths:
+            slash = path.rfind("/")
+            if slash == -1 or (prefix and slash == len(prefix) and path.startswith(prefix)):
+                return path
+        return None
+
     def candidates(self, target: str) -> str | Choice | None:
         """What a wikilink target (no anchor, no label) names, before the linking page is known.
 
@@ -108,7 +117,7 @@ class PageNames:
             if "/" in base:
                 cands, exact = tail_match(self.vault, cands, base, True)
             elif len(cands) > 1:
-                exact = tail_match(self.vault, cands, base, True)[1]
+                exact = self._at_root(cands)
             if exact is not None:
                 return exact
             if cands:
@@ -125,7 +134,7 @@ class PageNames:
                 if "/" in want:
                     files, exact = tail_match(self.vault, files, want, False)
                 elif len(files) > 1:
-                    exact = tail_match(self.vault, files, want, False)[1]
+                    exact = self._at_root(files)
                 if exact is not None:
                     return exact
                 if files:
@@ -203,16 +212,17 @@ class Choice:
         """The folder a linking page must be in for each candidate (the first candidate for a folder wins)."""
         out: dict[str, str] = {}
         base = self.base
+        if "/" not in base:  # a bare name (every candidate has it) or a title: the file's own folder
+            for path in self.paths:
+                folder = path.rpartition("/")[0].lower()
+                if folder not in out:
+                    out[folder] = path
+            return out
         tail = "/" + base
         for path in self.paths:
-            if not base:
-                out.setdefault(posixpath.dirname(path).lower(), path)
-                continue
             p = path.lower()
             if self.strip_md and p.endswith(".md"):
                 p = p[:-3]
-            if p == base:
-                out.setdefault("", path)
-            elif p.endswith(tail):
+            if p.endswith(tail):
                 out.setdefault(p[: -len(tail)], path)
         return out
