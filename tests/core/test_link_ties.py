@@ -161,3 +161,18 @@ def test_a_note_moved_into_a_folder_with_its_namesake_is_linked_by_the_new_name(
     assert targets(graph, SYNC_OVERVIEW) == {"Obsidian Sync/archive/Security and privacy":
                                              "Obsidian Sync/archive/Security and privacy.md"}
     assert [b.source for b in graph.backlinks(PUBLISH)] == [PUBLISH_OVERVIEW]
+
+
+def test_an_mcp_clients_links_and_lint_follow_the_folder_rule(twin_vault):
+    from wikitui.core.mcp_session import McpSession
+    from wikitui.core.workspace import Workspace
+
+    ws = Workspace.open(twin_vault)
+    session = McpSession(ws, client="test-client")
+    ok, text = session.call("links", {"path": PUBLISH_OVERVIEW})
+    assert ok and f"[[Security and privacy]] → {PUBLISH}" in text
+    ok, text = session.call("links", {"path": PUBLISH})
+    assert ok and "Backlinks (1):" in text and PUBLISH_OVERVIEW in text
+    ok, text = session.call("lint", {"path": PUBLISH})
+    assert ok and "orphan: 0" in text and "- orphan" not in text
+    ws.close()
