@@ -149,3 +149,17 @@ def test_applying_a_change_writes_only_what_was_accepted(tmp_path):
     # Its undo record is in the cache too: undo puts the folder's notes back.
     undo_last(vault, graph)
     assert not (root / "projects" / "Peas.md").exists() and not (root / ".wikitui").exists()
+
+
+def test_the_state_stays_in_the_cache_when_the_folder_is_opened_in_obsidian_later(tmp_path):
+    root = plain_folder(tmp_path / "notes")
+    vault = Vault.open(root, as_is=True)
+    builder = ChangesetBuilder(vault, LinkGraph.load(vault))
+    builder.new_page("Later.md", "# Later\n", "a note")
+    cs = builder.build("edit", "Later", model="test/model", tokens=1, cost=0.0)
+    PendingStore(vault).save(cs)
+    (root / ".obsidian").mkdir()  # Obsidian opened the folder since
+    again = Vault.open(root)
+    assert again.state_dir == read_only_cache_dir(root)
+    assert [c.id for c in PendingStore(again).list()] == [cs.id]
+    assert not (root / ".wikitui").exists()

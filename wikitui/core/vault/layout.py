@@ -73,7 +73,7 @@ class Vault:
         self.raw_prefix = str(PurePosixPath(raw_name))
         #: Whether wikitui's own state lives in the folder (``.wikitui/``); False for a folder
         #: opened as it is, whose state lives in the user's cache (see the module's text).
-        self.state_in_folder = self.is_vault(self.root)
+        self.state_in_folder = self._state_here(self.root)
         self._cache_state: Path | None = None
 
     # ----------------------------------------------------------------- finding
@@ -81,6 +81,19 @@ class Vault:
     def is_vault(path: Path) -> bool:
         """Whether ``path`` holds any of the folders or files that make a vault."""
         return any((path / name).exists() for name in VAULT_MARKERS)
+
+    @classmethod
+    def _state_here(cls, root: Path) -> bool:
+        """Whether the state lives in the folder: it has ``.wikitui/``, or it is a vault not opened as it is.
+
+        A folder opened as it is keeps its state in the cache even once it holds
+        ``.obsidian/`` or ``WIKI.md`` (opened in Obsidian since, or an applied change
+        wrote the schema): its pending changesets and undo history stay where they are.
+        ``wikitui init`` makes ``.wikitui/``, which moves it into the folder from then on.
+        """
+        if (root / STATE_DIR).exists():
+            return True
+        return cls.is_vault(root) and not cls.opened_as_is(root)
 
     @staticmethod
     def opened_as_is(path: Path | str) -> bool:
