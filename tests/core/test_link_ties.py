@@ -176,3 +176,13 @@ def test_an_mcp_clients_links_and_lint_follow_the_folder_rule(twin_vault):
     ok, text = session.call("lint", {"path": PUBLISH})
     assert ok and "orphan: 0" in text and "- orphan" not in text
     ws.close()
+
+
+def test_a_page_on_a_past_day_follows_its_links_by_the_same_rule(twin_vault):
+    from wikitui.core.changes.dated import page_named_then
+
+    vault = Vault.open(twin_vault)
+    graph = LinkGraph.load(vault)
+    assert page_named_then(vault, graph, "Security and privacy", PUBLISH_OVERVIEW) == PUBLISH
+    assert page_named_then(vault, graph, "Security and privacy", SYNC_OVERVIEW) == SYNC
+    assert graph.find_page("Security and privacy") == SYNC  # a name typed by the user: the shortest path

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
 COMMANDS = ("init", "sample", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending",
-            "undo", "mcp", "serve", "completion", "history", "show", "changes")
+            "undo", "mcp", "serve", "completion", "history", "show", "changes", "sync")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
 
@@ -147,6 +147,10 @@ _COMMAND_HELP = {
              "at the end of that day (exit status 2 when it did not exist then)."),
     "changes": ("what changed since a day: pages, sources, by whom", "The digest of log.md and git since a day "
                 "(default 7d): each change with its pages, model and author."),
+    "sync": ("bring the upstream's commits in and push yours (git)", "Fetch the vault's git upstream, merge its "
+             "pages with wikitui's own three-way merge (log.md keeps both sides' entries, index.md is regenerated), "
+             "then push. A conflict is never written as markers: nothing is written or pushed, and the sync waits "
+             "for you to choose (--take). Exit status 4 on a conflict, 3 when the remote cannot be reached."),
 }
 
 
@@ -216,6 +220,12 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
                        help="the address to listen on (default 127.0.0.1: this machine only)")
     elif name in ("history", "show", "changes"):
         _define_history_command(name, p)
+    elif name == "sync":
+        p.add_argument("--take", nargs=2, metavar=("CHOICE", "PATH"),
+                       help="resolve a conflict: ours, theirs, or file (the page as you edited it), then sync again")
+        p.add_argument("--no-push", action="store_true", help="only bring the upstream's commits in")
+        p.add_argument("--json", action="store_true",
+                       help='print {"upstream", "incoming", "outgoing", "written", "conflicts", "pushed", ...}')
     elif name == "completion":
         p.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL", help="bash, zsh or fish")
     _common(p, suppress=True)

@@ -56,6 +56,7 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Clip a web page or file into raw/…", "Fetch a URL or copy a file into raw/ as a new source, then open it",
      "clip"),
     ("Reload", "Re-read the vault from disk", "reload"),
+    ("Sync with upstream", "git: bring the upstream's commits in (wikitui's own merge), then push yours", "sync"),
     ("Help", "Every key binding (?)", "help"),
 )
 

@@ -58,7 +58,7 @@ def recover(vault: Vault) -> RecoveryReport | None:
         return None
     ensure_state_dir(vault, create=False)
     try:
-        with write_lock(vault):
+        with write_lock(vault, wait_s=0):  # a live writer's journal is its own: never wait on it here
             return recover_locked(vault)
     except VaultBusy:
         return None

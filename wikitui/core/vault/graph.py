@@ -146,9 +146,9 @@ class LinkGraph:
         return self.vault.state_dir / "cache" / CACHE_NAME
 
     @property
-    def _layout(self) -> tuple[str, str]:
-        # Titles and resolution depend on where the wiki and raw folders are.
-        return (self.vault.wiki_prefix, self.vault.raw_prefix)
+    def _layout(self) -> tuple[str, ...]:
+        # Titles and resolution depend on where the wiki and raw folders are, and where site-rooted links start.
+        return (self.vault.wiki_prefix, self.vault.raw_prefix, self.vault.link_root)
 
     def save_cache(self) -> None:
         """Write the parse cache, with the current resolution; a read-only vault just goes without one."""
@@ -236,13 +236,17 @@ class LinkGraph:
                 return rooted
         return self.resolve_target(link.target, from_path)
 
-    def find_page(self, name: str) -> str | None:
-        """A page by vault-relative path, wiki-relative path, title, alias or stem."""
+    def find_page(self, name: str, from_path: str | None = None) -> str | None:
+        """A page by vault-relative path, wiki-relative path, title, alias or stem.
+
+        ``from_path``: the page the name is written in, when it is a link's (a tie goes
+        by its folder); None for a name the user typed.
+        """
         n = name.strip().replace("\\", "/")
         for cand in (n, n + ".md", self.vault.join_wiki(n), self.vault.join_wiki(n + ".md")):
             if cand in self.pages:
                 return cand
-        hit = self.resolve_target(n)
+        hit = self.resolve_target(n, from_path)
         return hit if hit in self.pages else None
 
     # ------------------------------------------------------------------ queries

@@ -4,7 +4,8 @@ A vault is a folder holding ``wiki/``, ``WIKI.md``, ``.wikitui/`` or ``.obsidian
 Pages are the ``.md`` files under ``wiki/``; a vault with no ``wiki/`` folder (an
 existing Obsidian vault) is a wiki rooted at the folder itself. Every dot-folder
 and dot-file lies outside the vault's content. ``.wikitui/config.toml`` may name
-other folders with ``wiki_dir`` and ``raw_dir``.
+other folders with ``wiki_dir`` and ``raw_dir``, and ``link_root`` the folder site-rooted links
+start from (:mod:`~wikitui.core.vault.site_root`).
 
 Any other folder may be opened *as it is* (issue 24.6): read as a wiki rooted at the
 folder, with wikitui's own state (index, caches, sessions, pending changesets, undo
@@ -71,10 +72,24 @@ class Vault:
         self.wiki_prefix = str(PurePosixPath(wiki_name)) if wiki_name not in ("", ".") else ""
         #: Raw folder relative to the root.
         self.raw_prefix = str(PurePosixPath(raw_name))
+        configured = cfg.get("link_root")
+        self._link_root_set = configured if isinstance(configured, str) else None
+        self._link_root: str | None = None
         #: Whether wikitui's own state lives in the folder (``.wikitui/``); False for a folder
         #: opened as it is, whose state lives in the user's cache (see the module's text).
         self.state_in_folder = self._state_here(self.root)
         self._cache_state: Path | None = None
+
+    @property
+    def link_root(self) -> str:
+        """The folder (vault-relative) site-rooted links resolve from when they do not resolve as written:
+        the config's ``link_root``, else the content folder of a Quartz or Hugo site here; "" for none."""
+        if self._link_root is None:
+            from wikitui.core.vault.site_root import clean_root, detect_link_root
+
+            given = self._link_root_set
+            self._link_root = clean_root(given) if given is not None else detect_link_root(self.root)
+        return self._link_root
 
     # ----------------------------------------------------------------- finding
     @staticmethod

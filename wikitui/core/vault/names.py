@@ -8,6 +8,9 @@ Obsidian's own rule decides (observed through its ``getFirstLinkpathDest``): an
 exact vault path wins (``[[Obsidian Sync/Security and privacy]]``, or a path relative
 to the wiki folder); otherwise the file in the linking page's own folder; otherwise
 the shortest path string, then alphabetical order.
+A target that still resolves to nothing is tried once more under the vault's
+``link_root`` (a site's content folder), as a page or as a folder's ``index.md`` /
+``_index.md``.
 :class:`PageNames` holds the four maps, rebuilt whenever a page's names change;
 :class:`Choice` is a tie the linking page's folder settles.
 """
@@ -139,6 +142,18 @@ class PageNames:
                     return exact
                 if files:
                     return files[0] if len(files) == 1 else Choice(files, want, False)
+        return self._under_link_root(t)
+
+    def _under_link_root(self, target: str) -> str | Choice | None:
+        """A site-rooted target (``en/concepts/x``, ``en``) under the vault's ``link_root``, or None."""
+        root = self.vault.link_root
+        if not root or target.lower().startswith(root.lower() + "/"):
+            return None  # no root, or tried already
+        base = target[:-3] if target.lower().endswith(".md") else target
+        for cand in (base, f"{base}/index", f"{base}/_index"):
+            hit = self.candidates(f"{root}/{cand.strip('/')}")
+            if hit is not None:
+                return hit
         return None
 
     def resolve_target(self, target: str, from_path: str | None = None) -> str | None:

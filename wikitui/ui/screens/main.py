@@ -19,6 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import DescendantFocus, Resize
 from textual.message import Message
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
@@ -27,6 +28,7 @@ from wikitui.ui.messages import AskAgentRequested, IndexProgress, IngestRequeste
 from wikitui.ui.screens.navigation import Navigator
 from wikitui.ui.screens.page_display import PageDisplay
 from wikitui.ui.screens.panes import Panes
+from wikitui.ui.sync_schedule import SyncSchedule
 from wikitui.ui.widgets.index_status import IndexStatus
 from wikitui.ui.widgets.links_panel import LinksPanel
 from wikitui.ui.widgets.page_tree import PageTree
@@ -107,6 +109,9 @@ class MainScreen(Screen[None]):
         self.index_watch = index_watch
         self._keymap = keymap
         self.panes = Panes(self)
+        #: The background sync of ``[sync] every_minutes`` (the app configures it once the settings are read).
+        self.sync_schedule = SyncSchedule(start=lambda push: self.start_sync(push=push, scheduled=True),
+                                          busy=self._turn_running, has_pending=self._has_pending)
         self.page_display = PageDisplay(self, workspace, vault_state)
         #: Opening pages, following links, back and forward.
         self.navigator = Navigator(self, workspace, self.page_display, opener=opener, on_created=self._page_written)
@@ -305,6 +310,71 @@ class MainScreen(Screen[None]):
     def action_mark_reviewed(self) -> None:
         """The page shown is checked against its sources: it is no longer stale."""
         self.page_display.mark_reviewed()
+
+    # ------------------------------------------------------------ sync
+    def action_sync(self) -> None:
+        """Bring the git upstream's commits in and push ours (``wikitui sync``), in a worker."""
+        self.notify("Syncing with the upstream…", timeout=3)
+        self.start_sync(push=True)
+
+    def _turn_running(self) -> bool:
+        from wikitui.ui.widgets.chat_pane import ChatPane
+
+        try:
+            return bool(self.query_one(ChatPane).busy)
+        except NoMatches:  # the agent pane is not mounted yet: no turn can run
+            return False
+
+    def _has_pending(self) -> bool:
+        from wikitui.core.changes.pending import PendingStore
+
+        return bool(PendingStore(self.workspace.vault).list())
+
+    def start_sync(self, *, push: bool, scheduled: bool = False) -> None:
+        """Run a sync in a worker (``scheduled``: the background one, whose notices stay quiet)."""
+        self._sync_worker(push, scheduled)
+
+    @work(thread=True, exclusive=True, group="sync", name="sync")
+    def _sync_worker(self, push: bool, scheduled: bool) -> None:
+        from wikitui.core.errors import WikituiError
+        from wikitui.core.sync.run import sync
+
+        try:
+            result = sync(self.workspace.vault, push=push)
+        except WikituiError as exc:  # offline, no upstream, not a repository: one notice
+            self.app.call_from_thread(self._sync_failed, str(exc), scheduled)
+            return
+        self.app.call_from_thread(self._synced, result, scheduled)
+
+    def _sync_failed(self, why: str, scheduled: bool) -> None:
+        if scheduled:
+            notice = self.sync_schedule.finished(failed=why)
+            if notice:
+                self.notify(notice, title="Sync", severity="warning", timeout=6)
+            return
+        self.notify(why, title="Sync", severity="warning")
+
+    def _synced(self, result: Any, scheduled: bool = False) -> None:
+        """Show what a sync did, and bring the trees and the page up to date with what it wrote."""
+        changed = [*result.written, *result.deleted]
+        if changed and self.workspace.graph is not None:
+            self.workspace.files_changed(changed, index=False)
+            self.vault_changed(set(changed))
+            self._index_later(changed)
+        if scheduled:
+            notice = self.sync_schedule.finished(came_in=len(result.incoming), conflicts=len(result.conflicts))
+            if notice:
+                self.notify(notice, title="Sync", severity="warning" if result.conflicts else "information")
+            return
+        if result.conflicts:
+            paths = ", ".join(c.path for c in result.conflicts)
+            self.notify(f"{plural(len(result.conflicts), 'conflict')} with {result.upstream}: nothing was written "
+                        f"or pushed. Resolve with `wikitui sync --take ours|theirs|file PATH`: {paths}",
+                        title="Sync", severity="warning", timeout=12)
+            return
+        bits = [f"{plural(len(result.incoming), 'commit')} came in"] if result.incoming else []
+        bits += [f"pushed {plural(len(result.outgoing), 'commit')}"] if result.pushed else []
+        self.notify("; ".join(bits) if bits else f"Up to date with {result.upstream}", title="Sync")
 
     # ------------------------------------------------------------ editing
     def action_edit_page(self) -> None:

@@ -20,8 +20,8 @@ to it, in the page's own shape and voice, with the raw sources the answer rests 
 and a link to the filed answer page when there is one; bump `updated:`. Propose nothing for a page that \
 already says it.
 2. Use propose_edit with exact text copied from that fresh read; small edits, placed where they belong.
-3. Where the answer disagrees with a page, never overwrite the page's claim: add one line next to it, \
-exactly `{contradiction}`.
+3. Where the answer disagrees with a page, never overwrite the page's claim: add one line next to it in the \
+contradiction format, `{contradiction}`.
 4. Before proposing any NEW page (an idea the answer names that has no page), `search` for its name and \
 aliases and update the page you find instead.
 5. Do not edit the filed answer page, index.md or log.md.
