@@ -187,7 +187,8 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "ingest":
         p.add_argument("source", metavar="SOURCE", nargs="?",
                        help="a file under raw/, or a batch: a folder (raw/papers/) or a glob ('raw/**/*.pdf')")
-        p.add_argument("--apply", action="store_true", help="accept every proposed change (one source only)")
+        p.add_argument("--apply", action="store_true", help="accept every proposed change (a batch: every hunk the "
+                       "second reviewer, review_model, found ok; each source its own changeset)")
         p.add_argument("--json", action="store_true", help='print {"plan", "changeset", "applied", ...} '
                        '(a batch: {"batch", "counts", "sources", ...})')
         p.add_argument("--new", action="store_true", help="a batch of every source no page lists in its sources")
