@@ -186,3 +186,12 @@ def test_a_page_on_a_past_day_follows_its_links_by_the_same_rule(twin_vault):
     assert page_named_then(vault, graph, "Security and privacy", PUBLISH_OVERVIEW) == PUBLISH
     assert page_named_then(vault, graph, "Security and privacy", SYNC_OVERVIEW) == SYNC
     assert graph.find_page("Security and privacy") == SYNC  # a name typed by the user: the shortest path
+
+
+def test_the_graph_view_joins_each_note_to_the_notes_that_reach_it(twin_vault):
+    from wikitui.core.vault.graph_model import GraphIndex, local_graph
+
+    index = GraphIndex(load(twin_vault))
+    assert set(local_graph(index, PUBLISH).nodes) == {PUBLISH, PUBLISH_OVERVIEW}
+    assert set(local_graph(index, SYNC).nodes) == {SYNC, SYNC_OVERVIEW, "Home.md", DOMAINS}
+    assert PUBLISH not in index.orphans
