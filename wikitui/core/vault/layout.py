@@ -403,7 +403,10 @@ def remember_as_is(root: Path | str) -> None:
 
 
 def read_only_cache_dir(root: Path) -> Path:
-    """Where a read-only vault's index and caches go: the user's cache folder, one folder per vault path."""
+    """Where a read-only vault's index goes, and a folder opened as it is keeps all its state: the user's cache.
+
+    One folder per vault path (its real path's hash), named after the vault's folder.
+    """
     import hashlib
     import re
 
