@@ -46,14 +46,14 @@ async def test_a_conflict_opens_for_the_person_to_resolve_and_nothing_is_pushed_
         await wait_ready(pilot)
         app.main.action_sync()
         await wait_for(pilot, lambda: isinstance(app.screen, SyncConflictsScreen), "the conflicts", 60)
-        await wait_for(pilot, lambda: "Line three of" in screen_text(app), "theirs' lines shown")
+        await wait_for(pilot, lambda: "Line three of" in screen_text(app), "theirs' lines shown", 30)
         assert "Line 3 (third) of" in screen_text(app) and "wiki/notes.md" in screen_text(app)
         assert read(bob, "wiki/notes.md") == before and git(remote, "rev-parse", "main") == pushed_by_alice
         await pilot.press("enter")  # not yet: one is left
-        await wait_for(pilot, lambda: any("Still to resolve" in n for n in _notices(app)), "the refusal")
+        await wait_for(pilot, lambda: any("Still to resolve" in n for n in _notices(app)), "the refusal", 30)
         assert isinstance(app.screen, SyncConflictsScreen)
         await pilot.press("t")  # take Alice's line
-        await wait_for(pilot, lambda: app.screen.resolved == {"wiki/notes.md": "theirs"}, f"the choice {_notices(app)}")
+        await wait_for(pilot, lambda: app.screen.resolved == {"wiki/notes.md": "theirs"}, f"the choice {_notices(app)}", 30)
         assert "take theirs" in screen_text(app)
         await pilot.press("enter")
         await wait_for(pilot, lambda: git(remote, "rev-parse", "main") == git(bob, "rev-parse", "HEAD"),
@@ -88,7 +88,7 @@ async def test_e_resolves_a_conflict_by_hand_in_the_editor(sides, tmp_path, monk
         app.main.action_sync()
         await wait_for(pilot, lambda: isinstance(app.screen, SyncConflictsScreen), "the conflicts", 60)
         await pilot.press("e")
-        await wait_for(pilot, lambda: app.screen.resolved == {"wiki/notes.md": "file"}, "taken as edited")
+        await wait_for(pilot, lambda: app.screen.resolved == {"wiki/notes.md": "file"}, "taken as edited", 30)
         await pilot.press("enter")
         await wait_for(pilot, lambda: git(remote, "rev-parse", "main") == git(bob, "rev-parse", "HEAD"),
                        "the push", 60)
@@ -116,9 +116,9 @@ async def test_what_came_in_is_shown_as_a_digest_and_marked_in_the_tree_until_op
         tree = app.main.query_one(PageTree)
         assert tree.tree.unread == {"wiki/concepts/Attention.md"}
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not isinstance(app.screen, LogScreen), "back to the workspace")
+        await wait_for(pilot, lambda: not isinstance(app.screen, LogScreen), "back to the workspace", 30)
         app.main.open_path("wiki/concepts/Attention.md")
-        await wait_for(pilot, lambda: not tree.tree.unread, "no longer marked")
+        await wait_for(pilot, lambda: not tree.tree.unread, "no longer marked", 30)
     from wikitui.core.sync.unread import read_unread
     from wikitui.core.vault.layout import Vault
 
@@ -211,7 +211,7 @@ def test_the_conflicts_screen_snapshot(snap_compare, sides, size):  # noqa: F811
         await wait_for(pilot, lambda: isinstance(app.screen, SyncConflictsScreen), "the conflicts", 60)
         await pilot.press("t")
         await app.workers.wait_for_complete()
-        await wait_for(pilot, lambda: "take theirs " in screen_text(app), "the column widened to its choice")
+        await wait_for(pilot, lambda: "take theirs " in screen_text(app), "the column widened to its choice", 30)
         app.clear_notifications()
         await pilot.pause()
 
