@@ -92,6 +92,11 @@ def _common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     parser.add_argument(
         "--vault", metavar="PATH", default=default, help="the vault folder (default: the current folder)"
     )
+    parser.add_argument(
+        "--as-is", action="store_true", default=default,
+        help="open a folder that is not a vault as it is: its markdown files read as a wiki, wikitui's state "
+             "kept in your cache, nothing written to the folder until you apply a change",
+    )
 
 
 def _model_option(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -280,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def launch_parser() -> argparse.ArgumentParser:
     """The parser of ``wikitui [PATH] [--vault PATH] [--model MODEL]`` (the workspace)."""
-    parser = _Parser(prog=PROG, usage="wikitui [PATH] [--vault PATH] [--model MODEL]", add_help=False)
+    parser = _Parser(prog=PROG, usage="wikitui [PATH] [--vault PATH] [--model MODEL] [--as-is]", add_help=False)
     parser.add_argument("path", nargs="?", metavar="PATH")
     _common(parser, suppress=False)
     _model_option(parser, suppress=False)

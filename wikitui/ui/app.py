@@ -185,6 +185,10 @@ class WikituiApp(App[None]):
         self.early_keys.terminal_taken()  # keys read from now on were typed in raw mode
         for error in self._theme_errors:
             self.notify(error, severity="warning", timeout=8)
+        vault = self.workspace.vault
+        if not vault.state_in_folder:  # a folder opened as it is: say where wikitui's own files go
+            self.notify(f"Opened as it is: nothing is written to this folder until you apply a change; "
+                        f"wikitui keeps its own state in {vault.state_dir}", timeout=8)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         try:
             from wikitui.core.config import load_settings
