@@ -69,6 +69,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     from wikitui.ui.screens.outline import OutlineScreen
     from wikitui.ui.screens.review import ConflictScreen, ReasonInput, ReviewScreen
     from wikitui.ui.screens.search import SearchScreen
+    from wikitui.ui.screens.sync_conflicts import SyncConflictsScreen
     from wikitui.ui.widgets.chat_input import ChatInput
     from wikitui.ui.widgets.chat_log import ChatLog
     from wikitui.ui.widgets.chat_pane import ChatPane
@@ -105,6 +106,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("log.md's entries (open log.md)", (LogScreen,)),
         Place("A logged changeset's diff (enter on an entry)", (LoggedDiffScreen,)),
         Place("The graph (g)", (GraphScreen,)),
+        Place("A sync's conflicts (Sync with upstream)", (SyncConflictsScreen,)),
         Place("A question (open a link in the browser?)", (ConfirmScreen,)),
         Place("Creating a missing page", (CreatePageScreen,)),
         Place("This help", (HelpScreen,)),
