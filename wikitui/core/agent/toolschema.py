@@ -86,12 +86,16 @@ def function_schema(fn: Callable) -> dict:
     for name, param in sig.parameters.items():
         if name in ("self", "box"):  # a method's instance, a registered tool's tool box: not the model's
             continue
-        schema = dict(type_schema(hints[name]))
+        hint = hints[name]
+        optional = _without_none(hint)
+        if optional is not None and param.default is None:  # `X | None = None`: an optional X, no default shown
+            hint = optional
+        schema = dict(type_schema(hint))
         if name in arg_docs:
             schema["description"] = arg_docs[name]
         if param.default is inspect.Parameter.empty:
             required.append(name)
-        else:
+        elif param.default is not None:
             schema["default"] = param.default
         properties[name] = schema
     return {
@@ -102,6 +106,15 @@ def function_schema(fn: Callable) -> dict:
             "parameters": {"type": "object", "properties": properties, "required": required},
         },
     }
+
+
+def _without_none(tp: Any) -> Any:
+    """``X`` of an annotation ``X | None`` (None for any other annotation)."""
+    if get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if len(args) == 1 and len(get_args(tp)) == 2:
+            return args[0]
+    return None
 
 
 def _coerce(value: Any, schema: dict, where: str) -> Any:

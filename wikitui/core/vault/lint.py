@@ -13,7 +13,9 @@ Each check has a stable name and meaning, part of the ``lint --json`` contract:
 - ``duplicate-title``: two pages sharing a title or an alias, case-insensitively.
 - ``uningested-source``: a file in raw/ (raw/assets/ aside) that no page lists in ``sources``.
 - ``stale``: a page whose listed source changed by content since wikitui first saw it listed,
-  last wrote the page, or the user marked it reviewed.
+  last wrote the page, or the user marked it reviewed (a source its recorded claims cover aside).
+- ``stale-claim``: a claim whose evidence lines changed since it was applied: its quote moved to
+  other lines, or vanished from the source (DESIGN §11 "Evidence").
 - ``contradiction``: a ``> [!contradiction]`` callout (DESIGN §11), the claim as message.
 - ``near-duplicate``: two pages with near-equal names or mostly the same text (DESIGN §11).
 
@@ -44,6 +46,7 @@ CHECKS = (
     "duplicate-title",
     "uningested-source",
     "stale",
+    "stale-claim",
     "contradiction",
     "near-duplicate",
 )
@@ -183,6 +186,30 @@ def _stale(vault: Vault, graph: LinkGraph) -> list[Problem]:
     ]
 
 
+def _stale_claims(vault: Vault, graph: LinkGraph) -> list[Problem]:
+    from wikitui.core.vault.claims import ClaimRecords
+
+    out = []
+    for c in ClaimRecords(vault).stale():
+        if c.page not in graph.pages:
+            continue
+        out.append(Problem("stale-claim", c.page, claim_line_of(vault, c.page, c.claim), c.source, c.describe()))
+    return out
+
+
+def claim_line_of(vault: Vault, page: str, claim: str) -> int | None:
+    """The 1-based line of ``page`` that starts stating ``claim`` (None when it is not found as written)."""
+    from wikitui.core.vault.files import read_text
+
+    try:
+        text = read_text(vault.root / page)
+    except OSError:
+        return None
+    head = claim.rstrip("…").strip()[:60]
+    at = text.find(head) if head else -1
+    return text.count("\n", 0, at) + 1 if at != -1 else None
+
+
 def run_lint(vault: Vault, graph: LinkGraph, *, text_checks: bool = True) -> LintReport:
     """Run every deterministic check over the vault.
 
@@ -201,7 +228,7 @@ def run_lint(vault: Vault, graph: LinkGraph, *, text_checks: bool = True) -> Lin
     """
     problems: list[Problem] = []
     checks = (_broken_links, _too_many_links, _orphans, _not_in_index, _frontmatter, _duplicate_titles, _uningested)
-    for check in (*checks, _stale):
+    for check in (*checks, _stale, _stale_claims):
         problems.extend(check(vault, graph))
     if text_checks:
         problems.extend(text_problems(vault, graph))

@@ -62,6 +62,7 @@ def format_log_entry(
     hunks: Iterable[str] | int | str | None = None,
     date: _dt.date | str | None = None,
     review: str | None = None,
+    evidence: str | None = None,
 ) -> str:
     """Format one log.md entry (ending with a newline).
 
@@ -77,6 +78,7 @@ def format_log_entry(
         hunks: The hunks applied (ids, or a description such as ``"5 of 7"``).
         date: The entry's date; today (local time) by default.
         review: The second reviewer's model, tokens and cost (:func:`review_usage`), logged apart.
+        evidence: What the applied claims drew on, in one line (DESIGN §11 "Evidence").
 
     Raises:
         ValueError: ``op`` is not one of :data:`OPS`.
@@ -101,6 +103,8 @@ def format_log_entry(
         lines.append(f"- changeset: {_one_line(changeset)}")
     if hunks is not None:
         lines.append(f"- hunks: {_format_hunks(hunks)}")
+    if evidence:
+        lines.append(f"- evidence: {_one_line(evidence)}")
     if commit:
         lines.append(f"- commit: {_one_line(commit)}")
     return "\n".join(lines) + "\n"

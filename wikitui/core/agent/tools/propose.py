@@ -13,11 +13,29 @@ from wikitui.core.agent.dedup import check_new_page
 from wikitui.core.agent.tools.registry import tool
 
 
-class Edit(TypedDict):
-    """One exact search/replace edit."""
+class _Source(TypedDict):
+    source: str
 
+
+class Cite(_Source, total=False):
+    """What one claim draws on: a source and the quoted words or line range (``total=False``: the
+    keys past ``source`` are optional, which string annotations cannot say with ``NotRequired``)."""
+
+    quote: str
+    lines: list[int]
+    claim: str
+
+
+class _Replace(TypedDict):
     old: str
     new: str
+
+
+class Edit(_Replace, total=False):
+    """One exact search/replace edit, with the evidence its new text draws on."""
+
+    evidence: list[Cite]
+
 
 
 @tool("propose", lambda arg, args: f"proposed an edit to {arg('path')}")
@@ -25,18 +43,21 @@ def propose_edit(box, path: str, edits: list[Edit], reason: str) -> str:
     """Propose exact search/replace edits to an existing page. Each `old` must occur exactly once.
 
     A missing or ambiguous `old` rejects the whole call (never a partial edit): read the page
-    again and copy the text exactly.
+    again and copy the text exactly. Each edit takes the evidence its new text draws on:
+    [{"source": "raw/x.md", "quote": "exact words from the source", "lines": [10, 14]}]
+    (quote, lines or both; quotes are checked against the source). To correct an edit's
+    evidence only, repeat its new text as both old and new with the evidence fixed.
 
     Args:
         path: The page to edit.
-        edits: Edits applied in order, each {"old": exact current text, "new": replacement}.
+        edits: Edits applied in order, each {"old": exact current text, "new": replacement, "evidence": [...]}.
         reason: One line saying why, shown to the user.
     """
     return box.builder.edit(path, [dict(e) for e in edits], reason)
 
 
 @tool("propose", lambda arg, args: f"proposed the page {arg('path')}")
-def propose_page(box, path: str, content: str, reason: str) -> str:
+def propose_page(box, path: str, content: str, reason: str, evidence: list[Cite] | None = None) -> str:
     """Propose a new page (or a complete rewrite of one), with its YAML frontmatter.
 
     A new page named like an existing one (same or near-equal title or alias) is answered
@@ -46,9 +67,11 @@ def propose_page(box, path: str, content: str, reason: str) -> str:
         path: Where the page goes, e.g. wiki/concepts/transformer.md.
         content: The whole page, frontmatter included.
         reason: One line saying why, shown to the user.
+        evidence: Per claim: {"claim": the sentence of content it backs, "source", "quote", "lines"}; give it for
+            every factual sentence. Quotes are checked against the source.
     """
     check_new_page(box, path, content)
-    return box.builder.new_page(path, content, reason)
+    return box.builder.new_page(path, content, reason, evidence=[dict(e) for e in evidence] if evidence else None)
 
 
 @tool("propose", lambda arg, args: f"proposed deleting {arg('path')}")
