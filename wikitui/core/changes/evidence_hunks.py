@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wikitui.core.vault.evidence import Evidence
 
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.changes.diffs import Hunk
-    from wikitui.core.changes.model import FileChange
+    from wikitui.core.changes.model import Changeset, FileChange
     from wikitui.core.vault.layout import Vault
 
 #: The WIKI.md line that asks for evidence as footnotes (``Evidence: footnotes``, in any case, a list item or bold).
@@ -183,3 +184,59 @@ def attach(fc: "FileChange", claims: Iterable[tuple[str, Evidence]]) -> None:
                     break
         if ev not in target.evidence:
             target.evidence.append(ev)
+
+
+@dataclass(frozen=True, slots=True)
+class ShownEvidence:
+    """One evidence as the review shows it: where, and the source's lines themselves.
+
+    Attributes:
+        source: The source's vault-relative path.
+        start: First line found (0 when not found).
+        end: Last line found.
+        problem: Why it does not back its claim (None when it does).
+        lines: (line number, text) of the source lines, at most the review's limit.
+        more: Lines of the range not in ``lines``.
+    """
+
+    source: str
+    start: int
+    end: int
+    problem: str | None
+    lines: tuple[tuple[int, str], ...] = ()
+    more: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HunkEvidence:
+    """What the review shows under one hunk: its evidence, and whether it adds claims with none."""
+
+    items: tuple[ShownEvidence, ...]
+    unbacked: bool
+
+
+def review_evidence(vault: "Vault", changeset: "Changeset", limit: int = 6) -> dict[str, HunkEvidence]:
+    """{hunk id: its evidence to show} for the hunks that carry evidence or add claims without any.
+
+    Hunks with no evidence are marked only in a changeset that carries evidence somewhere
+    (older changesets and MCP proposals have none to give). Reads the sources: call it in a thread.
+    """
+    from wikitui.core.vault.evidence import SourceTexts, evidence_source_lines, problem
+
+    uses = any(h.evidence for fc in changeset.files for h in fc.hunks)
+    texts = SourceTexts(vault)
+    out: dict[str, HunkEvidence] = {}
+    for fc in changeset.files:
+        for h in fc.hunks:
+            items = []
+            for ev in h.evidence:
+                rows = tuple(evidence_source_lines(ev, texts, limit))
+                more = max(0, ev.end - ev.start + 1 - len(rows)) if ev.found else 0
+                why = problem(ev)
+                if ev.found and not rows:
+                    why = f"{ev.source} cannot be read any more"
+                items.append(ShownEvidence(ev.source, ev.start, ev.end, why, rows, more))
+            bare = uses and unbacked(fc, h)
+            if items or bare:
+                out[h.id] = HunkEvidence(tuple(items), bare)
+    return out
