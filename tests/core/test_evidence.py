@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from tests.cli_run import run_wikitui
 from tests.core.test_review_model import REVIEWER
 from tests.core.test_session import Chat, sent
 from tests.fakeserver import Dynamic, text, tool_call
@@ -105,7 +106,7 @@ def test_without_evidence_the_reviewer_still_gets_the_sources_a_page_lists(sampl
     assert "=== source raw/chapter-03.md ===" in user
 
 
-def _apply_edit(root, *evidence: dict, new: str = NEW, old: str = OLD, path: str = DODO):
+def apply_edit(root, *evidence: dict, new: str = NEW, old: str = OLD, path: str = DODO):
     vault = Vault.open(root)
     ws = Workspace.open(root)
     ws.require_graph()
@@ -117,20 +118,20 @@ def _apply_edit(root, *evidence: dict, new: str = NEW, old: str = OLD, path: str
 
 
 def test_log_md_summarises_the_evidence_of_what_was_applied(sample_vault):
-    _apply_edit(sample_vault, GOOD, BAD)
+    apply_edit(sample_vault, GOOD, BAD)
     log = (sample_vault / "wiki/log.md").read_text()
     entry = log[log.rindex("## ["):]
     assert "- evidence: 2 quotes from raw/chapter-03.md; 1 not found in its source" in entry
 
 
 def test_footnotes_are_written_when_wiki_md_asks_and_not_otherwise(sample_vault):
-    plain = _apply_edit(sample_vault, GOOD)
+    plain = apply_edit(sample_vault, GOOD)
     assert "[^" not in (sample_vault / DODO).read_text() and plain.files
     schema = sample_vault / "WIKI.md"
     schema.write_text(schema.read_text() + "\n## Evidence\n\nEvidence: footnotes\n")
     assert wants_footnotes(schema.read_text())
     later = "It marks out a course in a sort of circle."
-    _apply_edit(sample_vault, FIXED, GOOD, old=NEW, new=NEW + " " + later)
+    apply_edit(sample_vault, FIXED, GOOD, old=NEW, new=NEW + " " + later)
     page = (sample_vault / DODO).read_text()
     assert f"{NEW} {later}[^1][^2]" in page
     assert page.rstrip().endswith("[^1]: raw/chapter-03.md#L39\n[^2]: raw/chapter-03.md#L33")
@@ -149,21 +150,27 @@ def test_hunks_that_add_claims_with_no_evidence_are_found(sample_vault):
 LONG = "raw/long-source.md"
 
 
-def _long_source(root, n: int = 400) -> list[str]:
+def body_line_of(text: str) -> str:
+    """The first line of prose below a page's frontmatter."""
+    body = text.split("\n---\n", 1)[1]
+    return next(ln for ln in body.splitlines() if len(ln.split()) > 8 and not ln.startswith(("#", ">")))
+
+
+def long_source(root, n: int = 400) -> list[str]:
     lines = [f"Line {i} of the long source says fact number {i} about the Dodo." for i in range(1, n + 1)]
     (root / LONG).write_text("\n".join(lines) + "\n")
     return lines
 
 
 def test_a_one_line_change_in_a_long_source_marks_only_the_claim_on_that_line(sample_vault):
-    lines = _long_source(sample_vault)
+    lines = long_source(sample_vault)
     pages = []
     for i, page in enumerate(("wiki/characters/dodo.md", "wiki/characters/mouse.md", "wiki/characters/alice.md")):
         text = (sample_vault / page).read_text()
-        body_line = next(ln for ln in text.splitlines() if len(ln.split()) > 8 and not ln.startswith("#"))
+        body_line = body_line_of(text)
         claim = body_line + f" It also states fact {100 * (i + 1)}."
         quote = {"source": LONG, "quote": f"fact number {100 * (i + 1)} about", "lines": [100 * (i + 1)] * 2}
-        _apply_edit(sample_vault, quote, old=body_line, new=claim, path=page)
+        apply_edit(sample_vault, quote, old=body_line, new=claim, path=page)
         pages.append(page)
     vault = Vault.open(sample_vault)
     assert len(ClaimRecords(vault).load()) == 3
@@ -180,12 +187,18 @@ def test_a_one_line_change_in_a_long_source_marks_only_the_claim_on_that_line(sa
     (problem,) = [p for p in report.problems if p.check == "stale-claim"]
     assert "lines 200, which no longer hold its quote" in problem.message and problem.line is not None
     assert SourceRecords(vault).stale_sources("wiki/characters/dodo.md", graph) == []  # not stale as a page
+    cli = run_wikitui(["lint", "--json"], cwd=sample_vault)
+    assert cli.returncode in (0, 1), cli.stderr
+    reported = json.loads(cli.stdout)
+    assert [(p["check"], p["path"]) for p in reported["problems"] if p["check"] in ("stale", "stale-claim")
+            and p["target"] == LONG] == [("stale-claim", "wiki/characters/mouse.md")]
+    assert reported["counts"]["stale-claim"] == 1
 
 
 def test_a_quote_pushed_down_by_new_lines_is_moved_not_vanished(sample_vault):
-    lines = _long_source(sample_vault)
+    lines = long_source(sample_vault)
     text = (sample_vault / DODO).read_text()
-    _apply_edit(sample_vault, {"source": LONG, "quote": "fact number 300 about"}, old=OLD, new=OLD + " Fact 300.")
+    apply_edit(sample_vault, {"source": LONG, "quote": "fact number 300 about"}, old=OLD, new=OLD + " Fact 300.")
     (sample_vault / LONG).write_text("\n".join(["A new preface.", "Another.", *lines]) + "\n")
     (stale,) = ClaimRecords(Vault.open(sample_vault)).stale()
     assert (stale.page, stale.state, stale.was, stale.now) == (DODO, "moved", (300, 300), (302, 302))
