@@ -10,6 +10,7 @@ claim drawing on that line.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.cli_run import run_wikitui
 from tests.core.test_review_model import REVIEWER
@@ -209,3 +210,18 @@ def test_evidence_round_trips_through_json():
     ev = Evidence(source="raw/x.md", quote="a “quote”\n", lines=(3, 4), claim="c", match="folded", start=3, end=4)
     assert Evidence.from_dict(json.loads(json.dumps(ev.to_dict()))) == ev
     assert ev.anchor == "raw/x.md#L3-L4"
+
+
+def test_inits_schema_asks_for_footnotes_and_the_sample_does_not(tmp_path):
+    from wikitui.core.vault.create import default_schema, init_vault
+
+    assert wants_footnotes(default_schema())
+    assert not wants_footnotes((Path(__file__).resolve().parents[2] / "sample" / "WIKI.md").read_text())
+    init_vault(tmp_path / "v")
+    (tmp_path / "v/raw/notes.md").write_text("Title line\n\nThe moon is made of rock and dust.\n")
+    (tmp_path / "v/wiki/moon.md").write_text("---\ntitle: Moon\ntype: entity\nsummary: The moon\n---\n# Moon\n\n"
+                                             "About the moon.\n")
+    apply_edit(tmp_path / "v", {"source": "raw/notes.md", "quote": "made of rock and dust"}, path="wiki/moon.md",
+               old="About the moon.", new="The moon is made of rock and dust.")
+    page = (tmp_path / "v/wiki/moon.md").read_text()
+    assert "The moon is made of rock and dust.[^1]" in page and page.endswith("[^1]: raw/notes.md#L3\n")

@@ -51,6 +51,10 @@ made together in one turn.
 unique, keep edits small. Use propose_page for a new page or a complete rewrite.
 - New pages get YAML frontmatter: title, type, summary (one specific line, no links), tags, aliases, sources \
 (raw paths drawn on), created and updated (today's date). Bump `updated` on pages you edit.
+- Give evidence for every factual sentence you add: each propose_edit edit, and propose_page or propose_merge \
+per claim, takes `evidence`: [{"source": the raw path (or page) it draws on, "quote": the exact words, "lines": \
+[first, last] as read numbers them}]. wikitui checks each quote against the source and shows the reviewer the \
+lines; a quote the source does not hold comes back to you once. Quote exactly; do not invent evidence.
 - {precedence}"""
 
 #: Stated once in the system prompt: the vault's schema wins over wikitui's defaults (issue 25 point 6).
