@@ -33,7 +33,7 @@ OLD = "Its remedy is the Caucus-race."
 NEW = "Its remedy is the Caucus-race, the best thing, it says, to get everyone dry."
 GOOD = {"source": "raw/chapter-03.md", "quote": "the best thing to get us dry would be a Caucus-race"}
 BAD = {"source": "raw/chapter-03.md", "quote": "a race run in a perfect square"}
-FIXED = {"source": "raw/chapter-03.md", "quote": "in a sort of  circle", "lines": [39, 39]}  # folded: two spaces
+FIXED = {"source": "raw/chapter-03.md", "quote": "in a sort of  circle", "lines": "39"}  # folded: two spaces
 
 
 def edit_with(old: str, new: str, *evidence: dict):
@@ -170,7 +170,7 @@ def test_a_one_line_change_in_a_long_source_marks_only_the_claim_on_that_line(sa
         text = (sample_vault / page).read_text()
         body_line = body_line_of(text)
         claim = body_line + f" It also states fact {100 * (i + 1)}."
-        quote = {"source": LONG, "quote": f"fact number {100 * (i + 1)} about", "lines": [100 * (i + 1)] * 2}
+        quote = {"source": LONG, "quote": f"fact number {100 * (i + 1)} about", "lines": f"{100 * (i + 1)}"}
         apply_edit(sample_vault, quote, old=body_line, new=claim, path=page)
         pages.append(page)
     vault = Vault.open(sample_vault)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wikitui.core.vault.evidence import parse_lines
 from wikitui.core.vault.quotes import find_quote, fold, lines_digest
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZéàüøñÉÀÜØÑ"
@@ -120,3 +121,21 @@ def test_the_check_never_raises_and_what_it_finds_is_in_bounds(text, quote, line
         assert 1 <= found.start <= found.end <= len(text.splitlines())
     else:
         assert (found.start, found.end) == (0, 0)
+
+
+@given(a=st.integers(1, 10**6), b=st.integers(1, 10**6), style=st.sampled_from(["{a}-{b}", "L{a}-L{b}", "{a}–{b}",
+                                                                              " {a} to {b} ", "{a}..{b}"]))
+def test_a_line_range_reads_in_the_ways_models_write_it(a, b, style):
+    assert parse_lines(style.format(a=a, b=b)) == (a, b)
+    assert parse_lines(str(a)) == (a, a) == parse_lines([a]) == parse_lines(a)
+    assert parse_lines([a, b]) == (a, b)
+
+
+@given(value=st.text(max_size=20) | st.lists(st.integers(-3, 3), max_size=4) | st.integers(-5, 0))
+def test_a_line_range_that_is_not_one_is_refused_with_a_message(value):
+    try:
+        got = parse_lines(value)
+    except ValueError as exc:
+        assert "line numbers" in str(exc)
+    else:
+        assert got is None or (1 <= got[0] and 1 <= got[1])

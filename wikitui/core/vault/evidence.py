@@ -11,6 +11,7 @@ hunk is applied, recorded with the hash of its lines (:mod:`~wikitui.core.vault.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -111,17 +112,35 @@ def from_argument(item: dict, claim: str) -> Evidence:
     if len(quote) > MAX_QUOTE:
         raise ValueError(f"an evidence quote is at most {MAX_QUOTE:,} characters; quote the words the claim "
                          "draws on, or give a line range")
-    raw_lines = item.get("lines")
-    lines: tuple[int, int] | None = None
-    if raw_lines:
-        if not isinstance(raw_lines, list) or not 1 <= len(raw_lines) <= 2 \
-                or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in raw_lines):
-            raise ValueError("evidence lines are [first, last] line numbers as read numbers them, e.g. [10, 14]")
-        lines = (raw_lines[0], raw_lines[-1])
+    lines = parse_lines(item.get("lines"))
     if not quote.strip() and lines is None:
         raise ValueError(f"evidence from {source} needs the quoted words (quote) or a line range (lines)")
     own = str(item.get("claim") or "").strip()
     return Evidence(source=source, quote=quote, lines=lines, claim=short_claim(own or claim))
+
+
+_RANGE = re.compile(r"^\s*L?(\d{1,9})\s*(?:(?:-|–|\.\.|to)\s*L?(\d{1,9}))?\s*$", re.IGNORECASE)
+
+
+def parse_lines(value: object) -> tuple[int, int] | None:
+    """A line range as the model gives it: ``"10-14"``, ``"L10-L14"``, ``"12"``, ``[10, 14]`` or ``10``.
+
+    Raises:
+        ValueError: it is not a range of line numbers (from 1).
+    """
+    if value is None or value == "" or value == []:
+        return None
+    numbers: list[int] = []
+    if isinstance(value, str):
+        m = _RANGE.match(value)
+        numbers = [int(g) for g in m.groups() if g] if m else []
+    elif isinstance(value, int) and not isinstance(value, bool):
+        numbers = [value]
+    elif isinstance(value, list) and all(isinstance(n, int) and not isinstance(n, bool) for n in value):
+        numbers = list(value)
+    if not 1 <= len(numbers) <= 2 or min(numbers) < 1:
+        raise ValueError('evidence lines are a range of line numbers as read numbers them, e.g. "10-14" or "12"')
+    return (numbers[0], numbers[-1])
 
 
 def short_claim(text: str) -> str:

@@ -15,7 +15,7 @@ import posixpath
 import re
 from urllib.parse import quote
 
-from wikitui.core.agent.tools.propose import Cite
+from wikitui.core.agent.tools.propose import Claim
 from wikitui.core.agent.tools.registry import tool
 from wikitui.core.changes.model import ProposalError
 from wikitui.core.vault.files import read_text
@@ -135,7 +135,7 @@ def _joined(box, from_path: str, into_path: str, from_text: str, into_text: str)
 
 
 @tool("propose", lambda arg, args: f"proposed merging {arg('from_path')} into {arg('into_path')}")
-def propose_merge(box, from_path: str, into_path: str, reason: str, evidence: list[Cite] | None = None) -> str:
+def propose_merge(box, from_path: str, into_path: str, reason: str, evidence: list[Claim] | None = None) -> str:
     """Propose merging two pages about the same thing: from_path's text joins into_path, then from_path is deleted.
 
     from_path's title becomes an alias of into_path, and every link to from_path is rewritten
@@ -145,7 +145,6 @@ def propose_merge(box, from_path: str, into_path: str, reason: str, evidence: li
         from_path: The page that goes away.
         into_path: The page that stays and receives the text.
         reason: One line saying why, shown to the user.
-        evidence: Per claim of the merged page: {"claim": its sentence, "source", "quote", "lines"}.
     """
     src = _page_path(box, from_path, "from_path")
     dst = _page_path(box, into_path, "into_path")

@@ -18,11 +18,16 @@ class _Source(TypedDict):
 
 
 class Cite(_Source, total=False):
-    """What one claim draws on: a source and the quoted words or line range (``total=False``: the
+    """What an edit's new text draws on: a source and the quoted words or line range (``total=False``: the
     keys past ``source`` are optional, which string annotations cannot say with ``NotRequired``)."""
 
     quote: str
-    lines: list[int]
+    lines: str
+
+
+class Claim(Cite, total=False):
+    """What one claim of a page draws on: as :class:`Cite`, naming the claim's sentence."""
+
     claim: str
 
 
@@ -43,10 +48,7 @@ def propose_edit(box, path: str, edits: list[Edit], reason: str) -> str:
     """Propose exact search/replace edits to an existing page. Each `old` must occur exactly once.
 
     A missing or ambiguous `old` rejects the whole call (never a partial edit): read the page
-    again and copy the text exactly. Each edit takes the evidence its new text draws on:
-    [{"source": "raw/x.md", "quote": "exact words from the source", "lines": [10, 14]}]
-    (quote, lines or both; quotes are checked against the source). To correct an edit's
-    evidence only, repeat its new text as both old and new with the evidence fixed.
+    again and copy the text exactly.
 
     Args:
         path: The page to edit.
@@ -57,7 +59,7 @@ def propose_edit(box, path: str, edits: list[Edit], reason: str) -> str:
 
 
 @tool("propose", lambda arg, args: f"proposed the page {arg('path')}")
-def propose_page(box, path: str, content: str, reason: str, evidence: list[Cite] | None = None) -> str:
+def propose_page(box, path: str, content: str, reason: str, evidence: list[Claim] | None = None) -> str:
     """Propose a new page (or a complete rewrite of one), with its YAML frontmatter.
 
     A new page named like an existing one (same or near-equal title or alias) is answered
@@ -67,8 +69,6 @@ def propose_page(box, path: str, content: str, reason: str, evidence: list[Cite]
         path: Where the page goes, e.g. wiki/concepts/transformer.md.
         content: The whole page, frontmatter included.
         reason: One line saying why, shown to the user.
-        evidence: Per claim: {"claim": the sentence of content it backs, "source", "quote", "lines"}; give it for
-            every factual sentence. Quotes are checked against the source.
     """
     check_new_page(box, path, content)
     return box.builder.new_page(path, content, reason, evidence=[dict(e) for e in evidence] if evidence else None)
