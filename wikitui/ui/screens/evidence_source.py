@@ -40,7 +40,7 @@ class EvidenceSourceScreen(ModalScreen[None]):
     #evidence-source-title { width: 1fr; padding: 0 1; color: $text-accent; text-style: bold; }
     #evidence-source-page { height: 1fr; }
     """
-    BINDINGS = [Binding("escape,q", "close", "back to the review"),
+    BINDINGS = [Binding("escape,q", "close", "back", tooltip="Back to the review, every decision as it was"),
                 Binding("question_mark", "app.help", "help", tooltip="Every key (this list)")]
 
     def __init__(self, vault: Vault, path: str, line: int) -> None:

@@ -60,6 +60,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     from textual.command import CommandPalette
 
     from wikitui.ui.screens.dialogs import ConfirmScreen, CreatePageScreen
+    from wikitui.ui.screens.evidence_source import EvidenceSourceScreen
     from wikitui.ui.screens.history import HistoryScreen
     from wikitui.ui.screens.outline import OutlineScreen
     from wikitui.ui.screens.review import ConflictScreen, ReasonInput, ReviewScreen
@@ -94,6 +95,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("Review (ctrl+r)", (ReviewScreen,)),
         Place("Review: writing a reason (e)", (ReasonInput,)),
         Place("Review: a conflict", (ConflictScreen,)),
+        Place("Review: an evidence line's source (v, then enter)", (EvidenceSourceScreen,)),
         Place("A page's history (h)", (HistoryScreen,)),
         Place("A question (open a link in the browser?)", (ConfirmScreen,)),
         Place("Creating a missing page", (CreatePageScreen,)),
