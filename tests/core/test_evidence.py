@@ -135,7 +135,8 @@ def test_footnotes_are_written_when_wiki_md_asks_and_not_otherwise(sample_vault)
     apply_edit(sample_vault, FIXED, GOOD, old=NEW, new=NEW + " " + later)
     page = (sample_vault / DODO).read_text()
     assert f"{NEW} {later}[^1][^2]" in page
-    assert page.rstrip().endswith("[^1]: raw/chapter-03.md#L39\n[^2]: raw/chapter-03.md#L33")
+    assert page.rstrip().endswith('[^1]: raw/chapter-03.md#L39 "in a sort of circle"\n'
+                                  '[^2]: raw/chapter-03.md#L33 "the best thing to get us dry would be a Caucus-race"')
 
 
 def test_hunks_that_add_claims_with_no_evidence_are_found(sample_vault):
@@ -216,6 +217,8 @@ def test_inits_schema_asks_for_footnotes_and_the_sample_does_not(tmp_path):
     from wikitui.core.vault.create import default_schema, init_vault
 
     assert wants_footnotes(default_schema())
+    assert wants_footnotes("- Evidence: every factual sentence added to a page carries a footnote naming the lines")
+    assert not wants_footnotes("Evidence matters.\nFootnotes are fine.")
     assert not wants_footnotes((Path(__file__).resolve().parents[2] / "sample" / "WIKI.md").read_text())
     init_vault(tmp_path / "v")
     (tmp_path / "v/raw/notes.md").write_text("Title line\n\nThe moon is made of rock and dust.\n")
@@ -224,7 +227,7 @@ def test_inits_schema_asks_for_footnotes_and_the_sample_does_not(tmp_path):
     apply_edit(tmp_path / "v", {"source": "raw/notes.md", "quote": "made of rock and dust"}, path="wiki/moon.md",
                old="About the moon.", new="The moon is made of rock and dust.")
     page = (tmp_path / "v/wiki/moon.md").read_text()
-    assert "The moon is made of rock and dust.[^1]" in page and page.endswith("[^1]: raw/notes.md#L3\n")
+    assert "The moon is made of rock and dust.[^1]" in page and page.endswith('[^1]: raw/notes.md#L3 "made of rock and dust"\n')
 
 
 def test_the_prompts_ask_for_evidence_on_every_factual_sentence():

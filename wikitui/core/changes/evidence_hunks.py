@@ -23,8 +23,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.changes.model import Changeset, FileChange
     from wikitui.core.vault.layout import Vault
 
-#: The WIKI.md line that asks for evidence as footnotes (``Evidence: footnotes``, in any case, a list item or bold).
-_FOOTNOTES = re.compile(r"(?im)^[\s>*_\-]*evidence[*_]*\s*:\s*[*_]*footnotes\b")
+#: The WIKI.md line that asks for evidence as footnotes: a line (a list item, bold or not) starting ``Evidence:``
+#: that speaks of footnotes (``Evidence: footnotes``, ``init``'s; ``- Evidence: ... carries a footnote ...``).
+_FOOTNOTES = re.compile(r"(?im)^[\s>*_\-]*evidence[*_]*\s*:[^\n]*\bfootnotes?\b")
+#: Characters of a quote a footnote repeats (a longer one is cut with an ellipsis).
+FOOTNOTE_QUOTE = 200
 _FOOTNOTE_DEF = re.compile(r"^\[\^([^\]\s]+)\]:\s*(.*?)\s*$")
 _FOOTNOTE_REF = re.compile(r"\[\^(\d+)\]")
 #: A line that states nothing (a heading, a rule, a fence, a table rule, a footnote, a lone link or list marker).
@@ -73,9 +76,10 @@ def claim_line(text: str, claim: str) -> int | None:
 
 
 def add_footnotes(text: str, claims: Iterable[tuple[str, Evidence]]) -> str:
-    """``text`` with a ``[^n]`` footnote after each claim whose evidence was found, defined at the end.
+    """``text`` with a ``[^n]`` footnote after each claim whose evidence was found, defined at the end as
+    ``[^n]: raw/x.md#L10-L14 "the quoted words"`` (the quote left out for a line range alone).
 
-    A definition naming the same place is reused; numbers go on from the page's highest.
+    A definition saying the same is reused; numbers go on from the page's highest.
     Evidence not found, or a claim the text no longer holds, gets no footnote.
     """
     lines = text.split("\n")
@@ -94,7 +98,7 @@ def add_footnotes(text: str, claims: Iterable[tuple[str, Evidence]]) -> str:
         end = _claim_end(text, claim)
         if end == -1:
             continue
-        anchor = ev.anchor
+        anchor = footnote_text(ev)
         label = existing.get(anchor)
         if label is None:
             label = str(next_n)
@@ -114,6 +118,14 @@ def add_footnotes(text: str, claims: Iterable[tuple[str, Evidence]]) -> str:
         body = out.rstrip("\r\n")
         out = body + newline + newline + newline.join(new_defs) + newline
     return out
+
+
+def footnote_text(ev: Evidence) -> str:
+    """What a footnote says of one evidence: where, then the words quoted (on one line, in double quotes)."""
+    quote = " ".join(ev.quote.split()).replace('"', "'")
+    if len(quote) > FOOTNOTE_QUOTE:
+        quote = quote[:FOOTNOTE_QUOTE - 1].rstrip() + "…"
+    return f'{ev.anchor} "{quote}"' if quote else ev.anchor
 
 
 def _frontmatter_end(text: str) -> int:
