@@ -135,7 +135,7 @@ async def _measure(vault, changeset) -> dict:
                 await press("p")
         for _ in range(hunks - 1):
             results["a"].append(await press("a"))
-    return {"evidence_rows": rows, "keys_without_a_frame": unpainted,
+    return {"evidence_rows_first_file": rows, "keys_without_a_frame": unpainted,
             **{key: _summary([x for x in samples if x >= 0]) for key, samples in results.items() if samples}}
 
 
