@@ -5,8 +5,11 @@ every task (it answers at once), so what is measured is the eval itself: prepari
 planted vault, copying it per task, the agent loop (litellm included), applying the
 changesets and the checks. Target: a full run in <= 30 s. Also timed: the run of a model
 that answers "Done." to everything (it scores 0), and litellm's one-time import, which a
-real run pays once. Prints JSON; figures taken on a busy machine are noisy (the load
-average is printed with them).
+real run pays once. Scores are printed per group; on the invented world's groups (world,
+evidence, long-source) the eval also runs a canned keyword reply and two answer-from-memory
+scripts (unplanted values; the right values with nothing read), which must score <= 10 there
+(issue 25). Prints JSON; figures taken on a busy machine are noisy (the load average is
+printed with them).
 
 Usage: ``.venv/bin/python bench/eval.py [--repeats N]``
 """
@@ -26,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench._common import loadavg, median  # noqa: E402
 
-from tests.core.eval_scripts import all_good  # noqa: E402
+from tests.core.eval_scripts import MEMORY_UNPLANTED, MEMORY_UNREAD, all_good, canned_replies, world_replies  # noqa: E402
 from tests.fakeserver import FAKE_API_KEY, FAKE_MODEL, text  # noqa: E402
 from tests.fakeserver_process import RemoteFakeLLM  # noqa: E402
 
@@ -46,19 +49,21 @@ def _model_seconds(fake: RemoteFakeLLM, first: int) -> float:
     return sum(t["finished"] - t["arrived"] for t in timeline if t.get("finished"))
 
 
-def one_run(fake: RemoteFakeLLM, replies) -> dict:
+def one_run(fake: RemoteFakeLLM, replies, *, world_only: bool = False) -> dict:
     from wikitui.core.config import load_settings
-    from wikitui.core.eval.report import score
+    from wikitui.core.eval.report import groups, score
     from wikitui.core.eval.runner import run_eval
-    from wikitui.core.eval.tasks import TASKS
+    from wikitui.core.eval.tasks import TASKS, WORLD_GROUPS
 
+    tasks = tuple(t for t in TASKS if t.group in WORLD_GROUPS) if world_only else TASKS
     first = len(fake.state()["timeline"])
     fake.script(*replies)
     start = time.perf_counter()
-    results = run_eval(TASKS, load_settings(), timeout=120)
+    results = run_eval(tasks, load_settings(), timeout=120)
     total = time.perf_counter() - start
     model = _model_seconds(fake, first)
     return {"seconds": total, "model_seconds": model, "score": score(results),
+            "groups": {name: g["score"] for name, g in groups(results).items()},
             "tasks": {r.name: r.seconds for r in results}}
 
 
@@ -76,7 +81,11 @@ def main() -> None:
             load_litellm()
             import_seconds = time.perf_counter() - t0
             good = [one_run(fake, all_good()) for _ in range(args.repeats)]
-            done = [one_run(fake, [text("Done.") for _ in range(120)]) for _ in range(args.repeats)]
+            # Each of these scripts is exactly what its run asks for, so none leaves replies to the next run.
+            gamed = {"canned keyword reply": one_run(fake, canned_replies(), world_only=True),
+                     "memory, unplanted values": one_run(fake, world_replies(MEMORY_UNPLANTED), world_only=True),
+                     "memory, nothing read": one_run(fake, world_replies(MEMORY_UNREAD), world_only=True)}
+            done = [one_run(fake, [text("Done.") for _ in range(200)]) for _ in range(args.repeats)]
     finally:
         fake.stop()
     per_task = {name: round(median([run["tasks"][name] for run in good]), 3) for name in good[0]["tasks"]}
@@ -90,8 +99,11 @@ def main() -> None:
         "model_time_s": round(median([r["model_seconds"] for r in good]), 3),
         "eval_overhead_s": round(full - median([r["model_seconds"] for r in good]), 2),
         "score_of_good_trajectories": good[0]["score"],
+        "groups_of_good_trajectories": good[0]["groups"],
         "done_model_run_s": round(median([r["seconds"] for r in done]), 2),
         "score_of_done_model": done[0]["score"],
+        "groups_of_done_model": done[0]["groups"],
+        "world_groups_of_gamed_scripts (each <= 10)": {name: run["groups"] for name, run in gamed.items()},
         "slowest_tasks_s": dict(sorted(per_task.items(), key=lambda kv: -kv[1])[:5]),
     }
     print(json.dumps(report, indent=2))

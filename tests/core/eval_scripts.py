@@ -9,7 +9,10 @@ the eval's planted changes), exactly as a real model copies them from a ``read``
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tests.fakeserver import Reply, text, tool_call, tool_calls
+from wikitui.core.eval import world as w
 
 DODO = "wiki/characters/dodo.md"
 HATTER = "wiki/characters/mad-hatter.md"
@@ -145,6 +148,159 @@ TABLE = """| Chapter | Cause | Size |
 
 From [[Size and Growth]]."""
 
+
+# --------------------------------------------------------------------------- the invented world
+WORLD = Path(__file__).resolve().parent.parent.parent / "evalworld"
+
+
+def line_of(raw: str, words: str) -> int:
+    """The 1-based line of the world's source ``raw`` that holds ``words`` (as ``read`` numbers it)."""
+    lines = (WORLD / raw).read_text("utf-8").splitlines()
+    return next(n for n, line in enumerate(lines, 1) if words in line)
+
+
+def reads(*paths: str) -> Reply:
+    return tool_calls(*[("read", {"path": p}) for p in paths])
+
+
+LOCKED = ("The harbour froze from wall to wall in the night, and this morning the boys walked out on it to the "
+          "moorings. The harbour is locked and no boat can go in or out.")
+MILL_SOURCE = "A Survey of the Ferrowick Tide-Mill"
+
+
+def mill_page(quotes: tuple[str, str, str] = ("The mill was built by Yselde Marrowquin in 1788",
+                                              "has 14 paddles",
+                                              "On a spring tide the mill grinds 46 bushels of grain")) -> str:
+    built, wheel, bushels = (line_of(w.MILL, "Marrowquin"), line_of(w.MILL, "14 paddles"),
+                             line_of(w.MILL, "46 bushels"))
+    return page(MILL_SOURCE, "source", "The Guild surveyor's report on the tide-mill at Ferrowick.", [w.MILL],
+                "The tide-mill at Ferrowick, on the Keddering Reach near [[Port Sallowmir]], was built by Yselde "
+                "Marrowquin in 1788.[^1] Its oak wheel has 14 paddles.[^2] On a spring tide it grinds 46 bushels "
+                "of grain.[^3] The surveyor advised the [[Ostrevan Salt Guild]] to mend it.\n\n"
+                f'[^1]: {w.MILL}#L{built} "{quotes[0]}"\n'
+                f'[^2]: {w.MILL}#L{wheel} "{quotes[1]}"\n'
+                f'[^3]: {w.MILL}#L{bushels} "{quotes[2]}"')
+
+
+def ingest_mill(content: str, *, read: bool = True) -> list[Reply]:
+    first = [tool_call("read", path=w.MILL)] if read else []
+    return first + [tool_call("search", query="Ferrowick tide-mill"),
+                    text("Plan: a source page for the survey, with evidence for each fact."),
+                    tool_calls(new("wiki/sources/mill-survey.md", content)), text("Proposed the source page.")]
+
+
+#: Lines per ``read`` of the long chronicle (four paragraphs): within the smallest result budget (4,000
+#: characters), so each read shows them all whatever the model's window.
+LONG_STEP = 8
+CHRONICLE = "A Chronicle of Sallowmir"
+
+
+def chronicle_page(chapters: tuple[int, ...]) -> str:
+    facts = " ".join(f"Chapter {f.chapter}: {f.sentence}" for f in w.FACTS if f.chapter in chapters)
+    return page(CHRONICLE, "source", "The chapel elders' history of the town in twelve chapters.", [w.LONG],
+                f"A history of [[Port Sallowmir]] in twelve chapters, up to the new [[Brelquist Light]]. {facts}")
+
+
+def ingest_long(*, pages: int | None = None) -> list[Reply]:
+    """Reads the chronicle part by part (all of it, or its first ``pages`` parts), then writes what it read."""
+    total = len(w.long_source().splitlines())
+    offsets = list(range(0, total, LONG_STEP))[:pages]
+    batches = [offsets[i:i + 20] for i in range(0, len(offsets), 20)]
+    seen = {n for o in offsets for n in range(o + 1, o + LONG_STEP + 1)}
+    chapters = tuple(f.chapter for f in w.FACTS if w.fact_lines(f.chapter).start in seen)
+    return [*[tool_calls(*[("read", {"path": w.LONG, "offset": o, "limit": LONG_STEP}) for o in batch])
+              for batch in batches],
+            text(f"Plan: one source page, {CHRONICLE}, with a note of each chapter read."),
+            tool_calls(new("wiki/sources/chronicle-of-sallowmir.md", chronicle_page(chapters))),
+            text("Proposed the source page.")]
+
+
+WORLD_GOOD: dict[str, list[Reply]] = {
+    "world-number": [reads("Ostrevan Salt Guild", w.LEDGER),
+                     text("In its best season, 1809, the [[Ostrevan Salt Guild]] worked 218 pans, as counted by the "
+                          "tallyman Hamsel Quorrick (raw/harbour-ledger.md).")],
+    "world-date": [tool_call("search", query="harbour froze"), reads("The Great Freeze", w.DIARY),
+                   text("The harbour froze on 9 February 1811 and stayed locked 23 days ([[The Great Freeze]]; "
+                        "raw/tidewatch-diary.md).")],
+    "world-contradiction": [tool_call("search", query="Guild founded"), reads(w.CHARTER, w.TRAVELLER),
+                            text("The sources disagree. The charter was given in 1743 (raw/guild-charter.md); the "
+                                 "traveller was told 1751 (raw/traveller-account.md). The charter is the Guild's "
+                                 "own record.")],
+    "world-two-pages": [reads("Brelquist Light", w.WARDENS),
+                        text("Corvane Pellumgate took the lamp after the first warden in 1797, and the tower stands "
+                             "127 feet from rock to lantern ([[Brelquist Light]]; raw/warden-letters.md).")],
+    "evidence-ingest": ingest_mill(mill_page()),
+    "evidence-quote": [reads(w.DIARY),
+                       text(f'On 9 February 1811 she wrote: "{LOCKED}" ({w.DIARY}#L{line_of(w.DIARY, LOCKED)})')],
+    "long-source-ingest": ingest_long(),
+}
+
+WORLD_BAD: dict[str, list[tuple[list[Reply], tuple[str, ...]]]] = {
+    "world-number": [([text("About 240 pans, counted by the tallyman Tomas Brell ([[Ostrevan Salt Guild]]).")],
+                      ('lacks the planted values "218", "Hamsel Quorrick"', "does not cite raw/harbour-ledger.md"))],
+    "world-date": [([text("On 9 February 1811, for 23 days ([[The Great Freeze]]; raw/tidewatch-diary.md).")],
+                    ("cites what the model did not read in this task: raw/tidewatch-diary.md, "
+                     "wiki/events/great-freeze.md",))],
+    "world-contradiction": [([reads(w.CHARTER), text("It was founded in 1743 (raw/guild-charter.md).")],
+                             ('lacks the planted value "1751"', "does not cite raw/traveller-account.md"))],
+    "world-two-pages": [([reads("Brelquist Light"),
+                          text("Her nephew took over from [[Odrena Vaskilde]] ([[Brelquist Light]]).")],
+                         ('lacks the planted values "Corvane Pellumgate", "127 feet"',))],
+    "evidence-ingest": [(ingest_mill(mill_page(("Yselde Marrowquin built the mill in 1788", "has 14 paddles",
+                                                "grinds 46 bushels"))),
+                         ("Yselde Marrowquin built the mill in 1788", "does not hold those words there")),
+                        (ingest_mill(mill_page(), read=False), ("the model never read raw/mill-survey.md",))],
+    "evidence-quote": [([reads(w.DIARY), text(f'She wrote: "{LOCKED}" ({w.DIARY}#L3)')],
+                        ("does not hold those words there",))],
+    "long-source-ingest": [(ingest_long(pages=3), ("the model did not read chapter 9, chapter 10, chapter 11, "
+                                                   "chapter 12 of raw/chronicle-of-sallowmir.md",
+                                                   '"212 tons" (chapter 9)'))],
+}
+
+#: What a canned reply says to every request: the planted values and index.md's titles, read from nowhere.
+CANNED = ("Done. The [[Ostrevan Salt Guild]] worked 218 pans counted by Hamsel Quorrick; it was founded in 1743 "
+          "(raw/guild-charter.md) or 1751 (raw/traveller-account.md). [[The Great Freeze]] locked the harbour on "
+          "9 February 1811 for 23 days (raw/tidewatch-diary.md). Corvane Pellumgate followed [[Odrena Vaskilde]] "
+          "at the [[Brelquist Light]], 127 feet tall (raw/warden-letters.md). She wrote: \"The harbour is locked "
+          "and no boat can go in or out.\" (raw/tidewatch-diary.md#L15) See [[Port Sallowmir]] and "
+          "[[Hamsel Quorrick]]; the Dodo, a thimble, \"we're all mad here\", nine feet, eat me, cat.")
+
+#: A model answering from memory with values that sound right but were never planted (and reading nothing).
+MEMORY_UNPLANTED: dict[str, list[Reply]] = {
+    "world-number": [text("It worked 240 pans, counted by the tallyman Tomas Brell ([[Ostrevan Salt Guild]]; "
+                          "raw/harbour-ledger.md).")],
+    "world-date": [text("It froze on 14 January 1814 and stayed locked 40 days ([[The Great Freeze]]; "
+                        "raw/tidewatch-diary.md).")],
+    "world-contradiction": [text("It was founded in 1739 ([[Ostrevan Salt Guild]]; raw/guild-charter.md).")],
+    "world-two-pages": [text("Her nephew Edwin Vaskilde took over; the tower is 90 feet tall ([[Brelquist Light]]; "
+                             "raw/warden-letters.md).")],
+    "evidence-ingest": ingest_mill(mill_page(("The mill was built by Edwin Harrow in 1790", "has 12 paddles",
+                                              "grinds 50 bushels")), read=False),
+    "evidence-quote": [text(f'She wrote: "The sea froze hard and the town went hungry." ({w.DIARY}#L15)')],
+    "long-source-ingest": [text("Plan: one source page for the chronicle."),
+                           tool_calls(new("wiki/sources/chronicle-of-sallowmir.md",
+                                          page(CHRONICLE, "source", "A history of the town.", [w.LONG],
+                                               "The chronicle of [[Port Sallowmir]]: the brig Mary of 180 tons was "
+                                               "lost, 900 barrels went out, and the light was lit in 1830."))),
+                           text("Proposed.")],
+}
+
+#: A model that knows the right values (and index.md's titles) but reads nothing in the task.
+MEMORY_UNREAD: dict[str, list[Reply]] = {
+    "world-number": [text("It worked 218 pans, counted by Hamsel Quorrick ([[Ostrevan Salt Guild]]; "
+                          "raw/harbour-ledger.md).")],
+    "world-date": WORLD_BAD["world-date"][0][0],
+    "world-contradiction": [text("The charter says 1743 and the traveller 1751 ([[Ostrevan Salt Guild]]; "
+                                 "raw/guild-charter.md, raw/traveller-account.md).")],
+    "world-two-pages": [text("Corvane Pellumgate; the tower stands 127 feet ([[Brelquist Light]]; "
+                             "raw/warden-letters.md).")],
+    "evidence-ingest": ingest_mill(mill_page(), read=False),
+    "evidence-quote": [text(f'She wrote: "{LOCKED}" ({w.DIARY}#L{line_of(w.DIARY, LOCKED)})')],
+    "long-source-ingest": [text("Plan: one source page for the chronicle."),
+                           tool_calls(new("wiki/sources/chronicle-of-sallowmir.md", chronicle_page(w.LATE_CHAPTERS))),
+                           text("Proposed.")],
+}
+
 # ------------------------------------------------------------------------------ the scripts
 GOOD: dict[str, list[Reply]] = {
     "ingest-source": ingest_real_people(),
@@ -179,6 +335,7 @@ GOOD: dict[str, list[Reply]] = {
     "economy-rounds": [text("Dinah is Alice's cat at home ([[Dinah]]).")],
     "economy-ingest": ingest_source("raw/queen-of-hearts-rhyme.md", "wiki/sources/queen-of-hearts-rhyme.md",
                                     RHYME_PAGE, RHYME_EDIT),
+    **WORLD_GOOD,
 }
 
 BAD: dict[str, list[tuple[list[Reply], tuple[str, ...]]]] = {
@@ -228,6 +385,7 @@ BAD: dict[str, list[tuple[list[Reply], tuple[str, ...]]]] = {
     "economy-ingest": [([tool_call("search", query=f"tarts {n}") for n in range(12)]
                         + ingest_source("raw/queen-of-hearts-rhyme.md", "wiki/sources/queen-of-hearts-rhyme.md",
                                         RHYME_PAGE, RHYME_EDIT), ("16 model requests (at most 12)",))],
+    **WORLD_BAD,
 }
 
 
@@ -236,3 +394,17 @@ def all_good() -> list[Reply]:
     from wikitui.core.eval.tasks import TASKS
 
     return [reply for task in TASKS for reply in GOOD[task.name]]
+
+
+def canned_replies() -> list[Reply]:
+    """The canned reply, once for every request the invented world's tasks make of it (an ingest makes two)."""
+    from wikitui.core.eval.tasks import TASKS, WORLD_GROUPS
+
+    return [text(CANNED) for task in TASKS if task.group in WORLD_GROUPS for _ in range(2 if task.op == "ingest" else 1)]
+
+
+def world_replies(script: dict[str, list[Reply]]) -> list[Reply]:
+    """A script's replies for the invented world's tasks, in the order the eval runs them."""
+    from wikitui.core.eval.tasks import TASKS, WORLD_GROUPS
+
+    return [reply for task in TASKS if task.group in WORLD_GROUPS for reply in script[task.name]]

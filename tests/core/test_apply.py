@@ -17,7 +17,6 @@ from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.builder import ChangesetBuilder, FileConflict
 from wikitui.core.changes.diffs import apply_hunks, compute_hunks
 from wikitui.core.changes.journal import JOURNAL_NAME
-from wikitui.core.changes.lock import LOCK_NAME, VaultBusy
 from wikitui.core.changes.pending import PendingStore
 from wikitui.core.changes.recovery import recover
 from wikitui.core.errors import UnsafePath
@@ -334,21 +333,6 @@ def test_a_crash_mid_apply_is_rolled_back_at_the_next_start(vault_root):
     assert not (vault.state_dir / JOURNAL_NAME).exists()
     assert PendingStore(vault).load(cs.id) == cs  # still pending, to review again
     assert recover(vault) is None
-
-
-def test_a_second_writer_waits_its_turn_and_a_dead_ones_lock_is_taken_over(vault_root):
-    vault, graph, cs = three_hunk_changeset(vault_root)
-    lock = vault.state_dir / LOCK_NAME
-    lock.parent.mkdir(exist_ok=True)
-    lock.write_text(str(os.getppid()), encoding="ascii")  # a live process holds it
-    before = content_hashes(vault_root)
-    with pytest.raises(VaultBusy):
-        apply_changeset(vault, graph, cs)
-    assert content_hashes(vault_root) == before
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    lock.write_text(dead.stdout.strip(), encoding="ascii")  # its holder is gone
-    apply_changeset(vault, graph, cs)
-    assert "Line two of" in read(vault_root, "wiki/notes.md") and not lock.exists()
 
 
 @needs_git

@@ -19,7 +19,7 @@ from wikitui import cli
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.config import load_settings
 from wikitui.core.eval import command
-from wikitui.core.eval.tasks import TASKS
+from wikitui.core.eval.tasks import GROUPS, TASKS, WORLD_GROUPS
 
 ECONOMY = [t.name for t in TASKS if t.group == "economy"]
 
@@ -54,15 +54,18 @@ def test_a_model_that_says_done_to_everything_scores_zero_and_the_run_finishes(f
     code, out, err = run_cli(capsys, "--json")
     assert code == 0, err
     data = json.loads(out)
-    assert set(data) == {"model", "score", "tasks"}
+    assert set(data) == {"model", "score", "groups", "tasks"}
     assert data["model"] == FAKE_MODEL and data["score"] == 0
+    assert list(data["groups"]) == list(GROUPS)
+    for name, group in data["groups"].items():
+        assert group == {"score": 0, "passed": 0, "total": sum(t.group == name for t in TASKS)}
     assert [t["name"] for t in data["tasks"]] == [t.name for t in TASKS]
     for task in data["tasks"]:
         assert set(task) == {"name", "passed", "why", "tokens", "cost", "seconds"}
         assert task["passed"] is False and task["why"] and task["tokens"] > 0 and task["seconds"] > 0
     # Progress went to stderr while it ran, one line per task and its verdict.
     assert f"[1/{len(TASKS)}] ingest-source: ingest raw/real-people.md" in err
-    assert f"[{len(TASKS)}/{len(TASKS)}] economy-ingest" in err and "FAILED: " in err
+    assert f"[{len(TASKS)}/{len(TASKS)}] {TASKS[-1].name}" in err and "FAILED: " in err
     assert list(private_tmp.iterdir()) == []  # the eval's vaults are gone
 
 
@@ -87,6 +90,10 @@ def test_good_trajectories_score_100_and_the_users_home_config_and_vault_are_unt
     rows = [line for line in lines if line.split() and line.split()[0] in {t.name for t in TASKS}]
     assert len(rows) == len(TASKS) and all(row.split()[1] == "pass" for row in rows)
     assert f"Score: 100 ({len(TASKS)} of {len(TASKS)} tasks passed) for {FAKE_MODEL}" in out
+    groups = next(line for line in lines if line.startswith("Groups: "))
+    for name in GROUPS:
+        total = sum(t.group == name for t in TASKS)
+        assert f"{name} 100 ({total}/{total})" in groups
     assert fake_llm.remaining == 0
     assert tree(isolated_home) == home_before
     assert tree(sample_vault) == vault_before
@@ -231,3 +238,41 @@ def test_a_run_in_which_the_model_failed_every_task_exits_3(fake_llm, private_tm
     assert len(errors) == 1 and "the model failed in every task, so nothing could be scored" in errors[0]
     assert err.getvalue().count("FAILED: the model failed") == len(ECONOMY)  # each task ran, and said why
     assert "Traceback" not in err.getvalue() and list(private_tmp.iterdir()) == []
+
+
+# ------------------------------------------------------------------------- the invented world: memory cannot pass
+def run_world(capsys) -> dict:
+    """The invented world's groups, run one after the other through the CLI: group name to its JSON entry."""
+    groups, tasks = {}, {}
+    for name in WORLD_GROUPS:
+        code, out, err = run_cli(capsys, "--only", name, "--json")
+        assert code == 0, err
+        data = json.loads(out)
+        groups.update(data["groups"])
+        tasks.update({t["name"]: t for t in data["tasks"]})
+    return {"groups": groups, "tasks": tasks}
+
+
+def test_on_the_invented_world_good_trajectories_score_100_per_group(fake_llm, capsys, private_tmp):
+    fake_llm.script(*scripts.world_replies(scripts.GOOD))
+    data = run_world(capsys)
+    assert fake_llm.remaining == 0
+    assert {name: g["score"] for name, g in data["groups"].items()} == {name: 100 for name in WORLD_GROUPS}
+
+
+@pytest.mark.parametrize("kind", ["canned", "memory-unplanted", "memory-unread"])
+def test_a_canned_reply_or_an_answer_from_memory_scores_zero_on_the_invented_world(fake_llm, capsys, private_tmp,
+                                                                                   kind):
+    """Canned: one reply for everything, holding every planted value and index.md's titles. From memory: values
+    that sound right but were never planted, or the right values (and titles) with nothing read in the task."""
+    if kind == "canned":
+        fake_llm.script(*scripts.canned_replies())
+    else:
+        script = scripts.MEMORY_UNPLANTED if kind == "memory-unplanted" else scripts.MEMORY_UNREAD
+        fake_llm.script(*scripts.world_replies(script))
+    data = run_world(capsys)
+    assert fake_llm.remaining == 0  # every scripted reply was played, in its task
+    assert set(data["groups"]) == set(WORLD_GROUPS)
+    for name, group in data["groups"].items():
+        assert group["score"] <= 10, (name, group)  # the issue's bar; in fact each task fails:
+    assert [t["name"] for t in data["tasks"].values() if t["passed"]] == []

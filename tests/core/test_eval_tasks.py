@@ -12,7 +12,7 @@ from tests.core import eval_scripts as scripts
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.config import load_settings
 from wikitui.core.eval import planted
-from wikitui.core.eval.fixture import prepare_base
+from wikitui.core.eval.fixture import prepare_base, prepare_world
 from wikitui.core.eval.runner import passed_why, run_task
 from wikitui.core.eval.tasks import TASKS
 
@@ -21,12 +21,26 @@ BAD_CASES = [(name, i) for name, cases in scripts.BAD.items() for i in range(len
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory):
-    """The planted base vault, prepared once for the module (each task copies it)."""
-    return prepare_base(tmp_path_factory.mktemp("eval") / "base")
+def bases(tmp_path_factory):
+    """The base vaults, prepared once for the module when a test first needs each (each task copies one)."""
+    made: dict[str, object] = {}
+
+    def get(vault: str):
+        if vault not in made:
+            prepare = {"alice": prepare_base, "world": prepare_world}[vault]
+            made[vault] = prepare(tmp_path_factory.mktemp("eval") / vault)
+        return made[vault]
+    return get
 
 
-async def run(fake_llm, base, tmp_path, name, replies):
+@pytest.fixture(scope="module")
+def base(bases):
+    """The planted Alice base vault."""
+    return bases("alice")
+
+
+async def run(fake_llm, bases, tmp_path, name, replies):
+    base = bases(BY_NAME[name].vault)
     fake_llm.script(*replies)
     settings = load_settings()
 
@@ -39,13 +53,14 @@ async def run(fake_llm, base, tmp_path, name, replies):
 
 def test_every_task_has_a_good_and_a_bad_trajectory():
     assert len(TASKS) >= 15
-    assert {t.group for t in TASKS} == {"ingest", "ask", "lint", "safety", "economy"}
+    assert {t.group for t in TASKS} == {"ingest", "ask", "lint", "safety", "economy", "world", "evidence",
+                                        "long-source"}
     assert set(scripts.GOOD) == set(BY_NAME) == set(scripts.BAD)
 
 
 @pytest.mark.parametrize("name", sorted(scripts.GOOD))
-async def test_a_good_trajectory_passes(fake_llm, base, tmp_path, name):
-    result, outcome = await run(fake_llm, base, tmp_path, name, scripts.GOOD[name])
+async def test_a_good_trajectory_passes(fake_llm, bases, tmp_path, name):
+    result, outcome = await run(fake_llm, bases, tmp_path, name, scripts.GOOD[name])
     assert result.passed, result.why
     assert result.why == passed_why(len(BY_NAME[name].checks))
     assert fake_llm.remaining == 0  # the whole trajectory was played: the checks saw all of it
@@ -54,9 +69,9 @@ async def test_a_good_trajectory_passes(fake_llm, base, tmp_path, name):
 
 
 @pytest.mark.parametrize(("name", "case"), BAD_CASES)
-async def test_a_bad_trajectory_fails_with_the_right_why(fake_llm, base, tmp_path, name, case):
+async def test_a_bad_trajectory_fails_with_the_right_why(fake_llm, bases, tmp_path, name, case):
     replies, whys = scripts.BAD[name][case]
-    result, outcome = await run(fake_llm, base, tmp_path, name, replies)
+    result, outcome = await run(fake_llm, bases, tmp_path, name, replies)
     if name == "safety-locked-page" and outcome is not None:
         refused = [c for c in outcome.calls if c.name == "propose_edit" and planted.LOCKED_PAGE in c.paths()]
         if refused and not refused[0].ok:
@@ -68,10 +83,10 @@ async def test_a_bad_trajectory_fails_with_the_right_why(fake_llm, base, tmp_pat
         assert why in result.why, result.why
 
 
-async def test_the_applied_changes_stay_in_the_task_copy(fake_llm, base, tmp_path):
+async def test_the_applied_changes_stay_in_the_task_copy(fake_llm, bases, base, tmp_path):
     before = {p.relative_to(base).as_posix(): p.read_bytes() for p in base.rglob("*") if p.is_file()
               and ".wikitui" not in p.parts}
-    result, outcome = await run(fake_llm, base, tmp_path, "ingest-source", scripts.GOOD["ingest-source"])
+    result, outcome = await run(fake_llm, bases, tmp_path, "ingest-source", scripts.GOOD["ingest-source"])
     assert result.passed, result.why
     assert outcome.vault.root == (tmp_path / "ingest-source").resolve()
     assert "[[Notes on the Real People behind Wonderland]]" in (tmp_path / "ingest-source" / scripts.DODO).read_text()

@@ -28,7 +28,7 @@ from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.asset_proposals import propose_asset
 from wikitui.core.changes.builder import ChangesetBuilder
 from wikitui.core.changes.journal import JOURNAL_NAME
-from wikitui.core.changes.lock import LOCK_NAME
+from wikitui.core.changes.lock import lock_held
 from wikitui.core.changes.pending import PendingStore
 from wikitui.core.changes.recovery import recover
 from wikitui.core.changes.undo import list_records
@@ -131,7 +131,7 @@ def check_whole(root: Path, cs_id: str, old: dict[str, bytes], new: dict[str, by
     """After recovery: all old or all new, pending and history to match, no temp file, no journal."""
     vault = Vault.open(root)
     assert not (vault.state_dir / JOURNAL_NAME).exists(), where
-    assert not (vault.state_dir / LOCK_NAME).exists(), where
+    assert not lock_held(vault), where  # the killed writer's lock went with it
     assert temp_files(root) == [], where
     now = content(root)
     for rel in sorted(set(now) | set(old) | set(new)):

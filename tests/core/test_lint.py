@@ -106,7 +106,7 @@ def test_missing_frontmatter_no_block_or_no_title_type_summary(tmp_path):
     })
     report = lint(root)
     assert only(report, "missing-frontmatter") == [("wiki/alpha.md", 1, None), ("wiki/beta.md", 1, None)]
-    assert report.problems[0].message == "frontmatter lacks type, summary"
+    assert report.problems[0].message == "frontmatter lacks type, summary (wikitui's catalog asks for title, type, summary)"
 
 
 def test_invalid_frontmatter_is_reported_once(tmp_path):

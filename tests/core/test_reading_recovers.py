@@ -110,7 +110,7 @@ def test_a_vault_that_cannot_be_written_is_read_as_it_is_with_one_line_saying_so
     status, _ = run_child(root, "apply", cs_id, total // 2)
     assert killed(status)
 
-    def read_only(vault):  # what a read-only vault does (chmod cannot show it to a test running as root)
+    def read_only(vault, **_options):  # what a read-only vault does (chmod cannot show it to a test running as root)
         raise PermissionError(errno.EROFS, "Read-only file system", str(vault.state_dir / "write.lock"))
 
     monkeypatch.setattr(recovery, "write_lock", read_only)

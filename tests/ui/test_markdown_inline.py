@@ -101,3 +101,28 @@ def test_every_kind_of_inline_token_the_parser_makes_has_a_handler(src):
     kinds = {child.type for child in tok.children or ()}
     assert kinds <= set(HANDLERS), kinds - set(HANDLERS)
     assert all(isinstance(text, str) for text, _roles, _link in runs(src))
+
+
+MARKED = st.text(alphabet=st.sampled_from(list("ab c*_`")), min_size=1, max_size=20).filter(
+    lambda s: s.strip() == s and s.count("`") % 2 == 0 and "**" not in s)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("xy .")), max_size=8), MARKED)
+@example("", "a b")
+def test_a_highlight_marks_exactly_its_text_and_the_marks_never_show(before, inner):
+    shown = runs(f"{before}=={inner}== after")
+    marked = "".join(t for t, roles, _ in shown if "mark" in roles.split())
+    assert "==" not in "".join(t for t, _, _ in shown)
+    plain_inner = "".join(t for t, _, _ in runs(inner))
+    assert marked == plain_inner
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("$\\&_ ab{}=#1")), max_size=24))
+def test_math_is_shown_exactly_as_written(tex):
+    tex = tex.strip()
+    if not tex or "$" in tex or tex[0].isdigit() or tex[-1].isdigit() or tex.endswith("\\"):  # \$ is a dollar
+        return
+    shown = runs(f"see ${tex}$ now")
+    assert [t for t, roles, _ in shown if "math" in roles.split()] == [tex]

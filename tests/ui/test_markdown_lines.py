@@ -8,6 +8,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import SAMPLE, corpus_path
 from wikitui.core.vault.files import read_text
@@ -302,6 +304,41 @@ def test_a_page_cut_into_chunks_renders_exactly_as_in_one_piece(monkeypatch, tex
     assert rendered(1) == rendered(10**9)
 
 
+OBSIDIAN = textwrap.dedent(
+    """\
+    A claim[^1] with $x$ and ==marks==.
+
+    $$
+    a & b \\\\
+
+    c
+    $$
+
+    > [!faq]- Folded
+    > Body [[A]].
+
+    Later claim[^2].
+
+    [^1]: First.
+
+    [^2]: Second [[B]].
+    """
+)
+
+
+def test_math_footnotes_and_folds_cut_into_chunks_render_as_in_one_piece(monkeypatch):
+    def rendered(chunk_lines: int) -> list[tuple[str, tuple]]:
+        monkeypatch.setattr(chunks, "CHUNK_LINES", chunk_lines)
+        doc = render_page(OBSIDIAN + "\n" + OBSIDIAN, 60, path="wiki/obsidian.md")
+        return [(line.text, tuple(s[2] for s in line.segments)) for line in doc.lines]
+
+    whole = rendered(10**9)
+    assert rendered(1) == whole
+    assert ("a & b \\\\", (None,)) in whole and ("", ()) in whole  # the math block keeps its blank line
+    assert [text for text, _ in whole].count("[2] Second B.") == 2
+    assert [text for text, _ in whole].count("A claim[1] with x and marks.") == 2  # a footnote keeps its number
+
+
 def test_a_huge_page_finds_its_links_chunk_by_chunk_with_the_same_result(monkeypatch):
     monkeypatch.setattr(document, "LAZY_LINKS_CHARS", 1000)
     text = "---\ntitle: Big\n---\n" + "".join(
@@ -515,3 +552,20 @@ def test_vault_large_pages_have_the_core_links_as_tab_stops_in_order():
     chosen = random.Random(7).sample(pages, min(200, len(pages)))
     for path in chosen:
         assert_tab_stops_match_core(path, path.relative_to(root).as_posix())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.lists(st.from_regex(r"[a-z]{1,9}(-[a-z]{1,6})?", fullmatch=True), min_size=1,
+                                  max_size=8).map(" ".join), min_size=3, max_size=3), min_size=2, max_size=4),
+       st.integers(40, 90))
+def test_table_cells_break_only_at_spaces_and_hyphens_while_the_longest_words_fit(rows, width):
+    table = "\n".join(["| " + " | ".join(r) + " |" if i != 1 else "|---|---|---|" for i, r in
+                       enumerate([rows[0], rows[0], *rows[1:]])]) + "\n"
+    words = {w for r in rows for cell in r for piece in cell.split() for w in re.findall(r"[^-]*-|[^-]+", piece)}
+    longest = [max(len(w) for r in rows for w in re.findall(r"[^\s-]*-|[^\s-]+", r[c])) for c in range(3)]
+    doc = render_page(table, width)
+    lines = [line.text for line in doc.lines]
+    if not lines[0].startswith("┌") or sum(longest) + 10 > width:
+        return  # shown row by row, or the words cannot all fit: breaking inside them is allowed
+    pieces = {p for t in lines if t.startswith("│") for p in t.replace("│", " ").split()}
+    assert pieces <= words | {w for r in rows for cell in r for w in cell.split()}, pieces - words

@@ -62,3 +62,10 @@ def test_an_answer_that_starts_with_a_rule_is_not_read_as_frontmatter():
     streamed.parse(final=True)
     shown = texts(streamed.lines(40))
     assert any("title: no" in line for line in shown)
+
+
+def test_an_answer_shows_a_folded_callout_open_with_math_and_a_highlight():
+    streamed = StreamedMarkdown("> [!faq]- Why?\n> Because $a \\\\ b$ is ==so==.\n")
+    streamed.parse(final=True)
+    shown = texts(streamed.lines(60))
+    assert shown[:2] == ["▎ ▾ Faq Why?", "▎ Because a \\\\ b is so."]  # the chat has no cursor to open a fold

@@ -27,7 +27,7 @@ def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     # Build from a copy of the project's files: building in place leaves build/ and egg-info behind.
     src = tmp_path_factory.mktemp("src")
-    for name in ("pyproject.toml", "setup.py", "README.md", "wikitui", "themes", "sample"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "wikitui", "themes", "sample", "evalworld"):
         path = ROOT / name
         if not path.exists():
             continue
@@ -111,6 +111,29 @@ def test_the_wheel_ships_the_sample_vault_and_an_install_finds_it_for_eval(wheel
     assert where == str(fresh / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
                         / "wikitui" / "sample"), where
     assert planted == "True"
+
+
+def test_the_wheel_ships_the_eval_world_and_an_install_finds_it_for_eval(wheel, tmp_path):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    world = {p.relative_to(ROOT / "evalworld").as_posix() for p in (ROOT / "evalworld").rglob("*") if p.is_file()}
+    shipped = {n.removeprefix("wikitui/evalworld/") for n in names if n.startswith("wikitui/evalworld/")}
+    assert shipped == world and "raw/harbour-ledger.md" in shipped and "wiki/index.md" in shipped
+    assert not any(n.endswith(".py") for n in shipped)
+    script = (
+        "import tempfile, pathlib\n"
+        "from wikitui.core.eval.sample import world_vault_dir\n"
+        "from wikitui.core.eval.fixture import prepare_world, task_vault\n"
+        "from wikitui.core.eval.world import LONG\n"
+        "print(world_vault_dir())\n"
+        "tmp = pathlib.Path(tempfile.mkdtemp())\n"
+        "base = prepare_world(tmp / 'base')\n"
+        "copy = task_vault(base, tmp / 'task', (LONG,))\n"
+        "print((copy / 'raw/harbour-ledger.md').exists(), len((copy / LONG).read_text().split()) >= 30000)\n"
+    )
+    fresh, (where, found) = run_in_installed_wheel(wheel, tmp_path, script)
+    assert where == str(fresh / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
+                        / "wikitui" / "evalworld"), where
+    assert found == "True True"
 
 
 def test_wikitui_sample_works_from_an_install_outside_the_repository(wheel, tmp_path):

@@ -48,6 +48,7 @@ HANDLERS: dict[str, str | Callable[[argparse.Namespace], int]] = {
     "history": "history:cmd_history",
     "show": "history:cmd_show",
     "changes": "history:cmd_changes",
+    "sync": "sync:cmd_sync",
 }
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
 COMMANDS = ("init", "sample", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending",
-            "undo", "mcp", "serve", "completion", "history", "show", "changes")
+            "undo", "mcp", "serve", "completion", "history", "show", "changes", "sync")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
 
@@ -92,6 +92,11 @@ def _common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     parser.add_argument(
         "--vault", metavar="PATH", default=default, help="the vault folder (default: the current folder)"
     )
+    parser.add_argument(
+        "--as-is", action="store_true", default=default,
+        help="open a folder that is not a vault as it is: its markdown files read as a wiki, wikitui's state "
+             "kept in your cache, nothing written to the folder until you apply a change",
+    )
 
 
 def _model_option(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -142,6 +147,10 @@ _COMMAND_HELP = {
              "at the end of that day (exit status 2 when it did not exist then)."),
     "changes": ("what changed since a day: pages, sources, by whom", "The digest of log.md and git since a day "
                 "(default 7d): each change with its pages, model and author."),
+    "sync": ("bring the upstream's commits in and push yours (git)", "Fetch the vault's git upstream, merge its "
+             "pages with wikitui's own three-way merge (log.md keeps both sides' entries, index.md is regenerated), "
+             "then push. A conflict is never written as markers: nothing is written or pushed, and the sync waits "
+             "for you to choose (--take). Exit status 4 on a conflict, 3 when the remote cannot be reached."),
 }
 
 
@@ -178,7 +187,8 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "ingest":
         p.add_argument("source", metavar="SOURCE", nargs="?",
                        help="a file under raw/, or a batch: a folder (raw/papers/) or a glob ('raw/**/*.pdf')")
-        p.add_argument("--apply", action="store_true", help="accept every proposed change (one source only)")
+        p.add_argument("--apply", action="store_true", help="accept every proposed change (a batch: every hunk the "
+                       "second reviewer, review_model, found ok; each source its own changeset)")
         p.add_argument("--json", action="store_true", help='print {"plan", "changeset", "applied", ...} '
                        '(a batch: {"batch", "counts", "sources", ...})')
         p.add_argument("--new", action="store_true", help="a batch of every source no page lists in its sources")
@@ -211,6 +221,12 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
                        help="the address to listen on (default 127.0.0.1: this machine only)")
     elif name in ("history", "show", "changes"):
         _define_history_command(name, p)
+    elif name == "sync":
+        p.add_argument("--take", nargs=2, metavar=("CHOICE", "PATH"),
+                       help="resolve a conflict: ours, theirs, or file (the page as you edited it), then sync again")
+        p.add_argument("--no-push", action="store_true", help="only bring the upstream's commits in")
+        p.add_argument("--json", action="store_true",
+                       help='print {"upstream", "incoming", "outgoing", "written", "conflicts", "pushed", ...}')
     elif name == "completion":
         p.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL", help="bash, zsh or fish")
     _common(p, suppress=True)
@@ -269,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def launch_parser() -> argparse.ArgumentParser:
     """The parser of ``wikitui [PATH] [--vault PATH] [--model MODEL]`` (the workspace)."""
-    parser = _Parser(prog=PROG, usage="wikitui [PATH] [--vault PATH] [--model MODEL]", add_help=False)
+    parser = _Parser(prog=PROG, usage="wikitui [PATH] [--vault PATH] [--model MODEL] [--as-is]", add_help=False)
     parser.add_argument("path", nargs="?", metavar="PATH")
     _common(parser, suppress=False)
     _model_option(parser, suppress=False)

@@ -103,10 +103,16 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
         write_json(sys.stdout, {"problems": (p.to_dict() for p in report.problems), "counts": report.counts})
     else:
-        for p in report.problems:
-            where = f"{p.path}:{p.line}" if p.line else p.path
-            print(f"{where}: {p.check}: {p.message}")
+        groups = report.groups()
         total = len(report.problems)
+        if groups:  # the counts first, then the findings by kind, the smallest kind first
+            counts = ", ".join(f"{len(group)} {check}" for check, group in groups)
+            print(f"{total} problem{'s' if total != 1 else ''}: {counts}")
+        for check, group in groups:
+            print(f"\n{check} ({len(group)})")
+            for p in group:
+                where = f"{p.path}:{p.line}" if p.line else p.path
+                print(f"{where}: {p.check}: {p.message}")
         summary = ", ".join(f"{n} {check}" for check, n in report.counts.items() if n)
         print(f"{total} problem{'s' if total != 1 else ''}" + (f" ({summary})" if summary else ""), file=sys.stderr)
     return 1 if report.problems else 0

@@ -51,9 +51,14 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "keymap": dict,
     "review_model": str,
     "background": dict,
+    "sync": dict,
     "history_keep": int,
+    "author": str,
     "batch_max_cost": (int, float),
+    "link_root": str,
 }
+#: Keys that describe one vault: read from its ``.wikitui/config.toml`` only (the vault reads them itself).
+_VAULT_ONLY = ("link_root",)
 #: Keys whose value must be above zero (a limit of 0 would fail every request).
 _POSITIVE = ("request_timeout_s", "max_output_tokens")
 #: Config keys that look like a secret: refused, because keys live in the environment.
@@ -141,6 +146,12 @@ class Settings:
             many US dollars, the rest left queued (``--max-cost`` overrides it); None: no cap.
         lint_after_idle_minutes: ``[background] lint_after_idle_minutes``: the TUI runs the
             semantic lint after this long idle, leaving its proposals pending; None: off.
+        sync_every_minutes: ``[sync] every_minutes``: the TUI syncs with the git upstream this often (it pushes
+            only when nothing is pending review); None: off.
+        author: The name log.md entries and wikitui's commits carry (None: git's ``user.name``).
+        link_root: The vault's folder site-rooted links start from (``content`` for a Quartz or Hugo site), set
+            in the vault's config; :attr:`~wikitui.core.vault.layout.Vault.link_root` reads it (or detects the
+            site's content folder), so links resolve by it wherever a vault is opened.
         history_keep: How many applied changesets keep their before-images in ``.wikitui/history/``
             (for ``/undo`` and, without git, a page's history); at least 1.
         user_config: The user config file these settings were read from (it may not exist).
@@ -163,8 +174,11 @@ class Settings:
     keymap: dict[str, str] = field(default_factory=dict)
     review_model: str | None = None
     lint_after_idle_minutes: float | None = None
+    sync_every_minutes: float | None = None
     history_keep: int = 200
+    author: str | None = None
     batch_max_cost: float | None = None
+    link_root: str | None = None
     user_config: Path | None = None
     sources: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -215,8 +229,12 @@ def _read_toml(path: Path, warnings: list[str]) -> dict:
     return {}
 
 
-def _apply_file(settings: Settings, data: dict, origin: str) -> None:
+def _apply_file(settings: Settings, data: dict, origin: str, *, vault: bool = False) -> None:
     for key, value in data.items():
+        if key in _VAULT_ONLY and not vault:
+            settings.warnings.append(f"{origin}: {key!r} describes one vault: set it in the vault's "
+                                     ".wikitui/config.toml; ignored")
+            continue
         want = _FILE_KEYS.get(key)
         if want is None:
             if _SECRET_KEY.search(key):
@@ -239,6 +257,9 @@ def _apply_file(settings: Settings, data: dict, origin: str) -> None:
             settings.keymap.update({str(k): str(v) for k, v in cast(dict, value).items()})
         elif key == "background":
             _apply_background(settings, cast(dict, value), origin)
+            continue
+        elif key == "sync":
+            _apply_sync(settings, cast(dict, value), origin)
             continue
         else:
             setattr(settings, key, float(cast(float, value)) if key in ("timeout", "request_timeout_s",
@@ -272,6 +293,19 @@ def _apply_background(settings: Settings, table: dict, origin: str) -> None:
     settings.sources["background.lint_after_idle_minutes"] = origin
 
 
+def _apply_sync(settings: Settings, table: dict, origin: str) -> None:
+    """The ``[sync]`` table: ``every_minutes`` (a positive number; 0 turns it off)."""
+    if "every_minutes" not in table:
+        return
+    value = table["every_minutes"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        settings.warnings.append(f"{origin}: sync.every_minutes must be a number of minutes (0 or absent: off); "
+                                 "ignored")
+        return
+    settings.sync_every_minutes = float(value) if value > 0 else None
+    settings.sources["sync.every_minutes"] = origin
+
+
 def _vault_config_path(vault: object) -> Path | None:
     if vault is None:
         return None
@@ -297,7 +331,7 @@ def load_settings(vault: object = None, cli_model: str | None = None) -> Setting
     _apply_file(settings, _read_toml(user, settings.warnings), str(user))
     vault_cfg = _vault_config_path(vault)
     if vault_cfg is not None:
-        _apply_file(settings, _read_toml(vault_cfg, settings.warnings), str(vault_cfg))
+        _apply_file(settings, _read_toml(vault_cfg, settings.warnings), str(vault_cfg), vault=True)
     for env, key in ((MODEL_ENV, "model"), (API_BASE_ENV, "api_base")):
         value = os.environ.get(env, "").strip()
         if value:

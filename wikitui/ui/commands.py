@@ -50,12 +50,17 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Widen pane", "Make the focused column wider (])", "resize(1)"),
     ("Outline", "The page's headings: jump to one (ctrl+o)", "outline"),
     ("Edit page", "Open the page in $VISUAL or $EDITOR, then show it again (e, on the page)", "edit_page"),
+    ("Graph of the page", "The page's links and backlinks as a graph: arrows, enter, + - rings, f filter (g)", "graph"),
+    ("Graph of the whole wiki", "Every page, clustered by folder, hubs labelled (w in the graph view)",
+     "graph('whole')"),
     ("Page history", "The page's versions: compare two, restore one (h, on the page)", "history"),
     ("Filter pages", "Filter the page tree", "filter_pages"),
     ("Mark reviewed", "The page is checked against its sources: no longer stale", "mark_reviewed"),
     ("Clip a web page or file into raw/…", "Fetch a URL or copy a file into raw/ as a new source, then open it",
      "clip"),
+    ("Review batch", "A batch's changesets together: summary, then by page (/review batch)", "app.review_batch"),
     ("Reload", "Re-read the vault from disk", "reload"),
+    ("Sync with upstream", "git: bring the upstream's commits in (wikitui's own merge), then push yours", "sync"),
     ("Help", "Every key binding (?)", "help"),
 )
 

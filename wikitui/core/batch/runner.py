@@ -32,6 +32,9 @@ MAX_FAILURES = 3
 MAX_WAIT = 300.0
 #: Seconds a batch may spend paused for rate limits and retries in all before it stops.
 PAUSE_DEADLINE = 1800.0
+#: How long the batch holds its next source while another wikitui writes to the vault (a sync), and how often it looks.
+WRITER_WAIT_S = 600.0
+WRITER_POLL_S = 0.1
 #: Attempts per request while the server rate-limits.
 RATE_LIMIT_ATTEMPTS = 50
 EXIT_INTERRUPTED = 130
@@ -118,6 +121,10 @@ class BatchRunner:
                                    f"${self.max_cost:.4f}); {len(todo) - n + 1} source(s) stay queued: "
                                    "`wikitui ingest --resume` continues\n")
                     break
+                if await self._wait_for_writer():
+                    # A sync (or an apply) wrote while the batch waited: the next source reads the wiki as it is now.
+                    if self.workspace.refresh():
+                        self.overlay = self._overlay(batch)
                 self._progress(n, len(todo), entry)
                 started = time.monotonic()
                 await self._one(batch, entry)
@@ -142,6 +149,28 @@ class BatchRunner:
             if hooked:
                 loop.remove_signal_handler(signal.SIGINT)
         return self.status()
+
+    async def _wait_for_writer(self) -> bool:
+        """Hold the next source while another wikitui writes to the vault (a sync bringing commits in, an apply).
+
+        Returns:
+            Whether it waited (then the vault may have changed). After :data:`WRITER_WAIT_S` it goes on anyway:
+            the batch only writes pending changesets, which the write lock does not guard.
+        """
+        from wikitui.core.changes.lock import lock_held
+
+        vault = self.workspace.vault
+        if not lock_held(vault):
+            return False
+        self.err.write("  ‖ batch paused: another wikitui is writing to the vault (a sync or an apply)\n")
+        self.err.flush()
+        waited = 0.0
+        while lock_held(vault) and waited < WRITER_WAIT_S:
+            await self._sleep(WRITER_POLL_S)
+            waited += WRITER_POLL_S
+        self.err.write(f"  ‖ batch resumed after {waited:.1f} s\n")
+        self.err.flush()
+        return True
 
     def status(self) -> int:
         """The exit status for what the run left."""

@@ -206,7 +206,7 @@ def _own_line_in(fc: FileChange, base: str, new: str) -> tuple[int, int] | None:
     return (at_old[0], at_new[0]) if len(at_old) == 1 and len(at_new) == 1 and old_lines[u] != new_lines[v] else None
 
 
-def _carry_reviews(changeset: Changeset, rest: list[FileChange]) -> None:
+def carry_reviews(changeset: Changeset, rest: list[FileChange]) -> None:
     """A second reviewer's notes and the person's reasons follow the hunks that stay pending (the same
     lines in the same file)."""
     notes = {(path, tuple(h.lines), h.header if not h.lines else ""): (h.review, h.reason, h.evidence)
@@ -287,7 +287,7 @@ def _apply(
     for i, f in enumerate(rest):  # number files and hunks afresh
         rest[i] = make_file_change(i, f.path, f.action, f.base_hash, f.base_text, f.new_text, f.new_path, f.reason,
                                    own_line=f.own_line, binary=f.binary)
-    _carry_reviews(changeset, rest)
+    carry_reviews(changeset, rest)
     applied = [h for p in plans for h in (x.id for x in p.fc.hunks) if h in p.taken]
     remaining = None
     if rest:

@@ -87,15 +87,15 @@ def changes_since(vault: Vault, since: _dt.date) -> Digest:
             continue
         change = Change(entry.date, entry.op, entry.title, [p for p in entry.pages if p not in generated],
                         [entry.title] if entry.op == "ingest" and entry.title else [], entry.model,
-                        changeset=entry.changeset)
+                        changeset=entry.changeset, author=entry.author)
         changes.append(change)
         if entry.changeset:
             by_id.setdefault(entry.changeset, []).append(change)
     for commit in _commits_since(vault, since):
         sha, day, author, subject, changeset, touched = commit
         mine = [c for c in by_id.get(changeset or "", []) if c.commit is None]
-        if mine:  # wikitui's commit: its log entry learns who
-            mine[0].author, mine[0].commit = author, sha
+        if mine:  # wikitui's commit: its log entry learns who (unless the entry named them itself)
+            mine[0].author, mine[0].commit = mine[0].author or author, sha
             continue
         pages = [p for _s, p in touched if vault.is_page_path(p) and p not in generated]
         added = [p for s, p in touched if s.startswith("A") and vault.is_raw(p)]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from typing import Any, TypedDict
 
 from wikitui.core.errors import WikituiError
@@ -22,6 +23,8 @@ from wikitui.core.vault.layout import Vault
 #: Used only when the repository has no identity configured.
 FALLBACK_IDENTITY = ("wikitui", "wikitui@localhost")
 _TIMEOUT = 120
+#: How long a git command is retried while another git process holds its lock file (seconds).
+LOCK_RETRY_S = 10.0
 
 
 class GitError(WikituiError):
@@ -33,27 +36,65 @@ def is_git_vault(vault: Vault) -> bool:
     return (vault.root / ".git").exists() and shutil.which("git") is not None
 
 
+def _held_by_other_git(stderr: str) -> bool:
+    """Whether git failed only because another git process holds one of its lock files (``index.lock``, a ref's)."""
+    return ".lock': File exists" in stderr or "Another git process seems to be running" in stderr
+
+
 def _git(vault: Vault, *args: str, check: bool = True, input: bytes | None = None,
          env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     full_env = dict(os.environ, GIT_TERMINAL_PROMPT="0", LC_ALL="C", **(env or {}))
-    proc: subprocess.CompletedProcess[Any] = subprocess.run(  # (its bytes become text below)
-        ["git", *args], cwd=vault.root, env=full_env, input=input,
-        stdin=subprocess.DEVNULL if input is None else None, capture_output=True, timeout=_TIMEOUT,
-    )
-    proc.stdout = proc.stdout.decode("utf-8", "surrogateescape")
-    proc.stderr = proc.stderr.decode("utf-8", "replace")
+    deadline = time.monotonic() + LOCK_RETRY_S
+    pause = 0.02
+    while True:
+        proc: subprocess.CompletedProcess[Any] = subprocess.run(  # (its bytes become text below)
+            ["git", *args], cwd=vault.root, env=full_env, input=input,
+            stdin=subprocess.DEVNULL if input is None else None, capture_output=True, timeout=_TIMEOUT,
+        )
+        proc.stdout = proc.stdout.decode("utf-8", "surrogateescape")
+        proc.stderr = proc.stderr.decode("utf-8", "replace")
+        # The person's own git (a commit, an editor's git plugin) holding index.lock for a moment: wait for it,
+        # within a bound, instead of leaving wikitui's files written and not committed.
+        if proc.returncode == 0 or not _held_by_other_git(proc.stderr) or time.monotonic() >= deadline:
+            break
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
     if check and proc.returncode != 0:
         first = (proc.stderr or proc.stdout).strip().splitlines()
         raise GitError(f"git {args[0]} failed: {first[0] if first else f'exit status {proc.returncode}'}")
     return proc
 
 
+def run_git(vault: Vault, *args: str, check: bool = True, input: bytes | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """Run ``git ARGS`` in the vault (no prompt, C locale, a time limit); stdout as text (surrogateescape, so
+    its bytes come back exactly). For readers of the history and for sync.
+
+    Raises:
+        GitError: With ``check``, git exited non-zero (the message carries git's first line).
+    """
+    return _git(vault, *args, check=check, input=input, env=env)
+
+
+def identity_args(vault: Vault) -> list[str]:
+    """``-c user.name=...`` for the config's ``author``, and a fallback identity where the repository has none."""
+    return _identity_args(vault)
+
+
 def _identity_args(vault: Vault) -> list[str]:
-    """``-c user.name=... -c user.email=...`` when the repository has no identity of its own."""
+    """``-c user.name=...`` for the config's ``author``, and a fallback identity where the repository has none."""
+    from wikitui.core.config import load_settings
+
+    try:
+        configured = load_settings(vault).author
+    except Exception:  # noqa: BLE001 - an unreadable config is reported elsewhere; git's identity stands
+        configured = None
     name = _git(vault, "config", "user.name", check=False).stdout.strip()
     email = _git(vault, "config", "user.email", check=False).stdout.strip()
     args: list[str] = []
-    if not name:
+    if configured and configured.strip():  # the config's `author` names wikitui's commits as it names log entries
+        args += ["-c", f"user.name={' '.join(configured.split())}"]
+    elif not name:
         args += ["-c", f"user.name={FALLBACK_IDENTITY[0]}"]
     if not email:
         args += ["-c", f"user.email={FALLBACK_IDENTITY[1]}"]
@@ -206,13 +247,3 @@ def finish_commits(vault: Vault, commit: CommitRecord, olds: dict[str, bytes | N
             mine = commit_contents(vault, {p: olds[p] for p in before}, your_edits_subject(commit.get("id", "?")))
     return mine, commit_paths(vault, paths, commit.get("subject", "wikitui"), commit.get("body", ""))
 
-
-def run_git(vault: Vault, *args: str, check: bool = True, input: bytes | None = None) -> subprocess.CompletedProcess:
-    """Run one git command in the vault (stdout decoded with ``surrogateescape``, so its bytes come back exactly).
-
-    For readers of the repository's history (:mod:`wikitui.core.changes.versions`).
-
-    Raises:
-        GitError: The command failed (when ``check``).
-    """
-    return _git(vault, *args, check=check, input=input)

@@ -195,6 +195,10 @@ class WriteTransaction:
             # log.md is part of the commit, so the entry cannot hold the commit's own hash;
             # it says where to find it (the commit message carries the changeset id).
             fields = {**fields, "commit": f"git log --grep {self.changeset_id}"}
+        if "author" not in fields:
+            from wikitui.core.changes.authors import author_of
+
+            fields = {**fields, "author": author_of(self.vault)}
         return format_log_entry(op, title, pages, changeset=self.changeset_id, **fields)
 
     def _journal(self, encoded: list, entry: str) -> Journal:

@@ -315,6 +315,7 @@ def _attach_log(versions: list[Version], entries: list[LogEntry]) -> None:
             entry = queue.popleft()
             version.log_entry = entry.heading
             version.model = version.model or entry.model
+            version.author = version.author or entry.author
             version.title = version.title or entry.title
 
 

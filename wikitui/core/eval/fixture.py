@@ -1,9 +1,11 @@
-"""The eval's vaults: a copy of the sample with the planted problems, then one copy per task.
+"""The eval's vaults: a copy of the sample with the planted problems (or of the invented world), then one copy
+per task.
 
 :func:`prepare_base` copies the built-in sample vault into a temporary folder,
 plants the page problems of :mod:`.planted`, regenerates index.md's catalog (so the
 planted page is listed, as after any apply) and builds the link-graph cache and the
-search index once. :func:`task_vault` copies that base for one task (its index comes
+search index once; :func:`prepare_world` copies the invented-world vault and indexes it
+(its facts are planted in its own sources already). :func:`task_vault` copies that base for one task (its index comes
 along, so a task starts without re-indexing) and adds the raw sources the task
 ingests. Nothing here ever writes outside the folders it is given.
 """
@@ -13,8 +15,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from wikitui.core.eval import planted
-from wikitui.core.eval.sample import sample_vault_dir
+from wikitui.core.eval import planted, world
+from wikitui.core.eval.sample import sample_vault_dir, world_vault_dir
 from wikitui.core.vault.files import atomic_write
 
 
@@ -78,6 +80,34 @@ def prepare_base(dest: Path, source: Path | None = None) -> Path:
     return dest
 
 
+def prepare_world(dest: Path, source: Path | None = None) -> Path:
+    """Copy the invented-world vault to ``dest`` (which must not exist) and index it.
+
+    Args:
+        dest: The new folder.
+        source: The vault to copy (default: the built-in one).
+
+    Returns:
+        ``dest``.
+    """
+    source = source or world_vault_dir()
+    shutil.copytree(source, dest, ignore=shutil.ignore_patterns(".wikitui", ".git", "__pycache__", "__init__.py"),
+                    copy_function=shutil.copyfile)
+    _build_caches(dest)
+    return dest
+
+
+#: How each of the eval's vaults is prepared, by the name a task gives (see :attr:`.tasks.Task.vault`).
+PREPARE = {"alice": prepare_base, "world": prepare_world}
+
+
+def source_text(rel: str) -> str:
+    """The text of the planted source at vault path ``rel`` (the sample's or the world's)."""
+    if rel in planted.SOURCES:
+        return planted.SOURCES[rel]
+    return world.sources()[rel]
+
+
 def task_vault(base: Path, dest: Path, sources: tuple[str, ...] = ()) -> Path:
     """A copy of ``base`` at ``dest`` with the planted raw ``sources`` (vault paths) added.
 
@@ -86,5 +116,5 @@ def task_vault(base: Path, dest: Path, sources: tuple[str, ...] = ()) -> Path:
     """
     shutil.copytree(base, dest, symlinks=True)
     for rel in sources:
-        atomic_write(dest / rel, planted.SOURCES[rel])
+        atomic_write(dest / rel, source_text(rel))
     return dest

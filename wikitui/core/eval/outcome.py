@@ -20,6 +20,10 @@ from wikitui.core.vault.links import extract_links
 _STATE = ".wikitui"
 #: A raw path as the prompts ask the model to cite it.
 _RAW_PATH = re.compile(r"raw/[\w./-]+\.\w+")
+#: The first line of a ``read`` result: ``raw/x.md (raw source, read-only) lines 1-40 of 120``.
+_READ_HEAD = re.compile(r"^(?P<path>.+?\.\w+)(?: \(.*\))? lines \d+-\d+ of \d+$")
+#: One numbered row of a ``read`` result.
+_READ_ROW = re.compile(r"^ *(\d+)\t", re.MULTILINE)
 
 
 @dataclass(slots=True)
@@ -44,6 +48,19 @@ class ToolUse:
     def is_proposal(self) -> bool:
         """Whether this is a ``propose_*`` call (refused or not)."""
         return self.name.startswith("propose_")
+
+    def read_rows(self) -> tuple[str, set[int]] | None:
+        """For a ``read`` that answered: the path it read (as the tool resolved it) and the line numbers shown.
+
+        The lines are the numbered rows the model was actually given, so a result cut short
+        by the budget counts only what it showed. None for any other call.
+        """
+        if self.name != "read" or not self.ok:
+            return None
+        head = _READ_HEAD.match(self.result.split("\n", 1)[0])
+        if head is None:
+            return None
+        return head["path"], {int(n) for n in _READ_ROW.findall(self.result)}
 
     def paths(self) -> list[str]:
         """The vault paths the call names (``path``, ``new_path``, ``from_path``, ``into_path``)."""
@@ -103,6 +120,16 @@ class Outcome:
     def cited_raw(self, text: str | None = None) -> set[str]:
         """The raw paths the answer names (``raw/chapter-06.md``), as written."""
         return set(_RAW_PATH.findall(self.answer if text is None else text))
+
+    # ------------------------------------------------------------ what was read
+    def seen_lines(self) -> dict[str, set[int]]:
+        """The lines of each file the model read through ``read`` in this task: path to 1-based line numbers."""
+        seen: dict[str, set[int]] = {}
+        for call in self.calls:
+            rows = call.read_rows()
+            if rows is not None:
+                seen.setdefault(rows[0], set()).update(rows[1])
+        return seen
 
     # ------------------------------------------------------------ the disk
     def text_after(self, path: str) -> str | None:

@@ -1,8 +1,10 @@
 """The eval's result: the score, a table for people and the JSON for scripts.
 
 The score is the share of tasks passed, 0 to 100: every task counts the same, so a
-run with ``--only`` scores its own group. ``--json`` prints exactly
-``{"model", "score", "tasks": [{"name", "passed", "why", "tokens", "cost", "seconds"}]}``.
+run with ``--only`` scores its own group. Each group gets its own score the same way
+(the invented world's groups are the ones memory cannot pass). ``--json`` prints
+``{"model", "score", "groups": {group: {"score", "passed", "total"}},
+"tasks": [{"name", "passed", "why", "tokens", "cost", "seconds"}]}``.
 """
 
 from __future__ import annotations
@@ -23,9 +25,19 @@ def score(results: list[TaskResult]) -> float:
     return round(100.0 * sum(r.passed for r in results) / len(results), 1)
 
 
+def groups(results: list[TaskResult]) -> dict[str, dict]:
+    """Each group that ran, in the order it ran: ``{"score", "passed", "total"}``."""
+    by_group: dict[str, list[TaskResult]] = {}
+    for r in results:
+        by_group.setdefault(r.group, []).append(r)
+    return {name: {"score": score(rs), "passed": sum(r.passed for r in rs), "total": len(rs)}
+            for name, rs in by_group.items()}
+
+
 def to_json(model: str, results: list[TaskResult]) -> dict:
     """The ``--json`` object."""
-    return {"model": model, "score": score(results), "tasks": [r.to_dict() for r in results]}
+    return {"model": model, "score": score(results), "groups": groups(results),
+            "tasks": [r.to_dict() for r in results]}
 
 
 def table(model: str, results: list[TaskResult], width: int | None = None) -> str:
@@ -46,6 +58,8 @@ def table(model: str, results: list[TaskResult], width: int | None = None) -> st
     cost = sum(r.cost for r in results)
     seconds = sum(r.seconds for r in results)
     lines.append("-" * len(head))
+    lines.append("Groups: " + ", ".join(f"{name} {g['score']:g} ({g['passed']}/{g['total']})"
+                                        for name, g in groups(results).items()))
     lines.append(f"Score: {score(results):g} ({passed} of {len(results)} tasks passed) for {model}; "
                  f"{tokens:,} tokens, ${cost:.4f}, {seconds:.0f} s")
     return "\n".join(lines)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from wikitui.core.errors import ModelError, WikituiError
-from wikitui.core.eval.fixture import prepare_base, task_vault
+from wikitui.core.eval.fixture import PREPARE, task_vault
 from wikitui.core.eval.outcome import Outcome, snapshot, tool_uses
 from wikitui.core.eval.tasks import Task
 
@@ -196,11 +196,18 @@ class _NoAnswer(Exception):
         self.result = result
 
 
+#: The folder each vault's base is prepared in, under the run's folder.
+BASE_FOLDERS = {"alice": "_base", "world": "_world"}
+
+
 async def _run_all(tasks: tuple[Task, ...], settings, client, workdir: Path, timeout: float,
                    progress: Progress | None) -> list[TaskResult]:
-    base = prepare_base(workdir / "_base")
+    bases: dict[str, Path] = {}  # prepared when a task first needs one: `--only world` never copies Alice
     results: list[TaskResult] = []
     for n, task in enumerate(tasks, 1):
+        if task.vault not in bases:
+            bases[task.vault] = PREPARE[task.vault](workdir / BASE_FOLDERS[task.vault])
+        base = bases[task.vault]
         if progress is not None:
             what = task.prompt if task.op != "lint" else "health check"
             progress(f"[{n}/{len(tasks)}] {task.name}: {task.op} {what}")

@@ -1,9 +1,11 @@
-"""Where the built-in sample vault is: shipped in the package, or beside it in a checkout.
+"""Where the built-in vaults are: shipped in the package, or beside it in a checkout.
 
 A wheel (pipx, uv tool) holds the repository's ``sample/`` folder as
-``wikitui/sample/`` (setup.py maps it); an editable install made with that mapping
-finds it through its import finder; a checkout whose editable install predates the
-mapping finds it beside the package. ``wikitui eval`` copies it and never writes it.
+``wikitui/sample/`` and its ``evalworld/`` folder (the eval's invented world) as
+``wikitui/evalworld/`` (setup.py maps them); an editable install made with that
+mapping finds them through its import finder; a checkout whose editable install
+predates the mapping finds them beside the package. ``wikitui eval`` copies them and
+never writes them.
 """
 
 from __future__ import annotations
@@ -21,17 +23,25 @@ def _is_sample(path: Path) -> bool:
     return (path / "WIKI.md").is_file() and (path / "wiki" / "index.md").is_file() and (path / "raw").is_dir()
 
 
-def _candidates() -> list[Path]:
+def _candidates(name: str) -> list[Path]:
     package = Path(wikitui.__file__).resolve().parent
-    found = [package / "sample"]  # a wheel: the mapped folder sits inside the package
+    found = [package / name]  # a wheel: the mapped folder sits inside the package
     try:
-        spec = importlib.util.find_spec("wikitui.sample")
+        spec = importlib.util.find_spec(f"wikitui.{name}")
     except (ImportError, ValueError):
         spec = None
     if spec is not None and spec.submodule_search_locations:
         found.extend(Path(p) for p in spec.submodule_search_locations)
-    found.append(package.parent / "sample")  # a checkout
+    found.append(package.parent / name)  # a checkout
     return found
+
+
+def _shipped(name: str, what: str) -> Path:
+    for path in _candidates(name):
+        if _is_sample(path):
+            return path
+    raise WikituiError(f"the built-in {what} is missing from this installation of wikitui; "
+                       "reinstall it (pip install --force-reinstall wikitui)")
 
 
 def sample_vault_dir() -> Path:
@@ -40,11 +50,16 @@ def sample_vault_dir() -> Path:
     Raises:
         WikituiError: This installation lacks it (a broken or trimmed install).
     """
-    for path in _candidates():
-        if _is_sample(path):
-            return path
-    raise WikituiError("the built-in sample vault is missing from this installation of wikitui; "
-                       "reinstall it (pip install --force-reinstall wikitui)")
+    return _shipped("sample", "sample vault")
+
+
+def world_vault_dir() -> Path:
+    """The folder of the eval's invented-world vault (Port Sallowmir).
+
+    Raises:
+        WikituiError: This installation lacks it (a broken or trimmed install).
+    """
+    return _shipped("evalworld", "eval world vault")
 
 
 #: The folder ``wikitui sample`` makes when it is given none (numbered when taken: ``wikitui-sample-2``...).

@@ -1,10 +1,16 @@
-"""The eval's tasks: what the model is asked in the planted sample vault, and how each run is judged.
+"""The eval's tasks: what the model is asked in the eval's two vaults, and how each run is judged.
 
-Seventeen tasks in five groups. Each runs one operation of the real agent (an ask, an
-ingest with its plan and write phases, or a lint) on a fresh copy of the planted
-vault, applies whatever it proposed (in that copy), and passes when every one of its
-checks holds. Each task has at least one check only real work satisfies, so a model
-that does nothing (or answers "Done.") passes none.
+Twenty-four tasks in eight groups. The first five groups (ingest, ask, lint, safety,
+economy) run in the planted copy of the Alice sample vault, a book every model knows by
+heart; the last three (world, evidence, long-source) run in the invented world of
+:mod:`.world`, whose facts are in its sources only: their answers are checked against
+the planted values, and a citation or a quote counts only when the model read it
+through the tools in that task, so a canned reply or an answer from memory passes none
+of them. Each task runs one operation of the real agent (an ask, an ingest with its
+plan and write phases, or a lint) on a fresh copy of its vault, applies whatever it
+proposed (in that copy), and passes when every one of its checks holds. Each task has
+at least one check only real work satisfies, so a model that does nothing (or answers
+"Done.") passes none.
 """
 
 from __future__ import annotations
@@ -13,9 +19,14 @@ from dataclasses import dataclass
 
 from wikitui.core.eval import checks as c
 from wikitui.core.eval import planted as p
+from wikitui.core.eval import world as w
+from wikitui.core.eval.checks import evidence as ev
+from wikitui.core.eval.checks import reading as rd
 
 #: The groups, in the order they run (``--only`` takes one of them).
-GROUPS = ("ingest", "ask", "lint", "safety", "economy")
+GROUPS = ("ingest", "ask", "lint", "safety", "economy", "world", "evidence", "long-source")
+#: The groups that run in the invented world (facts no model can know without reading).
+WORLD_GROUPS = ("world", "evidence", "long-source")
 
 _DODO = "wiki/characters/dodo.md"
 _THIMBLE = "wiki/objects/alices-thimble.md"
@@ -37,7 +48,8 @@ class Task:
         op: The agent operation: ``ask``, ``ingest`` or ``lint``.
         prompt: The question, or the raw path to ingest ("" for a lint).
         checks: The checks that must all hold.
-        sources: Planted raw sources added to this task's copy (see :data:`.planted.SOURCES`).
+        sources: Planted raw sources added to this task's copy (see :data:`.planted.SOURCES`, :func:`.world.sources`).
+        vault: ``alice`` (the planted sample) or ``world`` (the invented world).
     """
 
     name: str
@@ -46,6 +58,7 @@ class Task:
     prompt: str
     checks: tuple[c.Check, ...]
     sources: tuple[str, ...] = ()
+    vault: str = "alice"
 
 
 def _ingest(name: str, group: str, source: str, *checks: c.Check) -> Task:
@@ -104,6 +117,33 @@ TASKS: tuple[Task, ...] = (
          (c.says("cat"), c.cites(_DINAH), c.max_requests(3))),
     _ingest("economy-ingest", "economy", "raw/queen-of-hearts-rhyme.md",
             c.source_page("raw/queen-of-hearts-rhyme.md"), c.updates_existing(1), c.max_requests(12)),
+    # -- world: facts only the invented world's sources hold, cited from what was read in the task
+    Task("world-number", "world", "ask", "How many salt pans did the Ostrevan Salt Guild work in its best season, "
+         "and who counted them? Cite your sources.",
+         (rd.says_value(w.PANS, w.TALLYMAN), rd.cites_read(w.LEDGER)), vault="world"),
+    Task("world-date", "world", "ask", "On what day did the harbour of Port Sallowmir freeze over in the Great "
+         "Freeze, and for how many days did it stay locked? Cite your sources.",
+         (rd.says_date(*w.FREEZE_DATE), rd.says_value(w.FREEZE_DAYS), rd.cites_read(w.DIARY)), vault="world"),
+    Task("world-contradiction", "world", "ask", "In what year was the Ostrevan Salt Guild founded? Cite your "
+         "sources.",
+         (rd.says_value(w.FOUNDED_CHARTER, w.FOUNDED_TRAVELLER), rd.cites_read(w.CHARTER, w.TRAVELLER)),
+         vault="world"),
+    Task("world-two-pages", "world", "ask", "Who took over the Brelquist Light from its first warden, and how tall "
+         "is its tower? Cite the page and the source.",
+         (rd.says_value(w.SECOND_WARDEN, w.TOWER), rd.cites_read(w.LIGHT_PAGE, w.WARDENS)), vault="world"),
+    # -- evidence: quotes that the source holds at the lines given, read in the task
+    Task("evidence-ingest", "evidence", "ingest", w.MILL,
+         (c.source_page(w.MILL), c.new_links_resolve(),
+          ev.pages_evidence(w.MILL_BUILDER, w.MILL_YEAR, w.MILL_BUSHELS, min_items=3)), vault="world"),
+    Task("evidence-quote", "evidence", "ask", "Quote, word for word, what Ilvie Throssmund wrote in her diary on "
+         "the day the harbour froze, and give the line numbers of the quote.",
+         (ev.answer_quotes("the harbour is locked"), rd.cites_read(w.DIARY)), vault="world"),
+    # -- long-source: an ingest of a 30,000-word source covers its later chapters, not only the first screen
+    Task("long-source-ingest", "long-source", "ingest", w.LONG,
+         (c.plan_first(), c.source_page(w.LONG),
+          rd.read_lines(w.LONG, {f"chapter {n}": w.fact_lines(n) for n in w.LATE_CHAPTERS}),
+          rd.pages_carry({f"chapter {f.chapter}": f.values for f in w.FACTS if f.chapter in w.LATE_CHAPTERS}),
+          c.new_links_resolve()), (w.LONG,), vault="world"),
 )
 
 

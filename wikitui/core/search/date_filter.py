@@ -1,12 +1,14 @@
-"""Search's ``since:`` and ``until:`` terms: hits filtered by the page's ``updated`` date (DESIGN §15).
+"""Search's ``since:`` and ``until:`` terms: hits filtered by the page's dates (DESIGN §15).
 
-``since:2026-11-01`` keeps pages whose frontmatter ``updated`` is that day or later,
-``until:2026-11-30`` that day or earlier; both take a span too (``since:7d``,
-:mod:`wikitui.core.vault.dates`). The terms are taken out of the query before the
-engine sees it, and the hits it finds are filtered here by reading each page's
-frontmatter: the index schema is unchanged. A raw source, or a page with no
-``updated`` date, has no date and is left out while a date term is given. A query
-of date terms only lists the pages in range, newest first.
+``since:2026-11-01`` keeps pages dated that day or later, ``until:2026-11-30`` that
+day or earlier; both take a span too (``since:7d``, :mod:`wikitui.core.vault.dates`).
+A page's dates are its frontmatter ``updated`` date and the days log.md records a
+changeset touching it: a page is in range when any of them is. The terms are taken
+out of the query before the engine sees it, and the hits it finds are filtered here
+(each page's frontmatter read, log.md read once): the index schema is unchanged. A raw
+source, or a page with neither an ``updated`` date nor a log entry, has no date and is
+left out while a date term is given. A query of date terms only lists the pages in
+range, newest first (by their newest date in range).
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ class DateRange:
         if day is None:
             return False
         return (self.since is None or day >= self.since) and (self.until is None or day <= self.until)
+
+    def newest(self, days: list[_dt.date | None]) -> _dt.date | None:
+        """The newest of ``days`` in range (None when none is)."""
+        held = [d for d in days if d is not None and self.holds(d)]
+        return max(held) if held else None
 
 
 def split_dates(query: str) -> tuple[str, DateRange]:
@@ -84,11 +91,24 @@ def page_updated(vault: Vault, rel: str) -> tuple[_dt.date | None, dict]:
     return day_of(meta.get("updated")), meta
 
 
+def changeset_days(vault: Vault) -> dict[str, list[_dt.date]]:
+    """Page path → the days log.md records a changeset touching it (an undo too)."""
+    from wikitui.core.vault.log_entries import read_log
+
+    days: dict[str, list[_dt.date]] = {}
+    for entry in read_log(vault):
+        if entry.changeset:
+            for path in entry.pages:
+                days.setdefault(path, []).append(entry.date)
+    return days
+
+
 def filter_hits(vault: Vault, hits: list[Hit], dates: DateRange, limit: int) -> list[Hit]:
-    """The hits whose page's ``updated`` day is in range, at most ``limit``, in their order."""
+    """The hits whose page is dated in range (``updated``, or a changeset's day), at most ``limit``, in their order."""
     out = []
+    touched = changeset_days(vault)
     for hit in hits:
-        if hit.kind == "page" and dates.holds(page_updated(vault, hit.path)[0]):
+        if hit.kind == "page" and dates.newest([page_updated(vault, hit.path)[0], *touched.get(hit.path, [])]):
             out.append(hit)
             if len(out) >= limit:
                 break
@@ -96,12 +116,14 @@ def filter_hits(vault: Vault, hits: list[Hit], dates: DateRange, limit: int) -> 
 
 
 def pages_in_range(vault: Vault, dates: DateRange, limit: int) -> list[Hit]:
-    """Every page updated in range, newest first (a query of date terms only)."""
+    """Every page dated in range, newest first (a query of date terms only)."""
     rows = []
     pages, _raws, _other = vault.scan()
+    touched = changeset_days(vault)
     for stat in pages:
-        day, meta = page_updated(vault, stat.path)
-        if dates.holds(day):
+        updated, meta = page_updated(vault, stat.path)
+        day = dates.newest([updated, *touched.get(stat.path, [])])
+        if day is not None:
             title, summary = meta.get("title"), meta.get("summary")
             title = title if isinstance(title, str) else stat.path.rsplit("/", 1)[-1][:-3]
             summary = summary if isinstance(summary, str) else ""

@@ -143,6 +143,7 @@ def page_document(root: Path, rel: str, mtime_ns: int, size: int, info: PageInfo
             when the file no longer has the size the graph saw.
     """
     from wikitui.core.vault.page import parse_page, split_frontmatter
+    from wikitui.core.vault.tags import inline_tags, tag_names
 
     try:
         data = read_head(root / rel)
@@ -155,12 +156,14 @@ def page_document(root: Path, rel: str, mtime_ns: int, size: int, info: PageInfo
     body, body_line = text, 1
     if info.has_frontmatter:
         _fm, body, body_line = split_frontmatter(text)
+    # ``tag:`` finds frontmatter tags and inline ``#tags`` alike, without case, a nested tag by its parents too.
+    tags = tag_names(info.tags + inline_tags(body))
     return {
         "path": rel,
         "kind": "page",
         "title": info.title,
         "aliases": "\n".join(info.aliases),
-        "tags": ",".join(info.tags),
+        "tags": ",".join(tags),
         "type": info.type,
         "summary": info.summary,
         "headings": "\n".join(h.text for h in info.headings),

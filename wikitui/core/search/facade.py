@@ -174,8 +174,8 @@ class SearchIndex:
         Args:
             query: The query (see :mod:`wikitui.core.search.whoosh.schema`). A blank
                 query or one of stop words only finds nothing. ``since:DATE`` and
-                ``until:DATE`` keep pages by their ``updated`` date
-                (:mod:`wikitui.core.search.date_filter`).
+                ``until:DATE`` keep pages by their ``updated`` date or the days a
+                changeset touched them (:mod:`wikitui.core.search.date_filter`).
             scope: "all", "wiki" (pages only) or "raw" (raw sources only).
             limit: Most hits to return, best first.
             snippets: False: no file is read, each hit's snippet is "" (a ranking, as a turn's catalog
@@ -196,7 +196,7 @@ class SearchIndex:
         if not query.strip() or limit <= 0:
             return Hits()
         notes: list[str] = []
-        if "since:" in query.lower() or "until:" in query.lower():  # DESIGN §15: by the page's `updated`
+        if "since:" in query.lower() or "until:" in query.lower():  # DESIGN §15: by `updated` or a changeset's day
             return self._search_dated(query, scope, limit, notes)
         if not snippets:
             return Hits(self.backend.search(query, scope, limit, notes, snippets=False), notes)

@@ -16,6 +16,17 @@ Energiepreispauschale" over 90 (a long shared part): so the words one name has a
 other lacks must be near-equal too (:data:`DIFF_SCORE`), or be articles only ("Cheshire
 Cat", "The Cheshire Cat"). Names whose numbers differ are never near-equal, however alike the
 rest: "1962年11月" and "1962年12月" are two monthly letters, "Chapter 1" and "Chapter 2" two chapters.
+
+Nor are (issue 24.8):
+
+- a word and its plural ("Workspace" and "Workspaces", "Local vault" and "Local vaults": English
+  ``-s``, ``-es``, ``-ies``), two pages a person made apart on purpose, unless their bodies
+  overlap too (:data:`PLURAL_BODY_SHARE` of their sampled shingles);
+- a short word (under :data:`SHORT_WORD` letters) and the same letters with more at the end
+  ("SKILL" and "SkillX", "System" and "systemd"): a name with a letter added is another name,
+  where a letter inside a long word is a spelling ("Colour", "Color" stay near-equal);
+- a page and its translation: pages whose languages differ, by a ``lang`` (``language``)
+  field or by parallel language folders (``en/`` and ``ru/``), see :func:`page_language`.
 """
 
 from __future__ import annotations
@@ -42,8 +53,17 @@ BLOCK_CUT = 60
 ARTICLES = frozenset({"the", "a", "an", "le", "la", "les", "der", "die", "das"})
 _NON_WORD = re.compile(r"[\W_]+")
 _NUMBER = re.compile(r"\d+")
+#: A word shorter than this with letters added at its end is another word ("skill", "skillx").
+SHORT_WORD = 8
+#: Shared share of sampled shingles from which a word's page and its plural's are near-duplicates.
+PLURAL_BODY_SHARE = 0.3
+#: Language folders (ISO 639-1 codes, with a region: ``pt-br``, ``zh-cn``) that make parallel trees.
+LANGUAGE_CODES = frozenset(
+    "ar bg bn ca cs da de el en eo es et eu fa fi fr ga gl he hi hr hu hy id is it ja ka kk ko lt lv mk mn ms "
+    "nb nl nn no pl pt ro ru sk sl sq sr sv sw ta te th tl tr uk ur uz vi zh".split())
+_LANGUAGE_FOLDER = re.compile(r"^([a-z]{2})(?:[-_][a-z]{2,4})?$")
 #: Goes into the key of lint's cache of name pairs: bump when the rules for names change.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 
 @dataclass(slots=True, frozen=True)
@@ -79,17 +99,62 @@ def _block_keys(tokens: frozenset[str]) -> list[tuple]:
 
 
 def _near_names(fa: str, ta: frozenset[str], fb: str, tb: frozenset[str], ratio, token_set_ratio) -> bool:
-    """token_set_ratio >= TITLE_SCORE, and the words one name has and the other lacks near-equal too
-    (only articles may be added): "Betriebsausgaben" and "Betriebsaufgabe", not "Entstehung der X"
-    and "Festsetzung der X", nor "Queen" and "Queen of Hearts"."""
+    """Whether two folded names are near-equal, a plural of the other included (see :func:`_name_verdict`)."""
+    return _name_verdict(fa, ta, fb, tb, ratio, token_set_ratio) is not None
+
+
+def _name_verdict(fa: str, ta: frozenset[str], fb: str, tb: frozenset[str], ratio, token_set_ratio) -> str | None:
+    """``"near"`` when token_set_ratio >= TITLE_SCORE and the words one name has and the other lacks are
+    near-equal too (only articles may be added): "Betriebsausgaben" and "Betriebsaufgabe", not "Entstehung der X"
+    and "Festsetzung der X", nor "Queen" and "Queen of Hearts"; ``"plural"`` when the one word they differ
+    in is a plural of the other ("Workspace", "Workspaces"); else None ("SKILL" and "SkillX" too)."""
     if _numbers(fa) != _numbers(fb):
-        return False  # another month, chapter or year: another page
+        return None  # another month, chapter or year: another page
     only_a, only_b = ta - tb - ARTICLES, tb - ta - ARTICLES
     if bool(only_a) != bool(only_b):
-        return False
+        return None
+    if len(only_a) == 1 and len(only_b) == 1:
+        (wa,), (wb,) = only_a, only_b
+        if _plural_pair(wa, wb):
+            return "plural"
+        if _extended_short(wa, wb):
+            return None  # "skill" and "skillx", "system" and "systemd": another word
     if only_a and ratio(" ".join(sorted(only_a)), " ".join(sorted(only_b))) < DIFF_SCORE:
-        return False
-    return token_set_ratio(fa, fb) >= TITLE_SCORE
+        return None
+    return "near" if token_set_ratio(fa, fb) >= TITLE_SCORE else None
+
+
+def _extended_short(a: str, b: str) -> bool:
+    """Whether one folded word is a short word (under SHORT_WORD letters) with letters added at its end."""
+    if len(a) > len(b):
+        a, b = b, a
+    return len(a) < SHORT_WORD and b.startswith(a)
+
+
+def _plural_pair(a: str, b: str) -> bool:
+    """Whether one folded word is the other's English plural (-s, -es, -y/-ies)."""
+    if len(a) > len(b):
+        a, b = b, a
+    return len(a) >= 2 and (b == a + "s" or b == a + "es" or (a.endswith("y") and b == a[:-1] + "ies"))
+
+
+def page_language(path: str, meta: dict | None) -> str | None:
+    """A page's language: its frontmatter's ``lang`` (or ``language``), else the language folder it lies in
+    (``en/``, ``ru/``, ``pt-br/``); None when neither says."""
+    if meta:
+        value = meta.get("lang") or meta.get("language")
+        if isinstance(value, str) and value.strip():
+            return value.strip().lower().replace("_", "-")
+    for part in path.split("/")[:-1]:
+        m = _LANGUAGE_FOLDER.match(part.lower())
+        if m and m.group(1) in LANGUAGE_CODES:
+            return part.lower().replace("_", "-")
+    return None
+
+
+def translations(a: str | None, b: str | None) -> bool:
+    """Whether two pages' languages (:func:`page_language`) make them a page and its translation."""
+    return a is not None and b is not None and a != b
 
 
 def _numbers(folded: str) -> list[str]:
@@ -98,13 +163,25 @@ def _numbers(folded: str) -> list[str]:
 
 
 def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
-    """Pairs of pages with near-equal names.
+    """Pairs of pages with near-equal names (plurals aside: :func:`name_pairs`).
 
     Args:
         names: {page: its title and aliases as written}.
 
     Returns:
         {(a, b): why} with a < b.
+    """
+    return name_pairs(names)[0]
+
+
+def name_pairs(names: dict[str, list[str]]) -> tuple[dict[tuple[str, str], str], dict[tuple[str, str], str]]:
+    """Pairs of pages with near-equal names, and pairs whose names differ only by a plural.
+
+    Args:
+        names: {page: its title and aliases as written}.
+
+    Returns:
+        ``(near, plural)``, each {(a, b): why} with a < b; a pair near by one of its names is not in ``plural``.
     """
     from rapidfuzz.fuzz import ratio, token_set_ratio  # a C extension: loaded when lint runs this check
 
@@ -121,6 +198,7 @@ def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
         for key in _block_keys(entry[3]):
             blocks[key].append(i)
     out: dict[tuple[str, str], str] = {}
+    plural: dict[tuple[str, str], str] = {}
     for members in blocks.values():
         if len(members) < 2 or len(members) > BLOCK_CUT:
             continue
@@ -130,10 +208,16 @@ def title_pairs(names: dict[str, list[str]]) -> dict[tuple[str, str], str]:
             pair = (pa, pb) if pa < pb else (pb, pa)
             if pa == pb or pair in out or na.casefold() == nb.casefold():
                 continue  # equal names are duplicate-title's
-            if _near_names(fa, ta, fb, tb, ratio, token_set_ratio):
-                first, second = (na, nb) if pa < pb else (nb, na)
+            verdict = _name_verdict(fa, ta, fb, tb, ratio, token_set_ratio)
+            if verdict is None:
+                continue
+            first, second = (na, nb) if pa < pb else (nb, na)
+            if verdict == "near":
                 out[pair] = f'"{first}" and "{second}" are near-equal names'
-    return out
+                plural.pop(pair, None)
+            else:
+                plural.setdefault(pair, f'"{first}" and "{second}" are one word and its plural')
+    return out, plural
 
 
 def body_pairs(shingles: dict[str, tuple[int, ...]]) -> dict[tuple[str, str], str]:
@@ -171,18 +255,38 @@ def body_pairs(shingles: dict[str, tuple[int, ...]]) -> dict[tuple[str, str], st
     return out
 
 
+def _share(sa: tuple[int, ...], sb: tuple[int, ...]) -> float:
+    """The estimated Jaccard similarity of two sampled shingle sets (0 when either is too short to tell)."""
+    if len(sa) < MIN_SHINGLES or len(sb) < MIN_SHINGLES:
+        return 0.0
+    common = len(set(sa).intersection(sb))
+    return common / (len(sa) + len(sb) - common)
+
+
 def near_duplicates(names: dict[str, list[str]], shingles: dict[str, tuple[int, ...]],
-                    *, titles: dict[tuple[str, str], str] | None = None) -> list[NearDuplicate]:
+                    *, titles: dict[tuple[str, str], str] | None = None,
+                    plurals: dict[tuple[str, str], str] | None = None,
+                    languages: dict[str, str | None] | None = None) -> list[NearDuplicate]:
     """Every near-duplicate pair, by names first, then by bodies; sorted.
 
     Args:
         names: {page: its title and aliases}.
         shingles: {page: its sampled shingle hashes}.
         titles: :func:`title_pairs` of ``names`` when the caller has them already (cached).
+        plurals: The plural pairs of :func:`name_pairs` with ``titles``.
+        languages: {page: :func:`page_language`}: a page and its translation are never near-duplicates.
     """
     found = body_pairs(shingles)
-    found.update(title_pairs(names) if titles is None else titles)  # a pair found both ways is named by its names
-    return [NearDuplicate(a, b, why) for (a, b), why in sorted(found.items())]
+    if titles is None:
+        titles, plurals = name_pairs(names)
+    for pair, why in (plurals or {}).items():
+        share = _share(shingles.get(pair[0], ()), shingles.get(pair[1], ()))
+        if share >= PLURAL_BODY_SHARE:
+            found[pair] = f"{why}, and the bodies share about {round(share * 100)}% of their text"
+    found.update(titles)  # a pair found both ways is named by its names
+    langs = languages or {}
+    return [NearDuplicate(a, b, why) for (a, b), why in sorted(found.items())
+            if not translations(langs.get(a), langs.get(b))]
 
 
 

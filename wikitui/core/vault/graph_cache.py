@@ -26,7 +26,7 @@ from wikitui.core.vault.links import Link
 from wikitui.core.vault.page import Heading, PageInfo
 
 #: Bump when what the cache holds changes meaning: an old cache is then ignored.
-CACHE_VERSION = 8  # 7: bare https:// URLs are links; 8: link contexts cut to 200 characters
+CACHE_VERSION = 10  # 7: bare URLs are links; 8: contexts cut to 200 characters; 9: `source:` read; 10: ties by folder
 CACHE_NAME = "graph.pickle"
 
 _CLASSES = (PageInfo, Link, Heading)
@@ -63,7 +63,7 @@ class CachedGraph:
     backlinks: dict[str, list]
 
 
-def read_cache(path: Path, layout: tuple[str, str]) -> CachedGraph | None:
+def read_cache(path: Path, layout: tuple[str, ...]) -> CachedGraph | None:
     """The cache at ``path``; None when missing, unreadable, stale or for another layout."""
     try:
         with open(path, "rb") as fh:
@@ -83,7 +83,7 @@ def read_cache(path: Path, layout: tuple[str, str]) -> CachedGraph | None:
         return None
 
 
-def write_cache(path: Path, layout: tuple[str, str], graph: CachedGraph) -> None:
+def write_cache(path: Path, layout: tuple[str, ...], graph: CachedGraph) -> None:
     """Write the cache atomically; a read-only vault just goes without one."""
     payload = {
         "version": CACHE_VERSION,

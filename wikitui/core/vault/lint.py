@@ -7,11 +7,17 @@ Each check has a stable name and meaning, part of the ``lint --json`` contract:
 - ``too-many-links``: a page with more links than wikitui reads (``page.MAX_LINKS``):
   links past that are not in backlinks, the graph or ``broken-link``.
 - ``orphan``: a page no other page links to, links from index.md and log.md not counting.
-- ``not-in-index``: a page index.md does not link (only when there is an index.md).
-- ``missing-frontmatter``: no frontmatter, or no ``title`` / ``type`` / ``summary``.
+- ``not-in-index``: a page index.md does not link (only when wikitui keeps the catalog: index.md
+  carries its marker line; a hand-written index.md is the vault's own, not a list to complete).
+- ``missing-frontmatter``: no frontmatter, or a field missing of those the vault asks for: its
+  schema's, else ``title`` / ``type`` / ``summary`` where wikitui keeps the catalog or the pages
+  use them (:func:`~wikitui.core.vault.schema.lint_rules`); none in a vault that asks for none.
 - ``invalid-frontmatter``: frontmatter YAML that does not parse.
-- ``duplicate-title``: two pages sharing a title or an alias, case-insensitively.
-- ``uningested-source``: a file in raw/ (raw/assets/ aside) that no page lists in ``sources``.
+- ``duplicate-title``: two pages sharing a title or an alias, case-insensitively (a page and its
+  translation, in another language by ``lang`` or a parallel language folder, may share one).
+- ``uningested-source``: a file in raw/ (raw/assets/ aside) that no page lists in ``sources`` (or
+  ``source``), nor cites by the web address the file was clipped from (its frontmatter's
+  ``source_url``, ``url`` or ``source``), in its frontmatter or its text.
 - ``stale``: a page whose listed source changed by content since wikitui first saw it listed,
   last wrote the page, or the user marked it reviewed (a source its recorded claims cover aside).
 - ``stale-claim``: a claim whose evidence lines changed since it was applied: its quote moved to
@@ -26,12 +32,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from wikitui.core.vault.duplicates import page_language, translations
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.lint_text import text_problems
 from wikitui.core.vault.page import MAX_LINKS
 from wikitui.core.vault.problem import Problem
-from wikitui.core.vault.staleness import SourceRecords, page_sources, resolver_for_graph
+from wikitui.core.vault.schema import DEFAULT_FIELDS, LintRules, lint_rules
+from wikitui.core.vault.staleness import (SourceRecords, page_sources, resolver_for_graph, same_address,
+                                          source_addresses)
 
 __all__ = ["CHECKS", "REQUIRED_FIELDS", "LintReport", "Problem", "run_lint"]
 
@@ -50,8 +59,8 @@ CHECKS = (
     "contradiction",
     "near-duplicate",
 )
-#: Frontmatter fields every page should have.
-REQUIRED_FIELDS = ("title", "type", "summary")
+#: Frontmatter fields every page of a vault that uses wikitui's fields should have.
+REQUIRED_FIELDS = DEFAULT_FIELDS
 
 
 @dataclass(slots=True)
@@ -64,6 +73,15 @@ class LintReport:
     def to_dict(self) -> dict:
         """The JSON form of ``wikitui lint --json``."""
         return {"problems": [p.to_dict() for p in self.problems], "counts": dict(self.counts)}
+
+    def groups(self) -> list[tuple[str, list[Problem]]]:
+        """The problems by check, the smallest group first (ties in :data:`CHECKS` order): the three broken
+        links a person fixes come before the thousand orphans of a vault that links little."""
+        by_check: dict[str, list[Problem]] = {}
+        for p in self.problems:
+            by_check.setdefault(p.check, []).append(p)
+        order = {name: i for i, name in enumerate(CHECKS)}
+        return sorted(by_check.items(), key=lambda item: (len(item[1]), order.get(item[0], len(order))))
 
     @property
     def ok(self) -> bool:
@@ -106,9 +124,9 @@ def _orphans(vault: Vault, graph: LinkGraph) -> list[Problem]:
     return [Problem("orphan", p, None, None, "no other page links here") for p in graph.orphans()]
 
 
-def _not_in_index(vault: Vault, graph: LinkGraph) -> list[Problem]:
+def _not_in_index(vault: Vault, graph: LinkGraph, rules: LintRules) -> list[Problem]:
     index = vault.index_path
-    if index not in graph.pages:
+    if index not in graph.pages or not rules.catalog_kept:
         return []
     listed = {target for _link, target in graph.outgoing(index) if target is not None}
     return [
@@ -118,28 +136,35 @@ def _not_in_index(vault: Vault, graph: LinkGraph) -> list[Problem]:
     ]
 
 
-def _frontmatter(vault: Vault, graph: LinkGraph) -> list[Problem]:
+def _frontmatter(vault: Vault, graph: LinkGraph, rules: LintRules) -> list[Problem]:
     out = []
+    fields = rules.fields
+    asks = f" ({rules.why})" if rules.why else ""
     for p in _content_pages(vault, graph):
         info = graph.pages[p]
         if info.frontmatter_error is not None:
             message = f"frontmatter does not parse: {info.frontmatter_error}"
             out.append(Problem("invalid-frontmatter", p, 1, None, message))
             continue
+        if not fields:
+            continue  # the vault asks for no frontmatter
         if not info.has_frontmatter:
-            out.append(Problem("missing-frontmatter", p, 1, None, "no frontmatter (title, type, summary)"))
+            out.append(Problem("missing-frontmatter", p, 1, None, f"no frontmatter{asks}"))
             continue
         meta = info.meta
-        # page.py reads ``description`` as the summary, as many Obsidian vaults write it.
-        present = {
-            "title": meta.get("title"),
-            "type": meta.get("type"),
-            "summary": meta.get("summary") or meta.get("description"),
-        }
-        missing = [k for k in REQUIRED_FIELDS if present[k] is None or not str(present[k]).strip()]
+        missing = [k for k in fields if not _has_field(meta, k)]
         if missing:
-            out.append(Problem("missing-frontmatter", p, 1, None, f"frontmatter lacks {', '.join(missing)}"))
+            out.append(Problem("missing-frontmatter", p, 1, None, f"frontmatter lacks {', '.join(missing)}{asks}"))
     return out
+
+
+def _has_field(meta: dict, key: str) -> bool:
+    """Whether the frontmatter has ``key`` with a value; page.py reads ``description`` as the summary, as many
+    Obsidian vaults write it, and ``source`` as ``sources``."""
+    value = meta.get(key)
+    if value is None and key in ("summary", "sources"):
+        value = meta.get("description" if key == "summary" else "source")
+    return value is not None and bool(str(value).strip())
 
 
 def _duplicate_titles(vault: Vault, graph: LinkGraph) -> list[Problem]:
@@ -150,11 +175,17 @@ def _duplicate_titles(vault: Vault, graph: LinkGraph) -> list[Problem]:
             if name.strip():
                 owners.setdefault(name.strip().casefold(), {}).setdefault(p, name.strip())
     out = []
+    languages: dict[str, str | None] = {}
     for paths in owners.values():
         if len(paths) < 2:
             continue
+        for p in paths:
+            if p not in languages:
+                languages[p] = page_language(p, graph.pages[p].meta)
         for p, name in paths.items():
-            others = sorted(q for q in paths if q != p)
+            others = sorted(q for q in paths if q != p and not translations(languages[p], languages[q]))
+            if not others:
+                continue  # its translations only
             message = f"title or alias \"{name}\" is also used by {', '.join(others)}"
             out.append(Problem("duplicate-title", p, None, name, message))
     return out
@@ -167,14 +198,19 @@ def _uningested(vault: Vault, graph: LinkGraph) -> list[Problem]:
         return []
     resolver = resolver_for_graph(graph)
     listed: set[str] = set()
+    cited: list[str] = []  # web addresses pages cite, in their sources or their text
     for p, info in graph.pages.items():
-        if p != vault.log_path:
-            listed.update(resolver.resolve_all(page_sources(info)))
-    return [
-        Problem("uningested-source", r, None, None, "no page lists this source in its sources")
-        for r in raws
-        if r not in listed
-    ]
+        if p == vault.log_path:
+            continue
+        refs = page_sources(info)
+        listed.update(resolver.resolve_all(refs))
+        cited.extend(r for r in refs if "://" in r)
+        cited.extend(link.target for link in info.links if link.kind == "url")
+    left = [r for r in raws if r not in listed]
+    if left and cited:
+        addresses = {same_address(u) for u in cited}
+        left = [r for r in left if not any(same_address(u) in addresses for u in source_addresses(vault, r))]
+    return [Problem("uningested-source", r, None, None, "no page lists this source in its sources") for r in left]
 
 
 def _stale(vault: Vault, graph: LinkGraph) -> list[Problem]:
@@ -227,8 +263,12 @@ def run_lint(vault: Vault, graph: LinkGraph, *, text_checks: bool = True) -> Lin
         path, line and target; ``counts`` has every check name, zeros included.
     """
     problems: list[Problem] = []
-    checks = (_broken_links, _too_many_links, _orphans, _not_in_index, _frontmatter, _duplicate_titles, _uningested)
-    for check in (*checks, _stale, _stale_claims):
+    rules = lint_rules(vault, graph)
+    for check in (_broken_links, _too_many_links, _orphans):
+        problems.extend(check(vault, graph))
+    problems.extend(_not_in_index(vault, graph, rules))
+    problems.extend(_frontmatter(vault, graph, rules))
+    for check in (_duplicate_titles, _uningested, _stale, _stale_claims):
         problems.extend(check(vault, graph))
     if text_checks:
         problems.extend(text_problems(vault, graph))

@@ -32,6 +32,7 @@ class LogEntry:
         heading: The entry's heading line, as written.
         pages: The vault-relative paths it names (``.md`` added back).
         model: The model that proposed the change (None when not logged).
+        author: Who made or accepted it (None when not logged).
         changeset: The changeset id (for an undo: the changeset undone).
         fields: Every ``- key: value`` line, by key.
     """
@@ -43,12 +44,13 @@ class LogEntry:
     pages: list[str] = field(default_factory=list)
     model: str | None = None
     changeset: str | None = None
+    author: str | None = None
     fields: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         """The entry as JSON-ready data."""
         return {"date": self.date.isoformat(), "op": self.op, "title": self.title, "pages": self.pages,
-                "model": self.model, "changeset": self.changeset}
+                "model": self.model, "changeset": self.changeset, "author": self.author}
 
 
 def _page_path(target: str) -> str:
@@ -83,6 +85,8 @@ def parse_log(text: str) -> list[LogEntry]:
             current.pages = [_page_path(t) for t in _WIKILINK.findall(value)]
         elif key == "model":
             current.model = value or None
+        elif key == "author":
+            current.author = value or None
         elif key == "changeset":
             current.changeset = value or None
     return entries

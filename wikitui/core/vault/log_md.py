@@ -62,6 +62,7 @@ def format_log_entry(
     hunks: Iterable[str] | int | str | None = None,
     date: _dt.date | str | None = None,
     review: str | None = None,
+    author: str | None = None,
     evidence: str | None = None,
 ) -> str:
     """Format one log.md entry (ending with a newline).
@@ -78,6 +79,7 @@ def format_log_entry(
         hunks: The hunks applied (ids, or a description such as ``"5 of 7"``).
         date: The entry's date; today (local time) by default.
         review: The second reviewer's model, tokens and cost (:func:`review_usage`), logged apart.
+        author: Who made or accepted the change (the config's ``author``, else git's ``user.name``).
         evidence: What the applied claims drew on, in one line (DESIGN §11 "Evidence").
 
     Raises:
@@ -91,6 +93,8 @@ def format_log_entry(
     lines = [f"## [{day}] {op} | {_one_line(title) or '(untitled)'}", ""]
     page_list = list(pages)
     lines.append("- pages: " + (", ".join(_page_link(p) for p in page_list) if page_list else "none"))
+    if author:
+        lines.append(f"- author: {_one_line(author)}")
     if model:
         lines.append(f"- model: {_one_line(model)}")
     if tokens is not None:

@@ -52,7 +52,7 @@ class PageInfo:
         summary: Frontmatter ``summary`` ("" when absent).
         tags: Frontmatter ``tags``.
         aliases: Frontmatter ``aliases``.
-        sources: Frontmatter ``sources`` (raw paths the page draws on).
+        sources: Frontmatter ``sources`` (raw paths the page draws on), or its singular ``source``.
         meta: The whole parsed frontmatter mapping.
         has_frontmatter: Whether the file begins with a frontmatter block.
         frontmatter_error: The YAML error message when the block does not parse.
@@ -292,7 +292,7 @@ def parse_page(
         _scalar(meta.get("summary") or meta.get("description")) if meta else "",
         [t.lstrip("#") for t in _as_str_list(meta.get("tags"))] if meta else [],
         _as_str_list(meta.get("aliases") or meta.get("alias")) if meta else [],
-        _as_str_list(meta.get("sources")) if meta else [],
+        _as_str_list(meta.get("sources") or meta.get("source")) if meta else [],
         meta,
         fm is not None,
         error,

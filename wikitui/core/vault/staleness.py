@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import posixpath
+import re
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -122,12 +123,13 @@ def resolver_for_graph(graph: "LinkGraph") -> SourceResolver:
 
 
 def page_sources(info: "PageInfo") -> list[str]:
-    """The source references a page lists, as strings.
+    """The source references a page lists in ``sources`` (or, singular, ``source``), as strings.
 
     Flattens the nested lists YAML makes of unquoted wikilinks (``- [[raw/x.md]]``
     is a list inside a list), which :attr:`PageInfo.sources` would turn into one string.
     """
-    value = info.meta.get("sources") if isinstance(info.meta, dict) else None
+    meta = info.meta if isinstance(info.meta, dict) else {}
+    value = meta.get("sources") or meta.get("source")
     if not isinstance(value, (list, tuple)):
         return list(info.sources)
     out: list[str] = []
@@ -139,6 +141,40 @@ def page_sources(info: "PageInfo") -> list[str]:
         elif item is not None and str(item).strip():
             out.append(str(item).strip())
     return out
+
+
+#: Frontmatter keys a clipped source names its web address by (wikitui's clip writes ``source_url``;
+#: Obsidian's Web Clipper ``source``).
+ADDRESS_KEYS = ("source_url", "url", "source", "link", "original_url")
+_ADDRESS_LINE = re.compile(r"^(?:%s)\s*:\s*['\"]?(https?://[^\s'\"]+)" % "|".join(ADDRESS_KEYS),
+                           re.IGNORECASE | re.MULTILINE)
+
+
+def same_address(url: str) -> str:
+    """A web address as compared: no scheme, ``www.``, fragment or trailing slash; the host lower-cased."""
+    u = url.split("#", 1)[0]
+    while True:  # until nothing more comes off: "<https://x.org/>" and "x.org" compare the same
+        was = u
+        u = re.sub(r"^[a-z][a-z0-9+.-]*://", "", u.strip().strip("<>"), flags=re.IGNORECASE)
+        host, slash, rest = u.partition("/")
+        u = (host.lower().removeprefix("www.") + slash + rest).rstrip("/")
+        if u == was:
+            return u
+
+
+def source_addresses(vault: Vault, rel: str) -> list[str]:
+    """The web addresses a raw markdown or text file's frontmatter says it was clipped from (its head only)."""
+    if not rel.lower().endswith((".md", ".markdown", ".txt")):
+        return []
+    try:
+        with open(vault.root / rel, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace").lstrip("\ufeff")
+    except OSError:
+        return []
+    if not head.startswith("---"):
+        return []
+    end = head.find("\n---", 3)
+    return _ADDRESS_LINE.findall(head[: end if end != -1 else len(head)])
 
 
 def _scan_files(vault: Vault) -> list[str]:

@@ -10,15 +10,11 @@ from __future__ import annotations
 import re
 
 from wikitui.core.vault.page import Heading
+from wikitui.core.vault.sections import normalize_anchor
+
+__all__ = ["atx_headings", "block_id_line", "normalize_anchor"]
 
 _ATX = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
-_ANCHOR_JUNK = re.compile(r"[^\w\s]")
-
-
-def normalize_anchor(text: str) -> str:
-    """Fold a heading or an anchor for comparison: case, punctuation, ``-``/``_`` and spaces."""
-    text = text.replace("-", " ").replace("_", " ")
-    return " ".join(_ANCHOR_JUNK.sub("", text).lower().split())
 
 
 def block_id_line(source: str, block_id: str) -> int | None:

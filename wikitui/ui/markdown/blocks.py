@@ -189,3 +189,45 @@ class CodeBlock(Block):
         if not out:
             out, sources = [[(" ", "code-block", None)]], [self.source_line]
         return self._emit(out, width, sources, fill="code-block")
+
+
+#: The marker in front of a foldable callout's title: folded, open.
+FOLD_MARKERS = ("▸ ", "▾ ")
+
+
+@dataclass(slots=True)
+class FoldBlock(Block):
+    """A foldable callout (``> [!faq]-`` folded, ``> [!faq]+`` open): its title line, and its body when open.
+
+    Attributes:
+        title: The title line's block; its first run is the fold marker (:data:`FOLD_MARKERS`).
+        body: The blocks under the title (shown only while open).
+        open: Whether the body is shown.
+        selected: Whether the fold is under the page's cursor (its title is painted as selected).
+        rows: After :meth:`layout`: the line, among the lines laid out, of this fold's title and of
+            each fold shown inside it, with the fold.
+    """
+
+    title: TextBlock = field(default_factory=lambda: TextBlock(0))
+    body: list[Block] = field(default_factory=list)
+    open: bool = False
+    selected: bool = False
+    rows: list[tuple[int, FoldBlock]] = field(default_factory=list)
+
+    def marker(self) -> Seg:
+        """The title's first piece: the marker, painted as selected while the cursor is on the fold."""
+        return (FOLD_MARKERS[self.open], "callout fold link-selected" if self.selected else "callout fold", None)
+
+    def layout(self, width: int) -> list[Line]:
+        """The title line (its marker saying folded or open), then the body's lines when open."""
+        if self.title.runs:
+            self.title.runs[0] = self.marker()
+        lines = self.title.layout(width)
+        self.rows = [(0, self)]
+        if self.open:
+            for block in self.body:
+                base = len(lines)
+                lines.extend(block.layout(width))
+                if isinstance(block, FoldBlock):
+                    self.rows.extend((base + n, fold) for n, fold in block.rows)
+        return lines

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 
 from wikitui.core.vault.links import Link
-from wikitui.ui.markdown.blocks import BlankBlock, Block, CodeBlock, RuleBlock, TextBlock
+from wikitui.ui.markdown.blocks import FOLD_MARKERS, BlankBlock, Block, CodeBlock, FoldBlock, RuleBlock, TextBlock
 from wikitui.ui.markdown.code import highlight
 from wikitui.ui.markdown.inline import BR_TAG, ObsidianComments, inline_runs
 from wikitui.ui.markdown.line import Prefix, Seg
@@ -26,8 +26,12 @@ from wikitui.ui.markdown.parser import markdown_parser
 from wikitui.ui.markdown.table import TableBlock
 
 _BULLETS = ("•", "◦", "▪", "‣")
-_TASK = re.compile(r"\[([ xX])\] ")
-_CALLOUT = re.compile(r"\[!([A-Za-z-]+)\][+-]?[ \t]*")
+_TASK = re.compile(r"\[([^\]\[\n])\] ")
+#: A task's box by its marker: Obsidian's ``[ ]``/``[x]`` and the markers themes give meaning
+#: to (cancelled, in progress, forwarded, scheduled, a question, important, a star); any other is done.
+_TASK_BOXES = {" ": "☐ ", "x": "☑ ", "X": "☑ ", "-": "☒ ", "/": "◐ ", ">": "➤ ", "<": "◀ ", "?": "? ", "!": "! ",
+               "*": "★ "}
+_CALLOUT = re.compile(r"\[!([A-Za-z-]+)\]([+-]?)[ \t]*")
 _BLOCK_ID = re.compile(r"\s+\^[A-Za-z0-9-]+\s*$")
 _TAG = re.compile(r"<[^>\n]*>")
 _QUOTE_BAR: Prefix = [("▎ ", "quote-bar")]
@@ -40,6 +44,8 @@ class _Container:
     roles: str = ""
     pending: bool = True  # the first line (with the bullet) is still to be emitted
     kind: str = "item"
+    start: int = 0  # index in the builder's blocks of the container's first block
+    fold: str = ""  # a foldable callout's sign: "-" folded, "+" open
 
 
 @dataclass(slots=True)
@@ -71,6 +77,8 @@ class BlockBuilder:
     _gap: bool = False
     _last_line = 0  # last file line of the previous block
     _comments: ObsidianComments = field(default_factory=ObsidianComments)  # %% comments may span blocks
+    #: Footnote labels (``":label"``) to their index, as markdown-it's footnote plugin numbers them.
+    footnotes: dict = field(default_factory=dict)
 
     # ------------------------------------------------------------------ emitting
     def _content_roles(self) -> str:
@@ -123,10 +131,10 @@ class BlockBuilder:
         return self.line0 + a + 1, self.line0 + max(a + 1, b)
 
     # ------------------------------------------------------------------ inline
-    def inline(self, tok: Token, roles: str, last_line: int) -> list[Seg]:
+    def inline(self, tok: Token, roles: str, last_line: int, cell: bool = False) -> list[Seg]:
         """Runs of an inline token (:func:`~wikitui.ui.markdown.inline.inline_runs`); links get their tab-stop index."""
         breaks = markdown_parser().options["breaks"]
-        return inline_runs(tok, roles, last_line, self.matcher.take, self._comments, breaks)
+        return inline_runs(tok, roles, last_line, self.matcher.take, self._comments, breaks, cell)
 
     # ------------------------------------------------------------------ blocks
     def build(self, tokens: list[Token]) -> list[Block]:
@@ -157,10 +165,19 @@ class BlockBuilder:
                     self._emit(TextBlock(self._lines(tok)[0]), 0)
                     self._stack.pop()
             elif t == "blockquote_open":
-                self._stack.append(_Container(_QUOTE_BAR, _QUOTE_BAR, "quote", kind="quote"))
+                self._stack.append(_Container(_QUOTE_BAR, _QUOTE_BAR, "quote", kind="quote", start=len(self.blocks)))
             elif t == "blockquote_close":
+                quote = self._stack.pop()
+                if quote.fold:
+                    self._fold(quote)
+                self._gap = True
+            elif t == "footnote_reference_open":
+                self._open_footnote(tok)
+            elif t == "footnote_reference_close":
                 self._stack.pop()
                 self._gap = True
+            elif t in ("math_block", "math_block_label"):
+                self._math(tok)
             elif t in ("fence", "code_block"):
                 self._code(tok)
             elif t == "hr" and not self._comments.inside:
@@ -186,9 +203,43 @@ class BlockBuilder:
             if was_comment or self._comments.inside:  # a paragraph entirely inside a comment
                 self.matcher.unmatched(last)
             return
+        body: list[Seg] = []
         if self._stack and runs and self._stack[-1].pending:
-            _container_marker(self._stack[-1], runs)
+            body = _container_marker(self._stack[-1], runs)
         self._emit(TextBlock(first, runs=runs), last)
+        if body:  # a callout's first paragraph: its title line, then the rest of its lines
+            self._gap = False
+            self._emit(TextBlock(first + 1, runs=body), last)
+
+    def _fold(self, quote: _Container) -> None:
+        """A foldable callout closes: its blocks become one :class:`FoldBlock` (folded for ``-``)."""
+        blocks = self.blocks[quote.start :]
+        if not blocks:
+            return
+        title = next((b for b in blocks if isinstance(b, TextBlock)), None)
+        if title is None:
+            return
+        at = blocks.index(title)
+        fold = FoldBlock(title.source_line, title=title, body=blocks[at + 1 :], open=quote.fold == "+")
+        del self.blocks[quote.start + at :]
+        self.blocks.append(fold)
+
+    def _open_footnote(self, tok: Token) -> None:
+        """A footnote's definition, ``[^label]: text``: its number (as its references show it) hangs in front."""
+        label = str(tok.meta.get("label", ""))
+        number = self.footnotes.get(":" + label, -1)
+        marker = f"[{number + 1}] " if number >= 0 else f"[{label}] "
+        self._stack.append(_Container([(marker, "footnote")], [(" " * len(marker), "")], kind="footnote"))
+
+    def _math(self, tok: Token) -> None:
+        """``$$ … $$`` on lines of its own: the TeX as written, line by line, no markdown escape applied."""
+        first, last = self._lines(tok)
+        if self._comments.inside:
+            self.matcher.unmatched(last)
+            return
+        content = tok.content.strip("\n").replace("\t", " ")
+        self._emit(TextBlock(first, runs=[(content, " ".join(filter(None, [self._content_roles(), "math"])), None)]),
+                   last)
 
     def _heading(self, tok: Token, inline: Token) -> None:
         first, last = self._lines(tok)
@@ -267,23 +318,25 @@ class BlockBuilder:
                     style = str(tok.attrs.get("style", ""))
                     aligns.append(style.partition("text-align:")[2] or "left")
             elif tok.type == "inline" and rows:
-                rows[-1].append(self.inline(tok, roles, row_last))
+                rows[-1].append(self.inline(tok, roles, row_last, cell=True))
             j += 1
         block = TableBlock(first, rows=rows, aligns=aligns, header_rows=header_rows, row_lines=row_lines)
         self._emit(block, last)
         return j
 
 
-def _container_marker(top: _Container, runs: list[Seg]) -> None:
+def _container_marker(top: _Container, runs: list[Seg]) -> list[Seg]:
     """Read the marker that opens a list item's or a quote's first paragraph.
 
-    A task item's ``[ ]`` / ``[x]`` becomes its bullet (☐ / ☑); a callout's ``[!note]``
-    becomes its title (``Note``).
+    A task item's ``[ ]`` / ``[x]`` / ``[-]`` ... becomes its bullet (☐ / ☑ / ☒ ...); a
+    callout's ``[!note]`` becomes its title (``Note``). A foldable callout's (``[!faq]-``)
+    title is its first line only: the runs after it are returned (and cut from ``runs``),
+    to be shown as its body.
     """
     if top.kind == "item":
         m = _TASK.match(runs[0][0])
         if m:
-            box = "☑ " if m.group(1) in "xX" else "☐ "
+            box = _TASK_BOXES.get(m.group(1), "☑ ")
             top.first = [(box, "bullet")]
             top.rest = [("  ", "")]
             runs[0] = (runs[0][0][m.end() :], runs[0][1], runs[0][2])
@@ -292,3 +345,21 @@ def _container_marker(top: _Container, runs: list[Seg]) -> None:
         if m:
             runs[0] = (runs[0][0][m.end() :], runs[0][1], runs[0][2])
             runs.insert(0, (m.group(1).capitalize() + " ", "callout", None))
+            if m.group(2):
+                top.fold = m.group(2)
+                runs.insert(0, (FOLD_MARKERS[m.group(2) == "+"], "callout fold", None))
+                return _split_title(runs)
+    return []
+
+
+def _split_title(runs: list[Seg]) -> list[Seg]:
+    """Cut ``runs`` at its first line break; the runs after it."""
+    for i, (text, roles, link) in enumerate(runs):
+        if "\n" in text:
+            head, _, tail = text.partition("\n")
+            rest = ([(tail, roles, link)] if tail else []) + runs[i + 1 :]
+            del runs[i:]
+            if head:
+                runs.append((head, roles, link))
+            return rest
+    return []

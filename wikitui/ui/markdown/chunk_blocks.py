@@ -28,7 +28,7 @@ def markdown_blocks(src: str, text: str, links: list[Link], matcher: LinkMatcher
         env: markdown-it's environment, shared by the page's chunks.
     """
     tokens = markdown_parser().parse(src, env)
-    builder = BlockBuilder(text, links, matcher, start)
+    builder = BlockBuilder(text, links, matcher, start, footnotes=env.get("footnotes", {}).get("refs", {}))
     if any(t.level >= MAX_NESTING - 1 for t in tokens):
         # markdown-it stopped at its nesting limit and dropped the rest: show the lines as text.
         builder.blocks = [

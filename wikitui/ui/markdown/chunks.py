@@ -82,7 +82,7 @@ def split_chunks(
 ) -> Iterator[tuple[int, int, bool]]:
     """Cut ``lines[first:]`` into ``(start, end, joined)`` ranges that parse the same alone as together.
 
-    A cut is made outside code fences, HTML comments and Obsidian ``%%`` comments, before
+    A cut is made outside code fences, ``$$`` math blocks, HTML comments and Obsidian ``%%`` comments, before
     a line at column 0 that follows a blank line (no CommonMark block continues there),
     or before a one-line bullet item that follows another one (long lists, such as an
     index, would otherwise make one huge chunk); never before a numbered item, whose
@@ -153,6 +153,9 @@ def split_chunks(
             fence = m.group(1)
             if fence[0] == "`" and "`" in line[m.end() :]:
                 fence = ""  # an inline code span, not a fence
+            continue
+        if line.strip() == "$$":  # a math block may hold blank lines too
+            fence = "$$"
             continue
         if html_comment:
             html_comment = "-->" not in line or "<!--" in line[line.rfind("-->") :]

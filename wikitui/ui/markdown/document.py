@@ -21,13 +21,14 @@ from wikitui.core.vault.links import Link, extract_links, mask_text
 from wikitui.core.vault.page import Heading, PageInfo, parse_page, split_frontmatter
 from wikitui.core.words import plural
 from wikitui.ui.markdown.anchors import atx_headings, block_id_line, normalize_anchor
-from wikitui.ui.markdown.blocks import BlankBlock, Block, TextBlock
+from wikitui.ui.markdown.blocks import BlankBlock, Block, FoldBlock, TextBlock
 from wikitui.ui.markdown.chunk_blocks import markdown_blocks, source_blocks
 from wikitui.ui.markdown.chunks import MAX_LINE_CHARS, render_lines, split_chunks
 from wikitui.ui.markdown.header import message_blocks, notice, page_header
 from wikitui.ui.markdown.line import Line
 from wikitui.ui.markdown.links import LinkMatcher
 from wikitui.ui.markdown.pictures import with_pictures
+from wikitui.ui.markdown.table import TableBlock
 
 __all__ = ["PageDocument", "render_page"]
 
@@ -61,6 +62,7 @@ class PageDocument:
         link_first: For each link, its first rendered line (-1 until laid out).
         link_last: For each link, its last rendered line (a label may wrap).
         heading_lines: ``(level, text, rendered line)`` of the headings laid out so far.
+        fold_lines: ``(rendered line, fold)`` of the foldable callouts' titles laid out so far, in order.
         headings: The page's ATX headings with their file lines (for anchors).
 
     Args:
@@ -70,6 +72,7 @@ class PageDocument:
         source_lexer: Show ``text`` as highlighted source with this pygments lexer name
             (raw files) instead of rendering markdown.
         valid_utf8: Whether the file decoded cleanly; None guesses from replacement characters.
+        folds_open: Show foldable callouts open, ``[!faq]-`` too (a chat answer, which has no fold cursor).
     """
 
     def __init__(
@@ -80,8 +83,10 @@ class PageDocument:
         info: PageInfo | None = None,
         source_lexer: str | None = None,
         valid_utf8: bool | None = None,
+        folds_open: bool = False,
     ) -> None:
         self.source = text
+        self.folds_open = folds_open
         self.path = path
         self._masked: str | None = None
         self._offset_cursor = (0, 0)  # (line, offset) of the last line start looked up
@@ -120,7 +125,8 @@ class PageDocument:
         self.link_first: list[int] = []
         self.link_last: list[int] = []
         self.heading_lines: list[tuple[int, str, int]] = []
-        #: Embedded pictures by link index, drawn under their embed line (:mod:`pictures`).
+        self.fold_lines: list[tuple[int, FoldBlock]] = []
+        #: Embedded pictures (and parts of pages, :mod:`embedded_notes`) by link index, drawn under their embed line.
         self.pictures: dict[int, object] = {}
         self._next = 0
         self._ends_blank = False
@@ -189,12 +195,41 @@ class PageDocument:
         self.pictures.update(pictures)
         self.width = 0  # laid out again, with them
 
+    def toggle_fold(self, fold: FoldBlock) -> None:
+        """Open a folded callout or fold an open one; the page is laid out again from the next :meth:`set_width`."""
+        fold.open = not fold.open
+        self.width = 0
+
+    def reveal_link(self, index: int) -> bool:
+        """Open the folded callouts that hide link ``index``; whether any was (lay the page out again then)."""
+        opened = False
+        for chunk in self._parsed:
+            for block in chunk.blocks or ():
+                if isinstance(block, FoldBlock) and _open_to(block, index):
+                    opened = True
+        if opened:
+            self.width = 0
+        return opened
+
+    def select_fold(self, fold: FoldBlock | None) -> list[int]:
+        """Put the page's cursor on ``fold`` (None: on no fold); the rendered lines whose look changed."""
+        changed = []
+        for line, each in self.fold_lines:
+            if each.selected != (each is fold):
+                each.selected = each is fold
+                segments = self.lines[line].segments
+                at = next((i for i, seg in enumerate(segments) if "fold" in seg[1].split()), None)
+                if at is not None:
+                    segments[at] = each.marker()
+                    changed.append(line)
+        return changed
+
     def set_width(self, width: int) -> None:
         """Start laying out for ``width`` cells (keeps parsed blocks); lays out the header."""
         if width == self.width and (self.lines or not self.header):
             return
         self.width = width
-        self.lines, self.line_sources, self.heading_lines = [], [], []
+        self.lines, self.line_sources, self.heading_lines, self.fold_lines = [], [], [], []
         self.link_first = [-1] * len(self.links)
         self.link_last = [-1] * len(self.links)
         self._next = 0
@@ -202,7 +237,9 @@ class PageDocument:
             self._append(block)
 
     def _append(self, block: Block) -> None:
-        lines = with_pictures(block.layout(self.width), self.pictures, self.width)
+        lines = block.layout(self.width)
+        if not isinstance(block, TableBlock):  # a table's embeds stay inside their cells, as ``⧉ label``
+            lines = with_pictures(lines, self.pictures, self.width)
         base = len(self.lines)
         floor = self.line_sources[-1] if self.line_sources else 0
         first, last = self.link_first, self.link_last
@@ -216,6 +253,8 @@ class PageDocument:
             self.line_sources.append(floor)
         if isinstance(block, TextBlock) and block.heading:
             self.heading_lines.append((block.heading, block.plain, base))
+        elif isinstance(block, FoldBlock):
+            self.fold_lines.extend((base + n, fold) for n, fold in block.rows)
         self.lines.extend(lines)
         self._ends_blank = isinstance(block, BlankBlock)
 
@@ -259,7 +298,10 @@ class PageDocument:
         # Links past the cut of an over-long line are not shown.
         hidden = frozenset(k for k in range(lo, hi) if cuts and links[k].start >= cuts.get(links[k].line, 1 << 62))
         matcher = LinkMatcher(self.links, lo, hi, hidden)
-        return markdown_blocks(src, self.source, self.links, matcher, chunk.start, self._env)
+        blocks = markdown_blocks(src, self.source, self.links, matcher, chunk.start, self._env)
+        if self.folds_open:
+            _open_folds(blocks)
+        return blocks
 
     def step(self) -> bool:
         """Lay out the next chunk (parsing it first if needed); False once complete."""
@@ -338,6 +380,36 @@ class PageDocument:
             if normalize_anchor(text) == wanted:
                 return line
         return None
+
+
+def _holds_link(block: Block, index: int) -> bool:
+    """Whether link ``index`` is drawn by ``block`` (its text, a table's cells, a fold's title or body)."""
+    if isinstance(block, FoldBlock):
+        return _holds_link(block.title, index) or any(_holds_link(b, index) for b in block.body)
+    if isinstance(block, TextBlock):
+        return any(link == index for _t, _r, link in block.runs)
+    if isinstance(block, TableBlock):
+        return any(link == index for row in block.rows for cell in row for _t, _r, link in cell)
+    return False
+
+
+def _open_to(fold: FoldBlock, index: int) -> bool:
+    """Open ``fold`` and the folds inside it down to link ``index`` when the link is in its body; whether it is."""
+    if not any(_holds_link(b, index) for b in fold.body):
+        return False
+    fold.open = True
+    for block in fold.body:
+        if isinstance(block, FoldBlock):
+            _open_to(block, index)
+    return True
+
+
+def _open_folds(blocks: list[Block]) -> None:
+    """Open every foldable callout among ``blocks`` (and inside them)."""
+    for block in blocks:
+        if isinstance(block, FoldBlock):
+            block.open = True
+            _open_folds(block.body)
 
 
 def _source_chunks(lines: list[str], max_chars: int = SOURCE_CHUNK_CHARS) -> Iterator[_Chunk]:

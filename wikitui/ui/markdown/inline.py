@@ -18,6 +18,7 @@ from urllib.parse import unquote
 from markdown_it.token import Token
 
 from wikitui.core.vault.links import is_external, split_wikilink
+from wikitui.core.vault.tags import tag_spans
 from wikitui.ui.markdown.line import Seg
 
 #: ``take(kind, key, embed, last_line)``: the tab-stop index of a link found, or None
@@ -70,6 +71,7 @@ class InlineWalk:
         link_from: Index in :attr:`runs` where that link's text starts.
         href: That link's target as written.
         roles: The roles of text at this point of the walk (kept by :meth:`restyle`).
+        cell: Whether the text is a table cell's: an embed stays inside the cell as its ``⧉ label``.
     """
 
     take: Take
@@ -83,6 +85,7 @@ class InlineWalk:
     link_from: int = 0
     href: str = ""
     roles: str = ""
+    cell: bool = False
 
     def __post_init__(self) -> None:
         self.restyle()
@@ -95,8 +98,11 @@ class InlineWalk:
             self.roles = " ".join(self.styles)
 
     def embed(self, shown: str, index: int | None, role: str) -> None:
-        """Add an embed (``⧉ label``): it stands on a line of its own."""
+        """Add an embed (``⧉ label``): it stands on a line of its own (in a table cell, in the cell's text)."""
         runs = self.runs
+        if self.cell:
+            runs.append((shown, role, index))
+            return
         if runs and not runs[-1][0].endswith("\n"):
             runs.append(("\n", "", None))
         runs.append((shown, role, index))
@@ -108,8 +114,18 @@ def _text(walk: InlineWalk, tok: Token) -> None:
     content = tok.content
     if "%%" in content or walk.comments.inside:
         content = walk.comments.strip(content)
-    if content:
-        walk.runs.append((content.replace("\t", " "), walk.roles, walk.link))
+    if not content:
+        return
+    content = content.replace("\t", " ")
+    spans = tag_spans(content) if "#" in content and walk.link is None and not walk.link_role else ()
+    at = 0
+    for a, b, _name in spans:  # inline ``#tags`` look like tags (a link's text is the link's)
+        if a > at:
+            walk.runs.append((content[at:a], walk.roles, None))
+        walk.runs.append((content[a:b], f"{walk.roles} tag".strip(), None))
+        at = b
+    if at < len(content):
+        walk.runs.append((content[at:], walk.roles, walk.link))
 
 
 def _softbreak(walk: InlineWalk, tok: Token) -> None:
@@ -133,14 +149,24 @@ def _code_inline(walk: InlineWalk, tok: Token) -> None:
     walk.runs.append((tok.content, f"{walk.roles} code".strip(), walk.link))
 
 
+def _math_inline(walk: InlineWalk, tok: Token) -> None:
+    """``$…$`` or ``$$…$$`` inside a paragraph: the TeX as written (no markdown escape applied), ``math`` role."""
+    walk.runs.append((tok.content.replace("\t", " "), f"{walk.roles} math".strip(), walk.link))
+
+
+def _footnote_ref(walk: InlineWalk, tok: Token) -> None:
+    """``[^label]``: the footnote's number, as Obsidian numbers them in the order they are first cited."""
+    walk.runs.append((f"[{int(tok.meta.get('id', 0)) + 1}]", f"{walk.roles} footnote".strip(), walk.link))
+
+
 def _open_style(walk: InlineWalk, tok: Token) -> None:
-    """``em_open``, ``strong_open``, ``s_open``: the role (``em``...) applies from here."""
+    """``em_open``, ``strong_open``, ``s_open``, ``mark_open``: the role (``em``...) applies from here."""
     walk.styles.append(tok.type[: -len("_open")])
     walk.restyle()
 
 
 def _close_style(walk: InlineWalk, tok: Token) -> None:
-    """``em_close``, ``strong_close``, ``s_close``: the role opened last of that name ends."""
+    """``em_close``, ``strong_close``, ``s_close``, ``mark_close``: the role opened last of that name ends."""
     name = tok.type[: -len("_close")]
     styles = walk.styles
     for i in range(len(styles) - 1, -1, -1):
@@ -181,6 +207,9 @@ def _image(walk: InlineWalk, tok: Token) -> None:
     if index is None and walk.link is not None:
         index = walk.link
     label = tok.content or src.rsplit("/", 1)[-1]
+    alt, bar, size = label.rpartition("|")
+    if bar and _SIZE.match(size.strip()):  # ``![alt|100](x.png)``: a size, not part of the alt text
+        label = alt.strip() or src.rsplit("/", 1)[-1]
     walk.embed(f"⧉ {label}", index, "link-external" if index is None else "")
 
 
@@ -208,9 +237,14 @@ HANDLERS: dict[str, Callable[[InlineWalk, Token], None]] = {
     "em_open": _open_style,
     "strong_open": _open_style,
     "s_open": _open_style,
+    "mark_open": _open_style,
     "em_close": _close_style,
     "strong_close": _close_style,
     "s_close": _close_style,
+    "mark_close": _close_style,
+    "math_inline": _math_inline,
+    "math_inline_double": _math_inline,
+    "footnote_ref": _footnote_ref,
     "link_open": _link_open,
     "link_close": _link_close,
     "image": _image,
@@ -219,7 +253,7 @@ HANDLERS: dict[str, Callable[[InlineWalk, Token], None]] = {
 
 
 def inline_runs(
-    tok: Token, roles: str, last_line: int, take: Take, comments: ObsidianComments, breaks: bool
+    tok: Token, roles: str, last_line: int, take: Take, comments: ObsidianComments, breaks: bool, cell: bool = False
 ) -> list[Seg]:
     """The runs of an inline token; links get their tab-stop index.
 
@@ -230,8 +264,9 @@ def inline_runs(
         take: Gives a link found its tab-stop index.
         comments: Whether the text is inside an Obsidian comment (updated as comments open and close).
         breaks: Whether a single newline is a line break.
+        cell: Whether the text is a table cell's (embeds stay in it).
     """
-    walk = InlineWalk(take, comments, last_line, breaks, styles=[roles] if roles else [])
+    walk = InlineWalk(take, comments, last_line, breaks, styles=[roles] if roles else [], cell=cell)
     handlers = HANDLERS
     for child in tok.children or ():
         if comments.inside and child.type != "text":

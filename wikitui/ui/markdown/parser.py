@@ -2,7 +2,10 @@
 
 markdown-it-py with tables and strikethrough, and inline rules for ``[[wikilinks]]``
 (and ``![[embeds]]``) and bare ``https://`` URLs, which Obsidian links. A single
-newline is a line break (Obsidian's "strict line breaks" off).
+newline is a line break (Obsidian's "strict line breaks" off). Math (``$…$``, ``$$…$$``)
+and footnotes (``[^1]``, ``[^1]: …``, ``^[inline]``) come from ``mdit-py-plugins``
+(dollarmath, footnote): math is kept verbatim, no markdown escape applied inside it;
+``==highlight==`` is a small inline rule here (the plugins have no ``mark``).
 
 Work stays bounded: markdown-it looks for the end of a link label from every ``[``
 to the end of the paragraph, so a paragraph of unclosed brackets took time
@@ -34,6 +37,8 @@ LABEL_SCAN_SLACK = 64
 MAX_NESTING = 200
 #: ``[[inner]]`` with an optional ``!``: the core's wikilink syntax, anchored at a position.
 _WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
+#: ``==text==``: no space just inside the marks, no ``=`` run of three.
+_MARK = re.compile(r"==(?=[^\s=])(?:[^=\n]|=(?!=))*?(?<=[^\s=])==(?!=)")
 
 
 def _wikilink_rule(state: StateInline, silent: bool) -> bool:
@@ -93,6 +98,50 @@ def _bare_url_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _mark_rule(state: StateInline, silent: bool) -> bool:
+    """markdown-it inline rule: ``==text==`` as ``mark_open``, the text's own inline tokens, ``mark_close``.
+
+    As Obsidian: the text may not start or end with a space, and may hold emphasis,
+    links and code; the closing ``==`` is the first one after the text.
+    """
+    src, pos = state.src, state.pos
+    if not src.startswith("==", pos) or src.startswith("===", pos):
+        return False
+    m = _MARK.match(src, pos, state.posMax)
+    if m is None:
+        return False
+    if not silent:
+        end = state.posMax
+        state.push("mark_open", "mark", 1).markup = "=="
+        state.pos, state.posMax = pos + 2, m.end() - 2
+        state.md.inline.tokenize(state)
+        state.push("mark_close", "mark", -1).markup = "=="
+        state.posMax = end
+    state.pos = m.end()
+    return True
+
+
+def _footnotes_seen(state: StateCore) -> None:
+    """After a piece's inline parse: remember the number each footnote got (``env["footnote_numbers"]``)."""
+    refs = state.env.get("footnotes", {}).get("refs", {})
+    state.env.setdefault("footnote_numbers", {}).update((k, v) for k, v in refs.items() if v >= 0)
+
+
+def _footnotes_kept(state: StateCore) -> None:
+    """After a piece's block parse: a definition parsed now keeps the number earlier pieces' references gave it.
+
+    The footnote plugin resets a label's number when it meets its definition, which is
+    right for a whole page parsed at once (definitions are read before any reference) but
+    not for a page parsed in chunks, where the references may be in an earlier chunk.
+    """
+    known = state.env.get("footnote_numbers")
+    refs = state.env.get("footnotes", {}).get("refs")
+    if known and refs:
+        for label, number in refs.items():
+            if number < 0 and label in known:
+                refs[label] = known[label]
+
+
 def label_scan_cost(src: str) -> int:
     """About how many characters markdown-it scans looking for the link labels of ``src``.
 
@@ -135,8 +184,19 @@ def _bounded_inline(state: StateCore) -> None:
 def _new_parser() -> MarkdownIt:
     # CommonMark's preset stops parsing at 20 levels of nesting and silently drops the
     # rest of the page; outliners nest lists deeper than that.
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.footnote import footnote_plugin
+
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "breaks": True}).enable("table").enable("strikethrough")
+    # ``$5 and $6`` is money, not math (digits next to the dollars); ``$$…$$`` inside a paragraph is math too.
+    dollarmath_plugin(md, allow_labels=False, allow_digits=False, double_inline=True)
+    # Definitions stay where they are written (a page is parsed in chunks, a definition may come
+    # in a later one); a reference is one even when its definition is yet to be parsed.
+    footnote_plugin(md, inline=False, move_to_end=False, always_match_refs=True)
+    md.core.ruler.after("block", "footnotes_kept", _footnotes_kept)
+    md.core.ruler.after("inline", "footnotes_seen", _footnotes_seen)
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    md.inline.ruler.before("emphasis", "mark", _mark_rule)
     md.inline.ruler.before("text", "bare_url", _bare_url_rule)
     return md
 

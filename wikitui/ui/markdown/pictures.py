@@ -20,6 +20,8 @@ sixel image written over them once all of it is on screen.
 
 from __future__ import annotations
 
+import math
+import re
 from typing import TYPE_CHECKING
 
 from wikitui.ui.markdown.line import Line
@@ -34,6 +36,31 @@ MAX_COLUMNS = 72
 MAX_ROWS = 24
 #: The role prefix that carries a cell's two colours.
 PIXEL_ROLE = "px:"
+#: An embed's size, as Obsidian reads it after ``|``: ``100`` (width) or ``100x145`` (width × height), in pixels.
+_SIZE = re.compile(r"^\s*(\d{1,5})(?:\s*x\s*(\d{1,5}))?\s*$")
+
+
+def picture_size(label: str, kind: str) -> str:
+    """The size an embed asks for: a wikilink's label (``![[x.png|100]]``), a markdown image's alt after ``|``
+    (``![photo|100x80](x.png)``); "" when none."""
+    if kind == "wiki":
+        return label
+    return label.rpartition("|")[2] if "|" in label else ""
+
+
+def picture_box(label: str, cell: tuple[int, int] = (10, 20)) -> tuple[int, int]:
+    """The cells (columns, rows) an embedded picture may take: its ``|W`` or ``|WxH`` size, else the most.
+
+    Pixels become cells by the terminal's cell size, as the picture is drawn at (10×20 when
+    it cannot be known); a picture is never drawn larger than :data:`MAX_COLUMNS` × :data:`MAX_ROWS`.
+    The picture keeps its shape inside the box (only the width given: as tall as that width makes it).
+    """
+    m = _SIZE.match(label)
+    if m is None:
+        return MAX_COLUMNS, MAX_ROWS
+    columns = min(MAX_COLUMNS, max(1, math.ceil(int(m.group(1)) / max(1, cell[0]))))
+    rows = MAX_ROWS if m.group(2) is None else min(MAX_ROWS, max(1, math.ceil(int(m.group(2)) / max(1, cell[1]))))
+    return columns, rows
 
 
 def picture_lines(picture: PILImage, width: int, source_line: int) -> list[Line]:

@@ -64,15 +64,16 @@ class SixelRow(Line):
     rows: int = 1
 
 
-def decode_picture(path, cell: tuple[int, int]) -> PILImage:
-    """The picture at ``path``, scaled to fit the largest size a page draws, on white (call in a worker).
+def decode_picture(path, cell: tuple[int, int], box: tuple[int, int] | None = None) -> PILImage:
+    """The picture at ``path``, scaled to fit ``box`` cells (the largest size a page draws), on white (call in a worker).
 
     Raises:
         OSError, ValueError, PIL.Image.DecompressionBombError: not a picture Pillow can read safely.
     """
     from PIL import Image
 
-    limit = (MAX_COLUMNS * cell[0], MAX_ROWS * cell[1])
+    columns, rows = box or (MAX_COLUMNS, MAX_ROWS)
+    limit = (columns * cell[0], rows * cell[1])
     with Image.open(path) as img:
         img.draft("RGB", limit)  # JPEG: decode at a reduced scale
         img.thumbnail(limit)

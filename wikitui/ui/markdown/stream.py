@@ -54,7 +54,8 @@ class Part:
 
     def __init__(self, text: str, link_offset: int) -> None:
         # Text that starts with a rule would be read as frontmatter: a newline in front prevents it.
-        self.doc = PageDocument("\n" + text if text.startswith("---") else text, path=None)
+        # An answer shows its folded callouts open: the chat has no cursor to open them with.
+        self.doc = PageDocument("\n" + text if text.startswith("---") else text, path=None, folds_open=True)
         self.link_offset = link_offset
 
     def lines(self, width: int) -> list[Line]:

@@ -8,6 +8,7 @@ wrapped line of its cells separated by ``│``, so it still loses nothing.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rich.cells import get_character_cell_size
@@ -18,6 +19,14 @@ from wikitui.ui.markdown.wrap import wrap_runs
 
 #: Cells a column gets at least (or its natural width, when smaller) before the table goes row by row.
 MIN_COLUMN_CELLS = 4
+#: The pieces a cell's line may break between: words, and the parts of a word after its hyphens.
+_CELL_WORD = re.compile(r"[^\s-]*-+|[^\s-]+")
+
+
+def _longest_word(cell: list[Seg]) -> int:
+    """Cells taken by the longest piece of a cell no line break may fall inside (see :data:`_CELL_WORD`)."""
+    text = "".join(t for t, _, _ in cell)
+    return max((text_width(w) for w in _CELL_WORD.findall(text)), default=1)
 
 
 def _widest_char(cell: list[Seg]) -> int:
@@ -53,15 +62,20 @@ class TableBlock(Block):
         ncols = max((len(r) for r in self.rows), default=0)
         natural = [1] * ncols
         least = [1] * ncols  # a column is never narrower than its widest character
+        words = [1] * ncols  # nor, when every column's longest word fits, than that word
         for row in self.rows:
             for c, cell in enumerate(row):
                 natural[c] = max(natural[c], sum(text_width(t) for t, _, _ in cell))
                 least[c] = max(least[c], _widest_char(cell))
+                words[c] = max(words[c], _longest_word(cell))
         avail = width - (3 * ncols + 1)
         if sum(natural) <= avail:
             return natural
         if avail < sum(max(least[c], min(natural[c], MIN_COLUMN_CELLS)) for c in range(ncols)):
             return None
+        whole = [max(least[c], min(words[c], natural[c])) for c in range(ncols)]
+        if sum(whole) <= avail:  # lines break at spaces and hyphens only, never inside a word
+            least = whole
         # Find the largest cap t with sum(max(least, min(n, t))) <= avail: narrow columns keep their width.
         lo, hi = 1, max(natural)
         while lo < hi:
@@ -104,7 +118,7 @@ class TableBlock(Block):
                 cell = row[c] if c < len(row) else []
                 if r < self.header_rows:
                     cell = add_roles(cell, "table-header")
-                cells.append([line for line in wrap_runs(cell, w) if line] or [[]])
+                cells.append([line for line in wrap_runs(cell, w, hyphens=True) if line] or [[]])
             grid.append(cells)
         tall = any(len(cell) > 1 for cells in grid[self.header_rows :] for cell in cells)
         rows: list[list[Seg]] = [border("┌", "┬", "┐")]

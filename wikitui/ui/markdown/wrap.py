@@ -23,6 +23,8 @@ from rich.cells import cell_len, get_character_cell_size
 from wikitui.ui.markdown.line import Seg, text_width
 
 _WORD = re.compile(r"\S+\s*|\s+")
+#: The same, a line also breaking after a hyphen (``Context-`` / ``efficiency``), as table cells do (UAX #14).
+_WORD_HYPHEN = re.compile(r"[^\s-]*-+\s*|[^\s-]+\s*|\s+")
 
 #: Characters a line may break before and after: Han, kana, Bopomofo, full-width letters and digits.
 _IDEOGRAPHIC = (
@@ -113,12 +115,12 @@ class _RunSlicer:
         return out
 
 
-def _break_offsets(text: str, width: int, ascii_only: bool) -> list[int]:
+def _break_offsets(text: str, width: int, ascii_only: bool, hyphens: bool = False) -> list[int]:
     """Where one paragraph of ``text`` breaks to fit ``width`` cells (offsets of the lines after the first)."""
     measure = len if ascii_only else cell_len
     breaks: list[int] = []
     col = 0
-    units = _CJK_UNIT if not ascii_only and _HAS_IDEOGRAPHIC.search(text) else _WORD
+    units = _CJK_UNIT if not ascii_only and _HAS_IDEOGRAPHIC.search(text) else _WORD_HYPHEN if hyphens else _WORD
     for m in units.finditer(text):
         word = m.group()
         if not word:
@@ -137,11 +139,12 @@ def _break_offsets(text: str, width: int, ascii_only: bool) -> list[int]:
     return breaks
 
 
-def wrap_runs(runs: list[Seg], width: int) -> list[list[Seg]]:
+def wrap_runs(runs: list[Seg], width: int, hyphens: bool = False) -> list[list[Seg]]:
     """Word-wrap styled runs to ``width`` cells; hard breaks (``\\n``) always break.
 
     Words longer than the width are split by character; CJK text also breaks between
-    its characters (see the module's docstring). Spaces at a break are dropped,
+    its characters (see the module's docstring); with ``hyphens`` (a table cell), a
+    line may also break after a hyphen. Spaces at a break are dropped,
     so a link wrapped over two lines keeps its index on both halves.
     """
     width = max(1, width)
@@ -152,7 +155,7 @@ def wrap_runs(runs: list[Seg], width: int) -> list[list[Seg]]:
         if (len(text) if ascii_only else cell_len(text)) <= width:
             out.append(para)
             continue
-        breaks = _break_offsets(text, width, ascii_only)
+        breaks = _break_offsets(text, width, ascii_only, hyphens)
         slicer = _RunSlicer(para)
         bounds = [0, *breaks, len(text)]
         for a, b in zip(bounds, bounds[1:]):

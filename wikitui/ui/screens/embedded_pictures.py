@@ -22,7 +22,7 @@ import os
 from typing import TYPE_CHECKING
 
 from wikitui.core.vault.formats.kinds import kind_of
-from wikitui.ui.markdown.pictures import MAX_COLUMNS, MAX_ROWS, small_picture
+from wikitui.ui.markdown.pictures import picture_box, picture_size, small_picture
 from wikitui.ui.picture_method import method_in_use
 from wikitui.ui.terminal_pictures import app_truecolor, cell_pixels, driver_writer
 
@@ -50,10 +50,14 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
         return
     root = display.workspace.root
     app = display.screen.app
-    box = (MAX_COLUMNS, MAX_ROWS)  # encoded at the largest size drawn: the terminal scales it for a narrower pane
     method = page_method(app)
     # The cell size here, not in the worker: reading it may load textual-image with stdout swapped out.
     cell = cell_pixels() if method != "halfcell" else None
+    # Each at its ``|W`` / ``|WxH`` size, else the largest size drawn (the terminal scales it for a narrower pane).
+    sizes = {index: picture_size(doc.links[index].label, doc.links[index].kind) for index in wanted}
+    sized = any(picture_box(size) != picture_box("") for size in sizes.values())
+    size_cell = cell or (cell_pixels() if sized else (10, 20))  # pixels to cells as the terminal draws them
+    boxes = {index: picture_box(size, size_cell) for index, size in sizes.items()}
     if method == "sixel":
         from wikitui.ui.markdown.sixel_pictures import SixelPicture, decode_picture, encode_sixel
 
@@ -61,9 +65,9 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
         request = sixel_encoder(display, doc, cell)
         width = page.scrollable_content_region.width
 
-    def decode(file):
+    def decode(file, box):
         if method == "sixel" and cell is not None:  # decoded, and encoded for the pane's width, once per picture
-            picture = SixelPicture(decode_picture(file, cell), cell, request)
+            picture = SixelPicture(decode_picture(file, cell, box), cell, request)
             size = picture.cells(width)
             picture.add_sixel(size, encode_sixel(picture.image, cell, size))
             return picture
@@ -71,18 +75,19 @@ def load_embedded_pictures(display: PageDisplay, path: str) -> None:
             from wikitui.ui.markdown.kitty_pictures import encode_picture
 
             return encode_picture(file, box, cell)
-        return small_picture(file)
+        return small_picture(file, *box)
 
     def work() -> None:
         decoded, by_target = {}, {}
         for index, target in wanted.items():
-            if target not in by_target:  # a picture embedded twice is decoded (and sent) once
+            key = (target, boxes[index])
+            if key not in by_target:  # a picture embedded twice at one size is decoded (and sent) once
                 try:
-                    by_target[target] = decode(root / target)
+                    by_target[key] = decode(root / target, boxes[index])
                 except Exception:  # noqa: BLE001 - unreadable, too large, not a picture: the alt line stays
-                    by_target[target] = None
-            if by_target[target] is not None:
-                decoded[index] = by_target[target]
+                    by_target[key] = None
+            if by_target[key] is not None:
+                decoded[index] = by_target[key]
         if decoded:
             app.call_from_thread(_arrived, display, doc, decoded, cell if method == "kitty" else None)
 

@@ -5,7 +5,8 @@ diff view, read-only. The diff shows what the highlighted version changed (from 
 version before it); ``m`` marks a version, and the diff then compares the marked
 version with the highlighted one, any two. ``v`` shows the highlighted version's
 text instead (read-only), and ``d`` asks for a day and shows the page as it was
-then. ``r`` proposes the highlighted version back as a pending changeset (op
+then, rendered and read-only, its links followed on the same day
+(:class:`~wikitui.ui.screens.dated_page.DatedPageScreen`). ``r`` proposes the highlighted version back as a pending changeset (op
 ``edit``, reason "restore version of <date>"), reviewed with ``ctrl+r`` like any
 agent proposal; nothing is written here.
 Versions are read (git, or wikitui's records) in a thread worker.
@@ -15,7 +16,7 @@ Versions are read (git, or wikitui's records) in a thread worker.
 | `↑` `↓` / `k` `j` | the previous / next version |
 | `m` | mark the highlighted version to compare with (again: unmark) |
 | `v` | the highlighted version's text, read-only (again: the diff) |
-| `d` | the page on a day: type `2026-11-01` or `7d`, `enter` |
+| `d` | the page on a day: type `2026-11-01` or `7d`, `enter` (its links open on that day too) |
 | `r` | propose restoring the highlighted version (a pending changeset) |
 | `esc` | close |
 """
@@ -73,8 +74,6 @@ class HistoryScreen(Screen[None]):
         self.proposed: str | None = None
         #: Whether the right pane shows the highlighted version's text (else the diff).
         self.showing_text = False
-        # (version index, what to say) after a day was asked for: said while that version stays highlighted.
-        self._dated: tuple[int, str] | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="history-body"):
@@ -173,8 +172,6 @@ class HistoryScreen(Screen[None]):
         version = self.versions[index]
         self.query_one("#history-text", TextArea).load_text(version.text or "")
         what = f"The page as of {version.when}" + (" (deleted)" if version.text is None else "")
-        if self._dated is not None and self._dated[0] == index:
-            what = self._dated[1]
         self.query_one("#history-status", Label).update(what + " · read-only")
 
     def _switch(self, text: bool) -> None:
@@ -244,6 +241,7 @@ class HistoryScreen(Screen[None]):
     def _date_given(self, event: Input.Submitted) -> None:
         from wikitui.core.changes.versions import version_at
         from wikitui.core.vault.dates import BadDate, parse_day
+        from wikitui.ui.screens.dated_page import DatedPageScreen
 
         try:
             day = parse_day(event.value)
@@ -256,10 +254,8 @@ class HistoryScreen(Screen[None]):
             self.notify(f"{self.path} did not exist on {day.isoformat()} (as far as its history tells)",
                         severity="warning")
             return
-        index = self.versions.index(version)
-        self._dated = (index, f"The page as it was on {day.isoformat()} (version of {version.when})")
-        self.query_one(OptionList).highlighted = index
-        self._switch(True)
+        self.query_one(OptionList).highlighted = self.versions.index(version)
+        self.app.push_screen(DatedPageScreen(self.workspace, self.path, day))
 
     def _hide_date(self) -> None:
         field = self.query_one("#history-date", Input)

@@ -49,12 +49,15 @@ class Navigator:
     """
 
     def __init__(self, screen: Screen, workspace: Workspace, display: PageDisplay, *,
-                 opener: Callable[[str], Any], on_created: Callable[[str], None]) -> None:
+                 opener: Callable[[str], Any], on_created: Callable[[str], None],
+                 on_shown: Callable[[str], None] = lambda _path: None) -> None:
         self.screen = screen
         self.workspace = workspace
         self.display = display
         self.opener = opener
         self.on_created = on_created
+        #: Called with each path once it is shown (it is then read: no longer marked as changed by others).
+        self.on_shown = on_shown
         #: Pages and sources visited, for back and forward.
         self.history = History()
         self._waiting_for_first_page = False
@@ -71,11 +74,12 @@ class Navigator:
         vault = self.workspace.vault
         for candidate in (last_page, vault.index_path):
             if candidate and (vault.root / candidate).is_file() and vault.is_page_path(candidate):
-                self.open_path(candidate)
+                self.open_path(candidate, rows=False)  # a vault last left on log.md opens on its text
                 return
         self._waiting_for_first_page = True
 
-    def open_path(self, path: str, *, anchor: str = "", line: int | None = None, focus: bool = True) -> None:
+    def open_path(self, path: str, *, anchor: str = "", line: int | None = None, focus: bool = True,
+                  rows: bool = True) -> None:
         """Open a page or a raw source, remember it for back/forward, and focus the page pane.
 
         Args:
@@ -83,10 +87,11 @@ class Navigator:
             anchor: Heading or ``^block`` to scroll to.
             line: 1-based line to bring into view (search hits, backlinks).
             focus: Move the focus to the page pane.
+            rows: log.md opens as its entries' rows (:class:`~wikitui.ui.screens.log_rows.LogScreen`); False: as text.
         """
         page = self.page
         self.history.remember(path, anchor=anchor, leaving_scroll=page.scroll_y)
-        self._show(path, anchor=anchor, line=line)
+        self._show(path, anchor=anchor, line=line, visit=rows)
         if focus:
             page.focus()
 
@@ -107,10 +112,24 @@ class Navigator:
         self._show(path, scroll_y=self.page.scroll_y if keep_scroll else 0, changed=changed)
 
     def _show(self, path: str, *, anchor: str = "", line: int | None = None, scroll_y: float = 0,
-              changed: bool = False) -> None:
+              changed: bool = False, visit: bool = False) -> None:
         self.display.show(path, anchor=anchor, line=line, scroll_y=scroll_y, changed=changed)
+        self.on_shown(path)
         self.reveal_in_trees(path)
         self.refresh_history_keys()
+        if visit and path == self.workspace.vault.log_path and self.display.current_kind == "page":
+            self._log_rows()
+
+    def _log_rows(self) -> None:
+        """log.md's entries as rows over the page pane; ``t`` leaves its text shown, ``esc`` goes back."""
+        from wikitui.ui.screens.log_rows import LogScreen
+
+        def closed(how: str | None) -> None:
+            if how == "back":
+                self.back()
+
+        if not isinstance(self.screen.app.screen, LogScreen):
+            self.screen.app.push_screen(LogScreen(self.workspace), closed)
 
     def reveal_in_trees(self, path: str) -> None:
         """Move the tree cursors to ``path`` without taking the focus."""
@@ -135,7 +154,7 @@ class Navigator:
         page = self.page
         loc = self.history.back(leaving_scroll=page.scroll_y)
         if loc is not None:
-            self._show(loc.path, scroll_y=loc.scroll_y)
+            self._show(loc.path, scroll_y=loc.scroll_y, visit=True)
             page.focus()
 
     def forward(self) -> None:
@@ -143,7 +162,7 @@ class Navigator:
         page = self.page
         loc = self.history.forward(leaving_scroll=page.scroll_y)
         if loc is not None:
-            self._show(loc.path, scroll_y=loc.scroll_y)
+            self._show(loc.path, scroll_y=loc.scroll_y, visit=True)
             page.focus()
 
     def outline(self) -> None:

@@ -18,6 +18,7 @@ from wikitui.core.vault.claims import ClaimRecords
 from wikitui.core.vault.staleness import SourceRecords
 from wikitui.core.vault.visible_text import visible_line
 from wikitui.core.words import plural
+from wikitui.ui.screens.embedded_notes import load_embedded_notes
 from wikitui.ui.screens.embedded_pictures import load_embedded_pictures
 from wikitui.ui.screens.source_display import hide_picture, lexer_for, show_converted
 from wikitui.ui.state import VaultState
@@ -143,6 +144,7 @@ class PageDisplay:
             if line:
                 page.scroll_to_line(line)
             load_embedded_pictures(self, path)  # drawn under their embed lines once decoded, in a worker
+            load_embedded_notes(self, path)  # ``![[Page#^id]]``: the block under its embed line, read in a worker
         self.current_kind = "page"
         self.current_info = info
         self.vault_state.last_page = path

@@ -93,6 +93,10 @@ class ChatMessage(Widget):
         & > .chat-message--quote-bar { color: $primary; }
         & > .chat-message--callout { color: $text-primary; text-style: bold; }
         & > .chat-message--bullet { color: $text-accent; }
+        & > .chat-message--mark { background: $warning-muted; }
+        & > .chat-message--math { color: $text-secondary; }
+        & > .chat-message--footnote { color: $text-accent; }
+        & > .chat-message--tag { color: $text-accent; }
         & > .chat-message--rule { color: $text-muted; }
         & > .chat-message--table-border { color: $text-muted; }
         & > .chat-message--table-header { text-style: bold; }

@@ -64,6 +64,10 @@ PageView {
     & > .page-view--quote-bar { color: $primary; }
     & > .page-view--callout { color: $text-primary; text-style: bold; }
     & > .page-view--bullet { color: $text-accent; }
+    & > .page-view--mark { background: $warning-muted; }
+    & > .page-view--math { color: $text-secondary; }
+    & > .page-view--footnote { color: $text-accent; }
+    & > .page-view--tag { color: $text-accent; }
     & > .page-view--rule { color: $text-muted; }
     & > .page-view--table-border { color: $text-muted; }
     & > .page-view--table-header { text-style: bold; }

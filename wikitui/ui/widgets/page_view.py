@@ -21,6 +21,7 @@ from textual.strip import Strip
 
 from wikitui.core.vault.links import Link
 from wikitui.core.vault.page import PageInfo
+from wikitui.ui.markdown.blocks import FoldBlock
 from wikitui.ui.markdown.document import PageDocument
 from wikitui.ui.markdown.link_cursor import LinkCursor, Resolver
 from wikitui.ui.markdown.paint import ROLES, LinePainter
@@ -60,9 +61,9 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
     """
     | Key(s) | Description |
     | :- | :- |
-    | tab | Select the next link. |
-    | shift+tab | Select the previous link. |
-    | enter | Follow the selected link. |
+    | tab | Select the next link (or foldable callout). |
+    | shift+tab | Select the previous link (or foldable callout). |
+    | enter | Follow the selected link; on a foldable callout, open or fold it. |
     | up, k / down, j | Scroll one line. |
     | pageup / pagedown, space | Scroll one page. |
     | home / end | Go to the top / the bottom of the page. |
@@ -99,6 +100,8 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
         self._pending: tuple[float, str | None] | None = None
         self._background = BackgroundLayout(self)
         self.slides: SlideMode | None = None  # a Marp deck shown slide by slide (None on other pages)
+        self.selected_fold: FoldBlock | None = None
+        """The foldable callout under the cursor (``enter`` opens or folds it), or None."""
 
     # ------------------------------------------------------------------ public API
     @property
@@ -156,7 +159,9 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
         """Put the link cursor on link ``index`` (None: no link) and bring it into view."""
         self.link_cursor.check(index)
         if index is not None:
-            self._doc.ensure_link(index)
+            if not self._doc.ensure_link(index) and self._doc.reveal_link(index):
+                self.relayout()  # the link was inside a folded callout: opened to show it
+                self._doc.ensure_link(index)
             self.sync_size()
         if index == self.selected_link and index is not None:
             self._scroll_to_link(index)
@@ -194,6 +199,7 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
 
     def _set_document(self, doc: PageDocument, resolve: Resolver | None, pending: tuple[float, str | None]) -> None:
         old = self.selected_link
+        self.selected_fold = None
         release_pictures(self._doc.pictures)  # what the terminal keeps of the old page's pictures (kitty)
         self._doc = doc
         self.link_cursor.reset(doc.links, resolve)
@@ -299,6 +305,8 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
     # ------------------------------------------------------------------ link cursor
     def watch_selected_link(self, old: int | None, new: int | None) -> None:
         """Repaint the old and new link, bring the new one into view, tell the workspace."""
+        if new is not None and self.selected_fold is not None:
+            self._select_fold(None)
         self.link_cursor.selected = new
         self._refresh_link(old)
         self._refresh_link(new)
@@ -309,15 +317,8 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
     def _scroll_to_link(self, index: int) -> None:
         doc = self._doc
         first, last = doc.link_first[index], doc.link_last[index]
-        if first < 0:
-            return
-        top, height = self.scroll_offset.y, max(1, self._height)
-        margin = min(2, height // 4)
-        self._background.stick_to_end = False
-        if first < top:
-            self.scroll_to(y=max(0, first - margin), animate=False, immediate=True)
-        elif last >= top + height:
-            self.scroll_to(y=min(first, last - height + 1 + margin), animate=False, immediate=True)
+        if first >= 0:
+            self._scroll_into_view(first, last)
 
     def _link_in_view(self, index: int) -> bool:
         first = self._doc.link_first[index]
@@ -326,6 +327,9 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
 
     def action_next_link(self) -> None:
         """Select the next link (the first at or below the top of the view when none is)."""
+        if self._doc.fold_lines or self.selected_fold is not None:
+            self._step_stop(1)
+            return
         if not self.links:
             return
         current = self.selected_link
@@ -337,6 +341,9 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
 
     def action_previous_link(self) -> None:
         """Select the previous link (the last above the bottom of the view when none is)."""
+        if self._doc.fold_lines or self.selected_fold is not None:
+            self._step_stop(-1)
+            return
         if not self.links:
             return
         current = self.selected_link
@@ -349,8 +356,71 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
             found = len(self.links) - 1
         self.select_link(found)
 
+    def _step_stop(self, delta: int) -> None:
+        """Tab on a page with foldable callouts: links and fold titles are stops, in the order they are shown.
+
+        Such a page is laid out whole (callouts are short pages' syntax); a link inside a
+        folded callout is no stop until it is opened.
+        """
+        doc = self._doc
+        doc.ensure_all()
+        self.sync_size()
+        stops: list[tuple[int, int, int | None, FoldBlock | None]] = sorted(
+            [(first, 1, i, None) for i, first in enumerate(doc.link_first) if first >= 0]
+            + [(line, 0, None, fold) for line, fold in doc.fold_lines]
+        , key=lambda s: (s[0], s[1], s[2] or 0))
+        if not stops:
+            return
+        keys = [(s[2], id(s[3]) if s[3] is not None else None) for s in stops]
+        current = (None, id(self.selected_fold)) if self.selected_fold is not None else (self.selected_link, None)
+        top, bottom = self.scroll_offset.y, self.scroll_offset.y + self._height
+        if current in keys and current != (None, None) and top <= stops[keys.index(current)][0] < bottom:
+            at = (keys.index(current) + delta) % len(stops)
+        elif delta > 0:
+            at = next((k for k, s in enumerate(stops) if s[0] >= top), 0)
+        else:
+            at = next((k for k in range(len(stops) - 1, -1, -1) if stops[k][0] < bottom), len(stops) - 1)
+        _line, _kind, link, fold = stops[at]
+        if fold is not None:
+            self._select_fold(fold)
+        else:
+            self._select_fold(None)
+            self.select_link(link)
+
+    def _select_fold(self, fold: FoldBlock | None) -> None:
+        """Put the cursor on a foldable callout's title (None: on none), the link cursor off."""
+        if fold is not None and self.selected_link is not None:
+            self.selected_link = None
+        self.selected_fold = fold
+        for line in self._doc.select_fold(fold):
+            self._painter.forget(line, line)
+            self.refresh_lines(line, 1)
+        if fold is not None:
+            at = next((n for n, f in self._doc.fold_lines if f is fold), None)
+            if at is not None:
+                self._scroll_into_view(at, at)
+
+    def _scroll_into_view(self, first: int, last: int) -> None:
+        """Scroll so rendered lines ``first`` to ``last`` are in view, a little margin kept."""
+        top, height = self.scroll_offset.y, max(1, self._height)
+        margin = min(2, height // 4)
+        self._background.stick_to_end = False
+        if first < top:
+            self.scroll_to(y=max(0, first - margin), animate=False, immediate=True)
+        elif last >= top + height:
+            self.scroll_to(y=min(first, last - height + 1 + margin), animate=False, immediate=True)
+
+    def toggle_fold(self, fold: FoldBlock) -> None:
+        """Open a folded callout or fold an open one, where it is on screen."""
+        self._doc.toggle_fold(fold)
+        self.relayout()
+        self._select_fold(fold)
+
     def action_follow(self) -> None:
-        """Follow the selected link."""
+        """Follow the selected link; on a foldable callout's title, open or fold it."""
+        if self.selected_fold is not None:
+            self.toggle_fold(self.selected_fold)
+            return
         index = self.selected_link
         if index is not None:
             self.post_message(self.LinkActivated(self, index, self.links[index]))
@@ -362,6 +432,11 @@ class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):
             return
         y = self.scroll_offset.y + offset.y
         if y >= len(self._doc.lines):
+            return
+        fold = next((f for n, f in self._doc.fold_lines if n == y), None)
+        if fold is not None:  # a click on a foldable callout's title opens or folds it
+            event.stop()
+            self.toggle_fold(fold)
             return
         index = self._doc.lines[y].link_at(self.scroll_offset.x + offset.x)
         if index is not None:

@@ -28,8 +28,8 @@ the whole source and not only its last part, then the other pages from the same 
 - links both ways (the source page links the pages, the pages link back);
 - before proposing any NEW page, `search` for its name and aliases: update the page you find instead \
 (add what is new; nothing when it already says it);
-- contradictions with existing claims, noted on the pages that hold them, each as one line \
-`{contradiction}` (never overwrite the old claim).
+- contradictions with existing claims, noted on the pages that hold them, each as one line in the contradiction \
+format, `{contradiction}` (never overwrite the old claim).
 - evidence with every factual sentence: the source's exact words (and the line numbers read shows) on each \
 edit, and per claim on each new page;
 {index_rule}

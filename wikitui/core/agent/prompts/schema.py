@@ -8,29 +8,11 @@ rules come from.
 
 from __future__ import annotations
 
-from wikitui.core.vault.files import read_text
-from wikitui.core.vault.layout import SCHEMA_FILE, Vault
+from wikitui.core.vault.layout import SCHEMA_FILE
+# Which file is the schema is the vault's business (lint reads it too); re-exported for the prompts.
+from wikitui.core.vault.schema import OTHER_SCHEMA_FILES, read_schema
 
-#: Schema files of other tools, read in this order when the vault has no WIKI.md.
-OTHER_SCHEMA_FILES = ("AGENTS.md", "CLAUDE.md")
-
-
-def read_schema(vault: Vault) -> tuple[str, str]:
-    """``(file name, text)`` of the vault's schema: WIKI.md when present, else AGENTS.md, else CLAUDE.md.
-
-    A file that is missing, unreadable or blank does not count; with none, ``(WIKI.md, "")``.
-    """
-    for name in (SCHEMA_FILE, *OTHER_SCHEMA_FILES):
-        path = vault.root / name
-        try:
-            if not path.is_file():
-                continue
-            text = read_text(path)
-        except (OSError, ValueError):
-            continue
-        if text.strip():
-            return name, text
-    return SCHEMA_FILE, ""
+__all__ = ["OTHER_SCHEMA_FILES", "read_schema", "schema_heading"]
 
 
 def schema_heading(name: str) -> str:

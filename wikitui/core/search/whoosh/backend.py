@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # the store imports Whoosh: only on first use
     from wikitui.core.search.whoosh.store import IndexStore
 
 #: Bump when the schema or the analysis changes: older indexes are then rebuilt.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: The note of a search that could not open the index while another process rebuilds it.
 BUSY_NOTE = "the search index is being rebuilt by another wikitui process; search again in a moment"
 
