@@ -233,7 +233,7 @@ def test_inits_schema_asks_for_footnotes_and_the_sample_does_not(tmp_path):
 def test_the_prompts_ask_for_evidence_on_every_factual_sentence():
     from wikitui.core.agent.prompts import compact, fold, ingest, system
 
-    assert "Give each factual sentence you add `evidence`" in system.ROLE
+    assert "Back each fact you add with `evidence`" in system.ROLE
     assert "Give each added fact evidence" in compact.ROLE
     assert "evidence with every factual sentence" in ingest.ingest_write_task("raw/x.md", True)
     assert "each with the evidence it draws on" in fold.FOLD
