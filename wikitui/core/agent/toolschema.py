@@ -47,7 +47,7 @@ def type_schema(tp: Any, *, nested: bool = False) -> dict:
         return {"type": "array", "items": type_schema(item, nested=nested)}
     if _is_typeddict(tp):
         hints = typing.get_type_hints(tp)
-        schema = {
+        schema: dict[str, Any] = {
             "type": "object",
             "properties": {k: type_schema(v, nested=True) for k, v in hints.items()},
             "required": sorted(tp.__required_keys__),
