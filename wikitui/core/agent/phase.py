@@ -131,8 +131,9 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
                 if not cited_once and not last:
                     cited_once = True  # returned to the model once at most (DESIGN §11)
                     missing = await asyncio.to_thread(_unresolved, session, turn, text)  # may read a PDF
-                    if missing[0] or missing[1]:
-                        session._add(turn, {"role": "user", "content": citations.feedback(*missing)})
+                    quotes = await asyncio.to_thread(_bad_evidence, turn)  # reads the sources the quotes name
+                    if missing[0] or missing[1] or quotes:
+                        session._add(turn, {"role": "user", "content": citations.feedback(*missing, quotes=quotes)})
                         # The chat shows the next answer in this one's place (kind "revising").
                         await session._emit(Notice("the answer's citations went back to the model once", "revising"))
                         continue
@@ -169,6 +170,10 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         if answer_missing or proposal_missing:
             unresolved = [*answer_missing, *(f"{t} (in {p})" for p, t in proposal_missing)]
             await session._note(turn, "citations", "Unresolved citations: " + ", ".join(unresolved))
+        quotes = await asyncio.to_thread(_bad_evidence, turn)
+        if quotes:
+            await session._note(turn, "citations", "Evidence its source does not hold (marked ⚠ in the review): "
+                                + "; ".join(f"{why} (for {page})" for page, why in quotes))
         return await session._finish(turn, turn.builder, turn.answer, cut=cut)
     except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
         partial = getattr(exc, "partial", "") if isinstance(exc, CutAnswer) else ""
@@ -236,6 +241,11 @@ def _unresolved(session: AgentSession, turn: Turn, text: str) -> tuple[list[str]
     if turn.builder is not None:
         proposals = citations.builder_unresolved(turn.builder, session.graph)
     return answer, proposals
+
+
+def _bad_evidence(turn: Turn) -> list[tuple[str, str]]:
+    """(page, what is wrong) of each evidence quote of the turn's proposals that its source does not hold."""
+    return turn.builder.check_evidence() if turn.builder is not None else []
 
 
 def _assistant(text: str, calls: list[ToolCall]) -> dict:

@@ -62,6 +62,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     from wikitui.ui.screens.batch_review import BatchReviewScreen
     from wikitui.ui.screens.dialogs import ConfirmScreen, CreatePageScreen
     from wikitui.ui.screens.dated_page import DatedPageScreen
+    from wikitui.ui.screens.evidence_source import EvidenceSourceScreen
     from wikitui.ui.screens.graph import GraphScreen
     from wikitui.ui.screens.history import HistoryScreen
     from wikitui.ui.screens.log_rows import LogScreen
@@ -100,6 +101,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("Review (ctrl+r)", (ReviewScreen,)),
         Place("Review: writing a reason (e)", (ReasonInput,)),
         Place("Review: a conflict", (ConflictScreen,)),
+        Place("Review: an evidence line's source (v, then enter)", (EvidenceSourceScreen,)),
         Place("Batch review (/review batch)", (BatchReviewScreen,)),
         Place("A page's history (h)", (HistoryScreen,)),
         Place("A page on a day (d in its history)", (DatedPageScreen,)),
