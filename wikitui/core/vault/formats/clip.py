@@ -1,7 +1,7 @@
 """``wikitui clip``: a web page or a document into raw/ (DESIGN §9).
 
 This module is the ONE place in wikitui that adds files to raw/, and it only ever
-adds: :func:`_add_to_raw` writes a complete temporary file and then hard-links it
+adds: :func:`add_to_raw` writes a complete temporary file and then hard-links it
 under a name that does not exist yet (``link`` fails rather than replace), so a
 file already in raw/ is never modified, replaced or truncated, even by a clip
 racing another. A name that is taken gets a number: ``slug.md``, ``slug-2.md``...
@@ -99,8 +99,10 @@ def slugify(text: str, fallback: str = "clip") -> str:
 
 
 # ------------------------------------------------------------ the raw/ writer
-def _add_to_raw(vault, stem: str, suffix: str, write: Callable[[BinaryIO], object]) -> str:
-    """Add a NEW file to raw/ and return its vault-relative path. The only write to raw/ in wikitui.
+def add_to_raw(vault, stem: str, suffix: str, write: Callable[[BinaryIO], object], *, under: str = "") -> str:
+    """Add a NEW file to raw/ (or to its folder ``under``, e.g. ``inbox``) and return its vault-relative path.
+
+    The only write to raw/ in wikitui (the inbox adds its items through it too).
 
     ``write`` fills a temporary file (a dot-file in raw/, which wikitui never reads);
     once it is complete and synced it is hard-linked as ``stem + suffix``, or
@@ -108,7 +110,7 @@ def _add_to_raw(vault, stem: str, suffix: str, write: Callable[[BinaryIO], objec
     name exists, so no existing file is ever replaced. Where hard links are not
     supported, the name is created with ``O_EXCL`` (which fails the same way).
     """
-    raw = vault.raw_dir
+    raw = vault.raw_dir / under if under else vault.raw_dir
     raw.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".wikitui-clip-", suffix=".tmp", dir=raw)
     try:
@@ -277,7 +279,7 @@ def clip_url(vault, url: str, *, name: str | None = None, today: _dt.date | None
             for chunk in page.chunks(max_document_bytes):
                 fh.write(chunk)
 
-        return ClipResult(_add_to_raw(vault, stem, suffix, write), "", "document", page.url)
+        return ClipResult(add_to_raw(vault, stem, suffix, write), "", "document", page.url)
 
 
 def _suffix(filename: str) -> str:
@@ -304,7 +306,7 @@ def _save_article(vault, url: str, data: bytes, kind: str, name: str | None, tod
     title = " ".join(clean_text(title).split())
     stem = slugify(name or title or _url_words(url), fallback="clip")
     text = article_markdown(title, url, today, body, author=author, published=published)
-    rel = _add_to_raw(vault, stem, ".md", lambda fh: fh.write(text.encode("utf-8")))
+    rel = add_to_raw(vault, stem, ".md", lambda fh: fh.write(text.encode("utf-8")))
     return ClipResult(rel, title, "article", url)
 
 
@@ -346,7 +348,7 @@ def clip_file(vault, source: Path | str, *, name: str | None = None) -> ClipResu
         with open(real, "rb") as original:
             shutil.copyfileobj(original, fh, 1024 * 1024)
 
-    return ClipResult(_add_to_raw(vault, stem, suffix, write), "", "document", str(real))
+    return ClipResult(add_to_raw(vault, stem, suffix, write), "", "document", str(real))
 
 
 def _file_stem(stem: str) -> str:

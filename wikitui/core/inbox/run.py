@@ -1,0 +1,192 @@
+"""A run of the inbox: the configured feeds (:func:`fetch_feeds`) or one export (:func:`import_export`).
+
+Each item is checked against the ledger by its address before anything is fetched
+for it, its page fetched when the feed or the export holds only a summary (a page
+that cannot be fetched leaves the item with what it had, and a line saying so), then
+checked again by the address it redirected to and by its text's hash, and written.
+A feed that cannot be fetched or read is one line in the report; the other feeds go
+on. Every fetch has its total deadline; ``budget_s`` bounds the whole run (the items
+not reached are left, unrecorded, for the next run).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from wikitui.core.inbox.feeds import FEED_TOTAL_S, FeedError, fetch_feed, parse_feed
+from wikitui.core.inbox.item import InboxItem, item_key
+from wikitui.core.inbox.ledger import SeenLedger
+from wikitui.core.inbox.pages import PAGE_TOTAL_S, fetch_article
+from wikitui.core.inbox.writer import write_item
+
+
+@dataclass
+class AddedItem:
+    """One file the inbox added.
+
+    Attributes:
+        path: Vault-relative (``raw/inbox/glacier-retreat.md``).
+        title: The item's title as written.
+        url: Its ``source_url``.
+        kind: What it came from (``rss``, ``pocket``, ``slack``...).
+    """
+
+    path: str
+    title: str
+    url: str
+    kind: str
+
+
+@dataclass
+class InboxReport:
+    """What a run brought in, what it skipped and what went wrong.
+
+    Attributes:
+        added: The new files, in order.
+        skipped: Items already brought in before (by address or by content).
+        problems: One line per feed, page or message that failed (the rest went on).
+        left: Items not reached before ``budget_s`` ran out (they come in at the next run).
+        kinds: What was read (``rss``, ``atom``, ``bookmarks``...).
+    """
+
+    added: list[AddedItem] = field(default_factory=list)
+    skipped: int = 0
+    problems: list[str] = field(default_factory=list)
+    left: int = 0
+    kinds: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        """The report as JSON-ready data (``wikitui inbox --json``)."""
+        return asdict(self)
+
+    def summary(self) -> str:
+        """One line: how many came in, were skipped, failed."""
+        from wikitui.core.words import plural
+
+        bits = [f"{plural(len(self.added), 'new item')} in raw/inbox/"]
+        if self.skipped:
+            bits.append(f"{self.skipped} already in")
+        if self.left:
+            bits.append(f"{self.left} left for the next run")
+        if self.problems:
+            bits.append(plural(len(self.problems), "problem"))
+        return ", ".join(bits)
+
+
+class _Intake:
+    """Brings items in one by one, against the ledger."""
+
+    def __init__(self, vault, report: InboxReport, *, today: _dt.date, page_total: float, fetch_pages: bool,
+                 deadline: float | None, cancel: Callable[[], bool] | None) -> None:
+        self.vault, self.report, self.today = vault, report, today
+        self.page_total, self.fetch_pages = page_total, fetch_pages
+        self.deadline, self.cancel = deadline, cancel
+        self.ledger = SeenLedger(vault.state_dir)
+        report.problems.extend(self.ledger.warnings)
+
+    def out_of_time(self) -> bool:
+        return (self.deadline is not None and time.monotonic() >= self.deadline) or bool(self.cancel and self.cancel())
+
+    def take(self, items: Iterable[InboxItem]) -> None:
+        items = list(items)
+        for n, item in enumerate(items):
+            if self.out_of_time():
+                self.report.left += sum(1 for i in items[n:] if self.ledger.seen(url=i.url) is None)
+                return
+            self.take_one(item)
+
+    def take_one(self, item: InboxItem) -> None:
+        if item.url and self.ledger.seen(url=item.url) is not None:
+            self.report.skipped += 1
+            return
+        urls: tuple[str, ...] = (item.url,)
+        if item.fetch_page and self.fetch_pages:
+            final = self._fetch_page(item)
+            if final and final != item.url:
+                if self.ledger.seen(url=final) is not None:
+                    self.report.skipped += 1
+                    return
+                urls = (item.url, final)
+        content = item_key(item.title, item.body)
+        if self.ledger.seen(content=content) is not None:
+            self.report.skipped += 1
+            return
+        path = write_item(self.vault, item, self.today)
+        self.ledger.add(path, urls=urls, content=content)
+        self.report.added.append(AddedItem(path=path, title=item.title, url=item.url, kind=item.kind))
+
+    def _fetch_page(self, item: InboxItem) -> str:
+        """Fill ``item`` from its page's article; the address the page came from ("" when not fetched)."""
+        from wikitui.core.errors import WikituiError
+        from wikitui.core.vault.formats.fetch import shown
+
+        try:
+            final, article = fetch_article(item.url, total=self.page_total)
+        except WikituiError as exc:
+            why = str(exc).removesuffix("; nothing was written")
+            self.report.problems.append(f"{why}: \"{item.title or shown(item.url)}\" keeps the {item.kind}'s own text")
+            return ""
+        if article is not None and len(article.markdown.split()) > len(item.body.split()):
+            item.body = article.markdown
+        if article is not None:
+            item.title = item.title or article.title
+            item.author = item.author or article.author
+            item.date = item.date or article.date
+        return final
+
+
+def fetch_feeds(vault, feeds: list[str], *, today: _dt.date | None = None, feed_total: float = FEED_TOTAL_S,
+                page_total: float = PAGE_TOTAL_S, fetch_pages: bool = True, budget_s: float | None = None,
+                cancel: Callable[[], bool] | None = None) -> InboxReport:
+    """Bring the new entries of each feed into ``raw/inbox/``.
+
+    Args:
+        vault: The vault.
+        feeds: The feeds' addresses (``[inbox] feeds``).
+        today: The ``clipped`` date (default: today).
+        feed_total: Seconds one feed may take, all of it.
+        page_total: Seconds one entry's page may take, all of it.
+        fetch_pages: Fetch the page of an entry that holds only a summary.
+        budget_s: Seconds the whole run may take (None: no bound beyond each fetch's).
+        cancel: Asked between items; True stops the run (the rest is left for the next).
+    """
+    report = InboxReport()
+    deadline = time.monotonic() + budget_s if budget_s is not None else None
+    intake = _Intake(vault, report, today=today or _dt.date.today(), page_total=page_total, fetch_pages=fetch_pages,
+                     deadline=deadline, cancel=cancel)
+    for url in feeds:
+        if intake.out_of_time():
+            report.problems.append(f"feed {url} was not reached this run")
+            continue
+        try:
+            final, data = fetch_feed(url, total=feed_total)
+            kind, items = parse_feed(data, final)
+        except FeedError as exc:
+            report.problems.append(str(exc))
+            continue
+        report.kinds.append(kind)
+        intake.take(items)
+    return report
+
+
+def import_export(vault, source: Path | str, *, today: _dt.date | None = None, page_total: float = PAGE_TOTAL_S,
+                  fetch_pages: bool = True, budget_s: float | None = None,
+                  cancel: Callable[[], bool] | None = None) -> InboxReport:
+    """Bring the items of an export file or folder into ``raw/inbox/`` (see :mod:`~wikitui.core.inbox.detect`).
+
+    Raises:
+        InboxError: not an export wikitui knows, or no such file (one line; nothing was written).
+    """
+    from wikitui.core.inbox.detect import read_export
+
+    report = InboxReport()
+    kind, items = read_export(Path(source), report.problems)
+    report.kinds.append(kind)
+    deadline = time.monotonic() + budget_s if budget_s is not None else None
+    _Intake(vault, report, today=today or _dt.date.today(), page_total=page_total, fetch_pages=fetch_pages,
+            deadline=deadline, cancel=cancel).take(items)
+    return report
