@@ -35,7 +35,8 @@ _MBOX_FROM = re.compile(rb"^From \S+")
 
 
 def sniff(path: Path) -> str | None:
-    """The kind of the export file at ``path`` (``bookmarks``, ``pocket``, ``mbox``, ``vtt``...), or None."""
+    """The kind of the export file at ``path`` (``bookmarks``, ``pocket-html``, ``pocket``, ``mbox``, ``vtt``...),
+    or None."""
     with open(path, "rb") as fh:
         head = fh.read(64 * 1024)
     if not head.strip() or is_binary(head):
@@ -53,9 +54,9 @@ def sniff(path: Path) -> str | None:
     if "<!doctype netscape-bookmark-file" in lower:
         return "bookmarks"
     if "<title>pocket export</title>" in lower:
-        return "pocket"
+        return "pocket-html"
     if "<title>instapaper: export</title>" in lower:
-        return "instapaper"
+        return "instapaper-html"
     stripped = text.lstrip("\ufeff \t\r\n")
     if stripped[:1] in ("[", "{"):
         return "json"
@@ -140,8 +141,8 @@ def _read_file(path: Path, kind: str | None, problems: list[str]) -> list[InboxI
     if kind in ("vtt", "srt"):
         item = transcripts.transcript_item(path, text, kind)
         return [item] if item is not None else []
-    if kind in ("bookmarks", "pocket", "instapaper"):
-        return bookmarks.read_bookmarks(text, str(path), kind)
+    if kind in ("bookmarks", "pocket-html", "instapaper-html"):
+        return bookmarks.read_bookmarks(text, str(path), kind.removesuffix("-html"))
     if kind is not None:
         return tables.read_table(text, path, kind)
     return None

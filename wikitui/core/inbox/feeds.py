@@ -83,8 +83,8 @@ def _entry_item(entry, feed_url: str, kind: str, feed_author: str) -> InboxItem 
             html = value
     summary = str(entry.get("summary") or "")
     body = html_fragment_markdown(html or summary, base=link or feed_url)
-    detail = entry.get("title_detail") or {}
-    title = _text(str(entry.get("title") or ""), html=str(detail.get("type") or "") in ("text/html", "application/xhtml+xml"))
+    detail = str((entry.get("title_detail") or {}).get("type") or "")
+    title = _text(str(entry.get("title") or ""), html=detail in ("text/html", "application/xhtml+xml"))
     if not (title or body or link):
         return None
     return InboxItem(

@@ -46,7 +46,11 @@ def looks_like_srt(text: str) -> bool:
 
 
 def parse_cues(text: str) -> list[Cue]:
-    """The cues of a VTT or SRT text, in order (the two differ only in what surrounds the cues)."""
+    """The cues of a VTT or SRT text, in order (the two differ only in what surrounds the cues).
+
+    ``Name: what was said`` names the speaker only when most cues of the file are written
+    so (Zoom's way); a lone "Today: soil cores" is what was said.
+    """
     cues = []
     blocks = re.split(r"\n[ \t]*\n", text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
     for block in blocks:
@@ -58,18 +62,19 @@ def parse_cues(text: str) -> list[Cue]:
                 if cue is not None:
                     cues.append(cue)
                 break
+    unnamed = [cue for cue in cues if not cue.speaker]
+    named = [(cue, m) for cue in unnamed if (m := _ZOOM_SPEAKER.match(cue.text)) and not m.group(1).strip().isdigit()]
+    if unnamed and len(named) * 5 >= len(unnamed) * 3:
+        for cue, m in named:
+            cue.speaker, cue.text = m.group(1).strip(), m.group(2).strip()
     return cues
 
 
 def _cue(start: str, lines: list[str]) -> Cue | None:
     raw = "\n".join(lines).strip()
     voice = _VOICE.search(raw)
-    speaker = html.unescape(voice.group(1)).strip() if voice else ""
+    speaker = " ".join(html.unescape(voice.group(1)).split()) if voice else ""
     said = " ".join(html.unescape(_TAG.sub("", raw)).split())
-    if not speaker:
-        zoom = _ZOOM_SPEAKER.match(said)
-        if zoom and not zoom.group(1).strip().isdigit():
-            speaker, said = zoom.group(1).strip(), zoom.group(2).strip()
     if not said:
         return None
     return Cue(_clock(start), speaker, said)
