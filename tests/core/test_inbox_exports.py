@@ -256,3 +256,22 @@ def test_the_import_command_prints_the_new_files(vault, tmp_path, web):
     assert result.stdout.splitlines() == ["raw/inbox/papers-climate-club-on-2024-03-04.md",
                                           "raw/inbox/papers-climate-club-on-2024-03-05.md"]
     assert "2 new items in raw/inbox/" in result.stderr and "wikitui ingest --new" in result.stderr
+
+
+def test_a_zipped_export_says_to_unzip_it(vault, tmp_path):
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "slack.zip", "w") as archive:
+        archive.write(DATA / "slack" / "channels.json", "channels.json")
+    with pytest.raises(InboxError, match=r"^slack.zip is a zip archive: unzip it and import the folder"):
+        import_export(vault, tmp_path / "slack.zip")
+    assert not (vault.raw_dir / "inbox").exists()
+
+
+def test_a_long_import_says_how_far_it_got(vault, tmp_path):
+    rows = "".join(f'<DT><A HREF="https://ex.invalid/{n}" ADD_DATE="1709550000">Link {n}</A>\n' for n in range(120))
+    (tmp_path / "many.html").write_text(f"<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n{rows}</DL>\n")
+    result = run_wikitui(["inbox", "import", str(tmp_path / "many.html"), "--no-fetch", "--vault", str(vault.root)])
+    assert result.returncode == 0 and len(result.stdout.splitlines()) == 120
+    assert [line for line in result.stderr.splitlines() if "items read" in line] == [
+        "wikitui: 50/120 items read", "wikitui: 100/120 items read", "wikitui: 120/120 items read"]

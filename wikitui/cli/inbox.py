@@ -14,6 +14,15 @@ import sys
 from wikitui.cli.common import dump, open_workspace
 
 
+#: A long import says how far it got every this many items (on stderr).
+PROGRESS_EVERY = 50
+
+
+def _progress(done: int, total: int) -> None:
+    if total > PROGRESS_EVERY and (done % PROGRESS_EVERY == 0 or done == total):
+        print(f"wikitui: {done}/{total} items read", file=sys.stderr)
+
+
 def cmd_inbox(args: argparse.Namespace) -> int:
     """``wikitui inbox [--json] [--no-fetch]`` and ``wikitui inbox import FILE|DIR [--json] [--no-fetch]``."""
     from wikitui.core.config import load_settings, user_config_path
@@ -25,7 +34,7 @@ def cmd_inbox(args: argparse.Namespace) -> int:
     if args.action == "import":
         if not args.path:
             raise ConfigError("`wikitui inbox import` needs the export: a file or a folder")
-        report = import_export(ws.vault, args.path, fetch_pages=fetch_pages)
+        report = import_export(ws.vault, args.path, fetch_pages=fetch_pages, progress=_progress)
         failed = False
     else:
         if args.path:

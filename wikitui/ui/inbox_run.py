@@ -9,6 +9,7 @@ scheduled one stays quiet (see :class:`~wikitui.ui.inbox_schedule.InboxSchedule`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from textual.worker import get_current_worker
@@ -35,32 +36,50 @@ class _Host(Protocol):
 
 
 class InboxRunner:
-    """Starts inbox runs in a worker on ``screen`` and reports them.
+    """Starts inbox runs in a worker on ``screen`` and reports them; one run at a time.
 
     Args:
-        screen: The workspace screen (it runs the worker, shows the notices, and takes the new files).
+        screen: The workspace screen: it runs the worker and shows the notices.
+        host: What takes the new files and knows the workspace (the same screen).
         busy: Whether a turn is running (the schedule waits for it).
     """
 
-    def __init__(self, screen: Screen, host: _Host, busy) -> None:
+    def __init__(self, screen: Screen, host: _Host, busy: Callable[[], bool]) -> None:
         self.screen = screen
         self.host = host
+        #: Whether a run is at work (a second one is not started beside it).
+        self.active = False
         #: The background run of ``[inbox] every_minutes`` (configured once the settings are read).
-        self.schedule = InboxSchedule(start=lambda: self.start(scheduled=True), busy=busy)
+        self.schedule = InboxSchedule(start=lambda: self.start(scheduled=True), busy=lambda: busy() or self.active)
 
     def start(self, *, scheduled: bool = False) -> None:
-        """Run the inbox over the configured feeds in a thread worker."""
+        """Run the inbox over the configured feeds in a thread worker (unless one is at work already)."""
+        if self.active:
+            if not scheduled:
+                self.screen.notify("The inbox is already fetching its feeds.", title="Inbox", timeout=3, markup=False)
+            return
+        self.active = True
         if not scheduled:
             self.screen.notify("Fetching the inbox's feeds…", title="Inbox", timeout=3, markup=False)
-        self.screen.run_worker(lambda: self._work(scheduled), thread=True, exclusive=True, group="inbox",
-                               name="inbox", exit_on_error=False)
+        self.screen.run_worker(lambda: self._work(scheduled), thread=True, group="inbox", name="inbox",
+                               exit_on_error=False)
 
     def _work(self, scheduled: bool) -> None:
+        worker = get_current_worker()
+        app = self.screen.app
+        try:
+            self._fetch(worker, scheduled)
+        finally:
+            app.call_from_thread(self._ended)
+
+    def _ended(self) -> None:
+        self.active = False
+
+    def _fetch(self, worker, scheduled: bool) -> None:
         from wikitui.core.config import load_settings
         from wikitui.core.errors import WikituiError
         from wikitui.core.inbox.run import fetch_feeds
 
-        worker = get_current_worker()
         app = self.screen.app
         vault = self.host.workspace.vault
         try:
@@ -72,6 +91,9 @@ class InboxRunner:
                                  cancel=lambda: worker.is_cancelled)
         except (WikituiError, OSError) as exc:
             app.call_from_thread(self._failed, str(exc), scheduled)
+            return
+        except Exception as exc:  # noqa: BLE001 - a run that breaks is a notice, and the schedule goes on
+            app.call_from_thread(self._failed, f"{type(exc).__name__}: {exc}", scheduled)
             return
         app.call_from_thread(self._done, report, scheduled)
 

@@ -83,9 +83,21 @@ def read_export(path: Path, problems: list[str]) -> tuple[str, list[InboxItem]]:
         raise InboxError(f"no such file or folder: {path}")
     kind = sniff(path)
     items = _read_file(path, kind, problems) if kind else None
+    if items is None and _is_zip(path):
+        raise InboxError(f"{path.name} is a zip archive: unzip it and import the folder (a Slack export is read as "
+                         "its folder); nothing was written")
     if items is None:
         raise InboxError(f"{path.name} is not an export wikitui knows ({KNOWN}); nothing was written")
     return kind or "", items
+
+
+def _is_zip(path: Path) -> bool:
+    import zipfile
+
+    try:
+        return zipfile.is_zipfile(path)
+    except OSError:
+        return False
 
 
 def _read_folder(path: Path, problems: list[str]) -> tuple[str, list[InboxItem]]:

@@ -81,8 +81,10 @@ class _Intake:
     """Brings items in one by one, against the ledger."""
 
     def __init__(self, vault, report: InboxReport, *, today: _dt.date, page_total: float, fetch_pages: bool,
-                 deadline: float | None, cancel: Callable[[], bool] | None) -> None:
+                 deadline: float | None, cancel: Callable[[], bool] | None,
+                 progress: Callable[[int, int], None] | None = None) -> None:
         self.vault, self.report, self.today = vault, report, today
+        self.progress = progress
         self.page_total, self.fetch_pages = page_total, fetch_pages
         self.deadline, self.cancel = deadline, cancel
         self.ledger = SeenLedger(vault.state_dir)
@@ -98,6 +100,8 @@ class _Intake:
                 self.report.left += sum(1 for i in items[n:] if self.ledger.seen(url=i.url) is None)
                 return
             self.take_one(item)
+            if self.progress is not None:
+                self.progress(n + 1, len(items))
 
     def take_one(self, item: InboxItem) -> None:
         if item.url and self.ledger.seen(url=item.url) is not None:
@@ -175,8 +179,12 @@ def fetch_feeds(vault, feeds: list[str], *, today: _dt.date | None = None, feed_
 
 def import_export(vault, source: Path | str, *, today: _dt.date | None = None, page_total: float = PAGE_TOTAL_S,
                   fetch_pages: bool = True, budget_s: float | None = None,
-                  cancel: Callable[[], bool] | None = None) -> InboxReport:
+                  cancel: Callable[[], bool] | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> InboxReport:
     """Bring the items of an export file or folder into ``raw/inbox/`` (see :mod:`~wikitui.core.inbox.detect`).
+
+    ``progress(done, total)`` is told after each item (an export may hold thousands of links to fetch); the
+    other arguments are :func:`fetch_feeds`'s.
 
     Raises:
         InboxError: not an export wikitui knows, or no such file (one line; nothing was written).
@@ -188,5 +196,5 @@ def import_export(vault, source: Path | str, *, today: _dt.date | None = None, p
     report.kinds.append(kind)
     deadline = time.monotonic() + budget_s if budget_s is not None else None
     _Intake(vault, report, today=today or _dt.date.today(), page_total=page_total, fetch_pages=fetch_pages,
-            deadline=deadline, cancel=cancel).take(items)
+            deadline=deadline, cancel=cancel, progress=progress).take(items)
     return report
