@@ -275,3 +275,20 @@ def test_a_long_import_says_how_far_it_got(vault, tmp_path):
     assert result.returncode == 0 and len(result.stdout.splitlines()) == 120
     assert [line for line in result.stderr.splitlines() if "items read" in line] == [
         "wikitui: 50/120 items read", "wikitui: 100/120 items read", "wikitui: 120/120 items read"]
+
+
+def test_items_of_the_same_title_get_names_of_their_own(vault, tmp_path):
+    import mailbox
+    from email.message import EmailMessage
+
+    box = mailbox.mbox(tmp_path / "weekly.mbox")
+    for n, text in enumerate(["Sea ice is at a record low this week.", "Snow cover came back in the Alps."]):
+        msg = EmailMessage()
+        msg["From"], msg["Subject"], msg["Message-ID"] = "news@example.org", "Weekly digest", f"<digest-{n}@example.org>"
+        msg.set_content(text)
+        box.add(msg)
+    box.close()
+    report = import_export(vault, tmp_path / "weekly.mbox", today=TODAY)
+    assert [a.path for a in report.added] == ["raw/inbox/weekly-digest.md", "raw/inbox/weekly-digest-2.md"]
+    assert "Sea ice" in posts(vault)["weekly-digest.md"].content
+    assert "Snow cover" in posts(vault)["weekly-digest-2.md"].content

@@ -153,3 +153,12 @@ def test_the_command_without_feeds_says_how_to_add_them(vault):
     assert result.returncode == 2 and result.stdout == ""
     assert "no feeds configured" in result.stderr and "[inbox] feeds = [" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_an_entry_already_clipped_into_raw_is_not_brought_in(vault, web):
+    from wikitui.core.vault.formats.clip import clip_url
+
+    clipped = clip_url(vault, f"{web}/articles/summary-only", today=TODAY)
+    report = fetch_feeds(vault, [f"{web}/rss.xml"], today=TODAY)
+    assert [a.title for a in report.added] == ["Rhone glacier: a record melt"] and report.skipped == 1
+    assert clipped.path == "raw/permafrost-thaws.md" and not (vault.raw_dir / "inbox" / "permafrost-thaws.md").exists()

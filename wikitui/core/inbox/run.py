@@ -18,10 +18,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from wikitui.core.inbox.feeds import FEED_TOTAL_S, FeedError, fetch_feed, parse_feed
-from wikitui.core.inbox.item import InboxItem, item_key
+from wikitui.core.inbox.item import InboxItem, item_key, url_key
 from wikitui.core.inbox.ledger import SeenLedger
 from wikitui.core.inbox.pages import PAGE_TOTAL_S, fetch_article
 from wikitui.core.inbox.writer import write_item
+from wikitui.core.vault.formats.clip import clipped_sources
 
 
 @dataclass
@@ -89,6 +90,8 @@ class _Intake:
         self.deadline, self.cancel = deadline, cancel
         self.ledger = SeenLedger(vault.state_dir)
         report.problems.extend(self.ledger.warnings)
+        #: The addresses of what is in raw/ already (a `wikitui clip`, a note with a ``source_url``).
+        self.in_raw = {url_key(url) for url, _rel in clipped_sources(vault) if url_key(url)}
 
     def out_of_time(self) -> bool:
         return (self.deadline is not None and time.monotonic() >= self.deadline) or bool(self.cancel and self.cancel())
@@ -97,21 +100,21 @@ class _Intake:
         items = list(items)
         for n, item in enumerate(items):
             if self.out_of_time():
-                self.report.left += sum(1 for i in items[n:] if self.ledger.seen(url=i.url) is None)
+                self.report.left += sum(1 for i in items[n:] if not (i.url and self._known(i.url)))
                 return
             self.take_one(item)
             if self.progress is not None:
                 self.progress(n + 1, len(items))
 
     def take_one(self, item: InboxItem) -> None:
-        if item.url and self.ledger.seen(url=item.url) is not None:
+        if item.url and self._known(item.url):
             self.report.skipped += 1
             return
         urls: tuple[str, ...] = (item.url,)
         if item.fetch_page and self.fetch_pages:
             final = self._fetch_page(item)
             if final and final != item.url:
-                if self.ledger.seen(url=final) is not None:
+                if self._known(final):
                     self.report.skipped += 1
                     return
                 urls = (item.url, final)
@@ -122,6 +125,10 @@ class _Intake:
         path = write_item(self.vault, item, self.today)
         self.ledger.add(path, urls=urls, content=content)
         self.report.added.append(AddedItem(path=path, title=item.title, url=item.url, kind=item.kind))
+
+    def _known(self, url: str) -> bool:
+        """Whether an item with this address came in before, or is in raw/ by another way."""
+        return self.ledger.seen(url=url) is not None or url_key(url) in self.in_raw
 
     def _fetch_page(self, item: InboxItem) -> str:
         """Fill ``item`` from its page's article; the address the page came from ("" when not fetched)."""

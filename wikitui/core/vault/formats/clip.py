@@ -24,7 +24,7 @@ import re
 import shutil
 import tempfile
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -194,17 +194,15 @@ def _same_address(a: str, b: str) -> bool:
     return norm(a) == norm(b)
 
 
-def find_clipped(vault, *urls: str) -> str | None:
-    """The raw/ file (vault-relative) an earlier clip of any of ``urls`` made, by its ``source_url``; else None.
+def clipped_sources(vault) -> Iterator[tuple[str, str]]:
+    """``(source_url, file)`` for each markdown file in raw/ (vault-relative) whose frontmatter names its address.
 
     Only the frontmatter of raw/'s markdown files is read (a clip's is its first lines).
     """
-    import re as _re
-
-    pattern = _re.compile(r"^source_url:\s*['\"]?(.*?)['\"]?\s*$", _re.MULTILINE)
+    pattern = re.compile(r"^source_url:\s*['\"]?(.*?)['\"]?\s*$", re.MULTILINE)
     raw = vault.raw_dir
     if not raw.is_dir():
-        return None
+        return
     for path in sorted(raw.rglob("*.md")):
         if any(part.startswith(".") for part in path.relative_to(raw).parts):
             continue
@@ -217,8 +215,14 @@ def find_clipped(vault, *urls: str) -> str | None:
             continue
         end = head.find("\n---", 3)
         for found in pattern.findall(head[: end if end != -1 else len(head)]):
-            if any(_same_address(found, url) for url in urls):
-                return vault.rel(path)
+            yield found, vault.rel(path)
+
+
+def find_clipped(vault, *urls: str) -> str | None:
+    """The raw/ file (vault-relative) an earlier clip of any of ``urls`` made, by its ``source_url``; else None."""
+    for found, rel in clipped_sources(vault):
+        if any(_same_address(found, url) for url in urls):
+            return rel
     return None
 
 
