@@ -121,3 +121,45 @@ def test_inbox_settings_are_read_from_the_config(tmp_path):
     settings = load_settings(tmp_path / "v")
     assert settings.inbox_feeds == [] and settings.inbox_every_minutes is None
     assert sum("inbox." in w for w in settings.warnings) == 2
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_the_palette_imports_an_export_into_the_inbox(sample_vault, tmp_path, size):
+    import shutil
+
+    from tests.core.inbox_web import DATA
+    from wikitui.ui.screens.inbox_import import InboxImportScreen
+
+    export = tmp_path / "exports" / "papers.json"
+    export.parent.mkdir()
+    shutil.copy(DATA / "discord.json", export)
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=size) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("ctrl+p", *"import an export")
+        await wait_for(pilot, lambda: "Inbox: import an export" in screen_text(app), "the palette command")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, InboxImportScreen), "the import dialog")
+        shown = screen_text(app)
+        assert "Import into raw/inbox/" in shown and "Import" in shown and "Cancel" in shown
+        await pilot.press(*str(export), "enter")
+        await wait_for(pilot, lambda: any(n.startswith("2 new items in raw/inbox/") for n in notices(app)),
+                       "the import's notice", timeout=30)
+        assert sorted(p.name for p in (sample_vault / "raw" / "inbox").iterdir()) == [
+            "papers-climate-club-on-2024-03-04.md", "papers-climate-club-on-2024-03-05.md"]
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: f"{PENDING} papers-climate" in screen_text(app), "the new sources, not ingested")
+
+
+async def test_importing_a_file_that_is_no_export_says_so_and_adds_nothing(sample_vault, tmp_path):
+    (tmp_path / "notes.txt").write_text("just notes\n")
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        await pilot.press("ctrl+p", *"import an export")
+        await wait_for(pilot, lambda: "Inbox: import an export" in screen_text(app), "the palette command")
+        await pilot.press("enter")
+        await pilot.press(*str(tmp_path / "notes.txt"), "enter")
+        await wait_for(pilot, lambda: any("notes.txt is not an export wikitui knows" in n for n in notices(app)),
+                       "the one line", timeout=30)
+        assert not (sample_vault / "raw" / "inbox").exists()

@@ -60,6 +60,8 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
      "clip"),
     ("Inbox: bring in the feeds' new items", "Fetch the [inbox] feeds: new items go to raw/inbox/, not ingested yet "
      "(wikitui inbox)", "inbox"),
+    ("Inbox: import an export…", "Bookmarks, Pocket/Instapaper/Readwise/Raindrop, mail, Slack or Discord, transcripts "
+     "into raw/inbox/ (wikitui inbox import)", "inbox_import"),
     ("Review batch", "A batch's changesets together: summary, then by page (/review batch)", "app.review_batch"),
     ("Reload", "Re-read the vault from disk", "reload"),
     ("Sync with upstream", "git: bring the upstream's commits in (wikitui's own merge), then push yours", "sync"),

@@ -1,4 +1,5 @@
-"""The workspace's inbox runs: the palette's "Bring in the inbox's feeds" and the background schedule.
+"""The workspace's inbox runs: the palette's "Inbox: bring in the feeds' new items" and "Inbox: import an
+export…", and the background schedule.
 
 The run itself is :func:`wikitui.core.inbox.run.fetch_feeds`, in a thread worker (a feed
 may take up to its deadline). When it ends, the new files join the graph and the
@@ -18,6 +19,8 @@ from wikitui.ui.inbox_schedule import InboxSchedule
 
 if TYPE_CHECKING:
     from textual.screen import Screen
+
+    from pathlib import Path
 
     from wikitui.core.inbox.run import InboxReport
     from wikitui.core.workspace import Workspace
@@ -54,41 +57,69 @@ class InboxRunner:
 
     def start(self, *, scheduled: bool = False) -> None:
         """Run the inbox over the configured feeds in a thread worker (unless one is at work already)."""
+        if self._claim(scheduled, "Fetching the inbox's feeds…"):
+            self.screen.run_worker(lambda: self._work(scheduled, None), thread=True, group="inbox", name="inbox",
+                                   exit_on_error=False)
+
+    def start_import(self, source: str) -> None:
+        """Import the export at ``source`` (a file or a folder; ``~`` expanded) in a thread worker."""
+        from pathlib import Path
+
+        if self._claim(False, f"Reading {source}…"):
+            path = Path(source).expanduser()
+            self.screen.run_worker(lambda: self._work(False, path), thread=True, group="inbox", name="inbox import",
+                                   exit_on_error=False)
+
+    def ask_and_import(self) -> None:
+        """Ask for an export's path, then import it."""
+        from wikitui.ui.screens.inbox_import import InboxImportScreen
+
+        def chosen(source: str | None) -> None:
+            if source:
+                self.start_import(source)
+
+        self.screen.app.push_screen(InboxImportScreen(), chosen)
+
+    def _claim(self, scheduled: bool, saying: str) -> bool:
+        """Whether a run may start now (none is at work); a run the user asked for is told either way."""
         if self.active:
             if not scheduled:
-                self.screen.notify("The inbox is already fetching its feeds.", title="Inbox", timeout=3, markup=False)
-            return
+                self.screen.notify("The inbox is already at work; try again when it is done.", title="Inbox",
+                                   timeout=4, markup=False)
+            return False
         self.active = True
         if not scheduled:
-            self.screen.notify("Fetching the inbox's feeds…", title="Inbox", timeout=3, markup=False)
-        self.screen.run_worker(lambda: self._work(scheduled), thread=True, group="inbox", name="inbox",
-                               exit_on_error=False)
+            self.screen.notify(saying, title="Inbox", timeout=3, markup=False)
+        return True
 
-    def _work(self, scheduled: bool) -> None:
+    def _work(self, scheduled: bool, export: Path | None) -> None:
         worker = get_current_worker()
         app = self.screen.app
         try:
-            self._fetch(worker, scheduled)
+            self._run(worker, scheduled, export)
         finally:
             app.call_from_thread(self._ended)
 
     def _ended(self) -> None:
         self.active = False
 
-    def _fetch(self, worker, scheduled: bool) -> None:
+    def _run(self, worker, scheduled: bool, export: Path | None) -> None:
         from wikitui.core.config import load_settings
         from wikitui.core.errors import WikituiError
-        from wikitui.core.inbox.run import fetch_feeds
+        from wikitui.core.inbox.run import fetch_feeds, import_export
 
         app = self.screen.app
         vault = self.host.workspace.vault
         try:
-            feeds = load_settings(vault).inbox_feeds
-            if not feeds:
-                app.call_from_thread(self._no_feeds, scheduled)
-                return
-            report = fetch_feeds(vault, feeds, budget_s=BACKGROUND_BUDGET_S if scheduled else None,
-                                 cancel=lambda: worker.is_cancelled)
+            if export is not None:
+                report = import_export(vault, export, cancel=lambda: worker.is_cancelled)
+            else:
+                feeds = load_settings(vault).inbox_feeds
+                if not feeds:
+                    app.call_from_thread(self._no_feeds, scheduled)
+                    return
+                report = fetch_feeds(vault, feeds, budget_s=BACKGROUND_BUDGET_S if scheduled else None,
+                                     cancel=lambda: worker.is_cancelled)
         except (WikituiError, OSError) as exc:
             app.call_from_thread(self._failed, str(exc), scheduled)
             return

@@ -274,6 +274,10 @@ class MainScreen(Screen[None]):
         """Bring the configured feeds' new items into raw/inbox/ (``wikitui inbox``), in a worker."""
         self.inbox.start()
 
+    def action_inbox_import(self) -> None:
+        """Import an export (bookmarks, Pocket, mail, Slack...) into raw/inbox/: asks for it, then a worker."""
+        self.inbox.ask_and_import()
+
     def files_added(self, paths: list[str], *, reveal: bool) -> None:
         """New files are in raw/ (the inbox's): the graph, the trees and the index learn them.
 
