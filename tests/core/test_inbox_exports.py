@@ -292,3 +292,21 @@ def test_items_of_the_same_title_get_names_of_their_own(vault, tmp_path):
     assert [a.path for a in report.added] == ["raw/inbox/weekly-digest.md", "raw/inbox/weekly-digest-2.md"]
     assert "Sea ice" in posts(vault)["weekly-digest.md"].content
     assert "Snow cover" in posts(vault)["weekly-digest-2.md"].content
+
+
+def test_a_json_file_nested_without_end_is_one_line(vault, tmp_path):
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(InboxError, match=r"^deep.json is nested too deeply to be an export; nothing was written$"):
+        import_export(vault, tmp_path / "deep.json")
+
+
+def test_a_message_that_breaks_the_mail_parser_is_skipped_and_named(vault, tmp_path):
+    good = (DATA / "soil.eml").read_bytes()
+    bad = b"From: x@example.org\nSubject: odd\nContent-Type: text/plain; charset=no-such-charset\n\nbody \xff\n"
+    box = tmp_path / "mix"
+    box.mkdir()
+    (box / "a.eml").write_bytes(bad)
+    (box / "b.eml").write_bytes(good)
+    report = import_export(vault, box, today=TODAY)
+    assert [a.path for a in report.added] == ["raw/inbox/soil-samples-round-two.md"]
+    assert report.problems == ["a.eml: message 1 could not be read (LookupError); skipped"]

@@ -41,6 +41,8 @@ def load_json(path: Path) -> object:
         return json.loads(path.read_bytes().decode("utf-8-sig", "replace"))
     except ValueError as exc:
         raise InboxError(f"{path.name} is not valid JSON ({exc}); nothing was written") from None
+    except RecursionError:
+        raise InboxError(f"{path.name} is nested too deeply to be an export; nothing was written") from None
 
 
 def is_slack_day(data: object) -> bool:

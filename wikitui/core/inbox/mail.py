@@ -27,7 +27,7 @@ def message_item(raw: bytes, origin: str, kind: str) -> InboxItem:
     """One message (its bytes) as an item.
 
     Raises:
-        ValueError, LookupError, TypeError: the message cannot be read (the caller reports it).
+        Exception: the message cannot be read (ValueError, LookupError...: the caller reports it).
     """
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     if not isinstance(msg, EmailMessage):  # (policy.default always makes one; this tells the type checker)
@@ -85,6 +85,6 @@ def read_messages(messages: Iterator[bytes], origin: Path, kind: str, problems: 
     for number, raw in enumerate(messages, 1):
         try:
             items.append(message_item(raw, str(origin), kind))
-        except (ValueError, LookupError, TypeError) as exc:
+        except Exception as exc:  # noqa: BLE001 - a message is data: one that breaks the parser is skipped, said
             problems.append(f"{origin.name}: message {number} could not be read ({type(exc).__name__}); skipped")
     return items
