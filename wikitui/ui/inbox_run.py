@@ -70,16 +70,6 @@ class InboxRunner:
             self.screen.run_worker(lambda: self._work(False, path), thread=True, group="inbox", name="inbox import",
                                    exit_on_error=False)
 
-    def ask_and_import(self) -> None:
-        """Ask for an export's path, then import it."""
-        from wikitui.ui.screens.inbox_import import InboxImportScreen
-
-        def chosen(source: str | None) -> None:
-            if source:
-                self.start_import(source)
-
-        self.screen.app.push_screen(InboxImportScreen(), chosen)
-
     def _claim(self, scheduled: bool, saying: str) -> bool:
         """Whether a run may start now (none is at work); a run the user asked for is told either way."""
         if self.active:

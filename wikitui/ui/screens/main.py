@@ -276,7 +276,13 @@ class MainScreen(Screen[None]):
 
     def action_inbox_import(self) -> None:
         """Import an export (bookmarks, Pocket, mail, Slack...) into raw/inbox/: asks for it, then a worker."""
-        self.inbox.ask_and_import()
+        from wikitui.ui.screens.inbox_import import InboxImportScreen
+
+        def chosen(source: str | None) -> None:
+            if source:
+                self.inbox.start_import(source)
+
+        self.app.push_screen(InboxImportScreen(), chosen)
 
     def files_added(self, paths: list[str], *, reveal: bool) -> None:
         """New files are in raw/ (the inbox's): the graph, the trees and the index learn them.
