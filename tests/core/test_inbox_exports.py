@@ -310,3 +310,16 @@ def test_a_message_that_breaks_the_mail_parser_is_skipped_and_named(vault, tmp_p
     report = import_export(vault, box, today=TODAY)
     assert [a.path for a in report.added] == ["raw/inbox/soil-samples-round-two.md"]
     assert report.problems == ["a.eml: message 1 could not be read (LookupError); skipped"]
+
+
+def test_the_real_command_imports_an_export(vault, tmp_path, web):
+    from tests.cli_run import real_wikitui
+
+    export = export_copy(tmp_path, "transcripts", web)
+    result = real_wikitui(["inbox", "import", str(export), "--json", "--vault", str(vault.root)])
+    assert result.returncode == 0, result.stderr
+    data = __import__("json").loads(result.stdout)
+    assert [a["path"] for a in data["added"]] == ["raw/inbox/transcript-field-course.md",
+                                                  "raw/inbox/transcript-standup-2024-03-04.md",
+                                                  "raw/inbox/transcript-zoom-interview.md"]
+    assert data["problems"] == ["not a known export, skipped: readme.txt"] and data["kinds"] == ["srt+vtt"]
