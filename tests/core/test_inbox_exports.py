@@ -323,3 +323,21 @@ def test_the_real_command_imports_an_export(vault, tmp_path, web):
                                                   "raw/inbox/transcript-standup-2024-03-04.md",
                                                   "raw/inbox/transcript-zoom-interview.md"]
     assert data["problems"] == ["not a known export, skipped: readme.txt"] and data["kinds"] == ["srt+vtt"]
+
+
+def test_an_item_written_but_not_yet_in_the_ledger_is_known_by_its_file(vault, tmp_path, web):
+    """A run killed between writing an item and recording it: the file's ``source_url`` still counts."""
+    first = bring(vault, tmp_path, "team.mbox", web)
+    (vault.state_dir / "inbox-seen.json").unlink()
+    again = bring(vault, tmp_path / "again", "team.mbox", web)
+    assert len(first.added) == 2 and again.added == [] and again.skipped == 2
+
+
+def test_an_unreadable_ledger_is_set_aside_with_one_line(vault, tmp_path, web):
+    vault.state_dir.mkdir(exist_ok=True)
+    (vault.state_dir / "inbox-seen.json").write_text("{not json")
+    report = bring(vault, tmp_path, "soil.eml", web)
+    assert len(report.added) == 1
+    assert report.problems == [".wikitui/inbox-seen.json cannot be read (JSONDecodeError): set aside as "
+                               "inbox-seen.json.bad; started afresh (what is in raw/inbox/ is still known by its source_url)"]
+    assert (vault.state_dir / "inbox-seen.json.bad").read_text() == "{not json"

@@ -2,8 +2,10 @@
 
 An item is new when neither its address (:func:`~wikitui.core.inbox.item.url_key`) nor
 the hash of its text (:func:`~wikitui.core.inbox.item.item_key`) is in the ledger. The
-ledger is written atomically after each item, merged with what is on disk at that
-moment, so a background run and a command run at the same time both keep their items.
+ledger is written atomically (:meth:`SeenLedger.flush`, every few seconds of a run and at
+its end), merged with what is on disk at that moment, so a background run and a command
+run at the same time both keep their items. An item written but not yet recorded when a
+run is killed is still known next time by the ``source_url`` of its file in raw/.
 A ledger that cannot be read is set aside (renamed ``.bad``) and started afresh, with a
 warning: an unreadable file never stops the inbox.
 """
@@ -32,6 +34,7 @@ class SeenLedger:
         #: Problems met reading the ledger (shown once, never fatal).
         self.warnings: list[str] = []
         self.urls, self.hashes = self._load()
+        self._dirty = False
 
     def _load(self) -> tuple[dict[str, str], dict[str, str]]:
         try:
@@ -53,7 +56,7 @@ class SeenLedger:
         except OSError:
             pass
         self.warnings.append(f".wikitui/{LEDGER_NAME} {why}: set aside as {LEDGER_NAME}.bad; started afresh "
-                             "(items already in raw/inbox/ may come in again)")
+                             "(what is in raw/inbox/ is still known by its source_url)")
         return {}, {}
 
     def seen(self, *, url: str = "", content: str = "") -> str | None:
@@ -70,14 +73,21 @@ class SeenLedger:
         return self.seen(url=url)
 
     def add(self, path: str, *, urls: tuple[str, ...] = (), content: str = "") -> None:
-        """Remember that the item with these addresses and this content hash became ``path``; saved at once."""
+        """Remember that the item with these addresses and this content hash became ``path`` (saved by
+        :meth:`flush`)."""
         for url in urls:
             key = url_key(url)
             if key:
                 self.urls[key] = path
         if content:
             self.hashes[content] = path
-        self._save()
+        self._dirty = True
+
+    def flush(self) -> None:
+        """Write what was added since the last flush (nothing when nothing was)."""
+        if self._dirty:
+            self._save()
+            self._dirty = False
 
     def _save(self) -> None:
         try:

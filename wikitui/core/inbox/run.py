@@ -25,6 +25,10 @@ from wikitui.core.inbox.writer import write_item
 from wikitui.core.vault.formats.clip import clipped_sources
 
 
+#: Seconds between two writes of the ledger during a run (it is written at the run's end too).
+SAVE_EVERY_S = 2.0
+
+
 @dataclass
 class AddedItem:
     """One file the inbox added.
@@ -98,13 +102,20 @@ class _Intake:
 
     def take(self, items: Iterable[InboxItem]) -> None:
         items = list(items)
-        for n, item in enumerate(items):
-            if self.out_of_time():
-                self.report.left += sum(1 for i in items[n:] if not (i.url and self._known(i.url)))
-                return
-            self.take_one(item)
-            if self.progress is not None:
-                self.progress(n + 1, len(items))
+        saved = time.monotonic()
+        try:
+            for n, item in enumerate(items):
+                if self.out_of_time():
+                    self.report.left += sum(1 for i in items[n:] if not (i.url and self._known(i.url)))
+                    return
+                self.take_one(item)
+                if time.monotonic() - saved >= SAVE_EVERY_S:
+                    self.ledger.flush()
+                    saved = time.monotonic()
+                if self.progress is not None:
+                    self.progress(n + 1, len(items))
+        finally:
+            self.ledger.flush()
 
     def take_one(self, item: InboxItem) -> None:
         if item.url and self._known(item.url):
