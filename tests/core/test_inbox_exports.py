@@ -341,3 +341,14 @@ def test_an_unreadable_ledger_is_set_aside_with_one_line(vault, tmp_path, web):
     assert report.problems == [".wikitui/inbox-seen.json cannot be read (JSONDecodeError): set aside as "
                                "inbox-seen.json.bad; started afresh (what is in raw/inbox/ is still known by its source_url)"]
     assert (vault.state_dir / "inbox-seen.json.bad").read_text() == "{not json"
+
+
+def test_what_came_in_is_queued_by_a_batch_ingest_of_the_new_sources(vault, tmp_path, web):
+    from wikitui.core.batch.select import select
+    from wikitui.core.vault.graph import LinkGraph
+
+    report = bring(vault, tmp_path, "slack", web)
+    graph = LinkGraph.load(vault, use_cache=False, save_cache=False)
+    for argument in (None, "raw/inbox/"):  # `wikitui ingest --new`, `wikitui ingest raw/inbox/`
+        chosen = select(vault, graph, argument, only_new=True)
+        assert [e.source for e in chosen.queued] == sorted(a.path for a in report.added)
