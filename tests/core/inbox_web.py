@@ -109,6 +109,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     hits: dict[str, int] = {}
     stop = threading.Event()
+    #: /together/* pages answer only once two of them are asked for at the same time.
+    together = threading.Barrier(2, timeout=5)
 
     def log_message(self, *args) -> None:
         pass
@@ -145,6 +147,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             except OSError:
                 pass
             self.close_connection = True
+        elif path.startswith("/together/"):
+            try:
+                Handler.together.wait()
+            except threading.BrokenBarrierError:
+                self._send(503, "text/plain", "alone")
+                return
+            self._send(200, "text/html; charset=utf-8", article(path.rsplit("/", 1)[-1].title(), "TOGETHER"))
         elif path in PAGES:
             self._send(200, "text/html; charset=utf-8", PAGES[path])
         else:

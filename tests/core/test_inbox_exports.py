@@ -352,3 +352,14 @@ def test_what_came_in_is_queued_by_a_batch_ingest_of_the_new_sources(vault, tmp_
     for argument in (None, "raw/inbox/"):  # `wikitui ingest --new`, `wikitui ingest raw/inbox/`
         chosen = select(vault, graph, argument, only_new=True)
         assert [e.source for e in chosen.queued] == sorted(a.path for a in report.added)
+
+
+def test_the_pages_of_an_export_are_fetched_several_at_a_time(vault, tmp_path, web):
+    from tests.core.inbox_web import Handler
+
+    Handler.together.reset()
+    marks = "".join(f'<DT><A HREF="{web}/together/{name}">{name}</A>\n' for name in ("north", "south"))
+    (tmp_path / "pair.html").write_text(f"<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n{marks}</DL>\n")
+    report = import_export(vault, tmp_path / "pair.html", today=TODAY)
+    assert report.problems == []  # each page waited for the other: they were asked for together
+    assert all("TOGETHER" in post.content for post in posts(vault).values()) and len(posts(vault)) == 2

@@ -23,10 +23,24 @@ from wikitui.core.inbox.ledger import SeenLedger
 from wikitui.core.inbox.pages import PAGE_TOTAL_S, fetch_article
 from wikitui.core.inbox.writer import write_item
 from wikitui.core.vault.formats.clip import clipped_sources
+from wikitui.core.vault.formats.html import Article
 
 
 #: Seconds between two writes of the ledger during a run (it is written at the run's end too).
 SAVE_EVERY_S = 2.0
+#: Pages fetched at once (an export of a thousand bookmarks is mostly waiting on the network).
+PAGE_WORKERS = 4
+#: Items looked at per round of fetches (the run's deadline and cancel are checked between rounds).
+CHUNK = 8
+
+
+@dataclass
+class _Page:
+    """What fetching an item's page gave: where it came from and its article, or why it failed."""
+
+    final: str
+    article: Article | None
+    failed: str
 
 
 @dataclass
@@ -101,29 +115,38 @@ class _Intake:
         return (self.deadline is not None and time.monotonic() >= self.deadline) or bool(self.cancel and self.cancel())
 
     def take(self, items: Iterable[InboxItem]) -> None:
+        """Bring ``items`` in, in order; their pages are fetched :data:`PAGE_WORKERS` at a time."""
+        from concurrent.futures import ThreadPoolExecutor
+
         items = list(items)
         saved = time.monotonic()
         try:
-            for n, item in enumerate(items):
-                if self.out_of_time():
-                    self.report.left += sum(1 for i in items[n:] if not (i.url and self._known(i.url)))
-                    return
-                self.take_one(item)
-                if time.monotonic() - saved >= SAVE_EVERY_S:
-                    self.ledger.flush()
-                    saved = time.monotonic()
-                if self.progress is not None:
-                    self.progress(n + 1, len(items))
+            with ThreadPoolExecutor(max_workers=PAGE_WORKERS, thread_name_prefix="inbox-page") as pool:
+                for start in range(0, len(items), CHUNK):
+                    if self.out_of_time():
+                        self.report.left += sum(1 for i in items[start:] if not (i.url and self._known(i.url)))
+                        return
+                    chunk = items[start:start + CHUNK]
+                    need = [i for i in chunk if i.fetch_page and self.fetch_pages and not self._known(i.url)]
+                    pages = dict(zip(map(id, need), pool.map(self._fetch, need)))
+                    for n, item in enumerate(chunk, start + 1):
+                        self.take_one(item, pages.get(id(item)))
+                        if time.monotonic() - saved >= SAVE_EVERY_S:
+                            self.ledger.flush()
+                            saved = time.monotonic()
+                        if self.progress is not None:
+                            self.progress(n, len(items))
         finally:
             self.ledger.flush()
 
-    def take_one(self, item: InboxItem) -> None:
+    def take_one(self, item: InboxItem, page: _Page | None = None) -> None:
+        """Bring one item in (``page``: its page, fetched already), unless it is known."""
         if item.url and self._known(item.url):
             self.report.skipped += 1
             return
         urls: tuple[str, ...] = (item.url,)
         if item.fetch_page and self.fetch_pages:
-            final = self._fetch_page(item)
+            final = self._fill(item, page if page is not None else self._fetch(item))
             if final and final != item.url:
                 if self._known(final):
                     self.report.skipped += 1
@@ -139,26 +162,34 @@ class _Intake:
 
     def _known(self, url: str) -> bool:
         """Whether an item with this address came in before, or is in raw/ by another way."""
-        return self.ledger.seen(url=url) is not None or url_key(url) in self.in_raw
+        return bool(url) and (self.ledger.seen(url=url) is not None or url_key(url) in self.in_raw)
 
-    def _fetch_page(self, item: InboxItem) -> str:
-        """Fill ``item`` from its page's article; the address the page came from ("" when not fetched)."""
+    def _fetch(self, item: InboxItem) -> _Page:
+        """The page at the item's address (in a pool thread: it touches nothing but the network)."""
         from wikitui.core.errors import WikituiError
-        from wikitui.core.vault.formats.fetch import shown
 
         try:
             final, article = fetch_article(item.url, total=self.page_total)
         except WikituiError as exc:
-            why = str(exc).removesuffix("; nothing was written")
-            self.report.problems.append(f"{why}: \"{item.title or shown(item.url)}\" keeps the {item.kind}'s own text")
+            return _Page(final="", article=None, failed=str(exc).removesuffix("; nothing was written"))
+        return _Page(final=final, article=article, failed="")
+
+    def _fill(self, item: InboxItem, page: _Page) -> str:
+        """Fill ``item`` from its page's article; the address the page came from ("" when not fetched)."""
+        from wikitui.core.vault.formats.fetch import shown
+
+        if page.failed:
+            self.report.problems.append(f"{page.failed}: \"{item.title or shown(item.url)}\" keeps the "
+                                        f"{item.kind}'s own text")
             return ""
+        article = page.article
         if article is not None and len(article.markdown.split()) > len(item.body.split()):
             item.body = article.markdown
         if article is not None:
             item.title = item.title or article.title
             item.author = item.author or article.author
             item.date = item.date or article.date
-        return final
+        return page.final
 
 
 def fetch_feeds(vault, feeds: list[str], *, today: _dt.date | None = None, feed_total: float = FEED_TOTAL_S,
