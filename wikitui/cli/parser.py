@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
 COMMANDS = ("init", "sample", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending",
-            "undo", "mcp", "serve", "completion", "history", "show", "changes", "sync")
+            "undo", "mcp", "serve", "completion", "history", "show", "changes", "sync", "inbox")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
 
@@ -123,6 +123,11 @@ _COMMAND_HELP = {
     "clip": ("a web page or a document into raw/", "Fetch a web page's article (or copy a document) into raw/; "
              "never overwrites: a taken name gets a number, and an address already clipped is refused "
              "unless --refresh. Prints the new file's path."),
+    "inbox": ("new feed items, or an export's, into raw/inbox/", "Bring the new items of the feeds in "
+              "[inbox] feeds (or, with `import FILE|DIR`, of an export: browser bookmarks, Pocket, Instapaper, "
+              "Readwise, Raindrop, mbox/eml, Slack or Discord JSON, .vtt/.srt transcripts) into raw/inbox/ as "
+              "clipped sources, never the same item twice. Prints the new files' paths; exit status 3 when a "
+              "feed could not be read (the others came in)."),
     "export": ("a Marp page as slides (html, pdf, pptx)", "Export a `marp: true` page with marp-cli when it is "
                "installed, else as a self-contained HTML deck. Prints the file's path."),
     "pending": ("the pending changesets: list, show, apply or reject one", "List the changesets waiting for "
@@ -203,6 +208,13 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--name", metavar="N", help="the new file's name (default: the title or the file's name)")
         p.add_argument("--refresh", action="store_true",
                        help="an address already in raw/: add a fresh copy beside it (slug-YYYY-MM-DD.md)")
+    elif name == "inbox":
+        p.add_argument("action", nargs="?", choices=("import",), metavar="import",
+                       help="read an export instead of the feeds")
+        p.add_argument("path", nargs="?", metavar="FILE|DIR", help="the export (a file or a folder)")
+        p.add_argument("--json", action="store_true", help='print {"added", "skipped", "problems", "left", "kinds"}')
+        p.add_argument("--no-fetch", action="store_true",
+                       help="do not fetch the pages of links and feed summaries (keep what the feed or export says)")
     elif name == "export":
         p.add_argument("page", metavar="PAGE", help="a Marp page's path, title or alias")
         p.add_argument("--format", choices=("html", "pdf", "pptx"), default="html", help="default html")

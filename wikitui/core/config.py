@@ -52,6 +52,7 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "review_model": str,
     "background": dict,
     "sync": dict,
+    "inbox": dict,
     "history_keep": int,
     "author": str,
     "batch_max_cost": (int, float),
@@ -148,6 +149,9 @@ class Settings:
             semantic lint after this long idle, leaving its proposals pending; None: off.
         sync_every_minutes: ``[sync] every_minutes``: the TUI syncs with the git upstream this often (it pushes
             only when nothing is pending review); None: off.
+        inbox_feeds: ``[inbox] feeds``: the RSS and Atom feeds ``wikitui inbox`` brings into raw/inbox/.
+        inbox_every_minutes: ``[inbox] every_minutes``: the TUI runs the inbox this often in the background;
+            None: off.
         author: The name log.md entries and wikitui's commits carry (None: git's ``user.name``).
         link_root: The vault's folder site-rooted links start from (``content`` for a Quartz or Hugo site), set
             in the vault's config; :attr:`~wikitui.core.vault.layout.Vault.link_root` reads it (or detects the
@@ -175,6 +179,8 @@ class Settings:
     review_model: str | None = None
     lint_after_idle_minutes: float | None = None
     sync_every_minutes: float | None = None
+    inbox_feeds: list[str] = field(default_factory=list)
+    inbox_every_minutes: float | None = None
     history_keep: int = 200
     author: str | None = None
     batch_max_cost: float | None = None
@@ -261,6 +267,9 @@ def _apply_file(settings: Settings, data: dict, origin: str, *, vault: bool = Fa
         elif key == "sync":
             _apply_sync(settings, cast(dict, value), origin)
             continue
+        elif key == "inbox":
+            _apply_inbox(settings, cast(dict, value), origin)
+            continue
         else:
             setattr(settings, key, float(cast(float, value)) if key in ("timeout", "request_timeout_s",
                                                                         "eval_task_timeout", "batch_max_cost")
@@ -304,6 +313,29 @@ def _apply_sync(settings: Settings, table: dict, origin: str) -> None:
         return
     settings.sync_every_minutes = float(value) if value > 0 else None
     settings.sources["sync.every_minutes"] = origin
+
+
+def _apply_inbox(settings: Settings, table: dict, origin: str) -> None:
+    """The ``[inbox]`` table: ``feeds`` (a list of http(s) addresses) and ``every_minutes`` (0 or absent: off)."""
+    if "feeds" in table:
+        feeds = table["feeds"]
+        if not isinstance(feeds, list) or not all(isinstance(f, str) for f in feeds):
+            settings.warnings.append(f"{origin}: inbox.feeds must be a list of feed addresses; ignored")
+        else:
+            good = [f.strip() for f in feeds if f.strip().lower().startswith(("http://", "https://"))]
+            if len(good) < len([f for f in feeds if f.strip()]):
+                settings.warnings.append(f"{origin}: inbox.feeds: only http(s) addresses are read; the others "
+                                         "are ignored")
+            settings.inbox_feeds = good
+            settings.sources["inbox.feeds"] = origin
+    if "every_minutes" in table:
+        value = table["every_minutes"]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            settings.warnings.append(f"{origin}: inbox.every_minutes must be a number of minutes (0 or absent: "
+                                     "off); ignored")
+            return
+        settings.inbox_every_minutes = float(value) if value > 0 else None
+        settings.sources["inbox.every_minutes"] = origin
 
 
 def _vault_config_path(vault: object) -> Path | None:

@@ -198,6 +198,7 @@ class WikituiApp(App[None]):
                 self.set_keymap(settings.keymap)
             self.idle_lint.configure(settings)
             self.main.sync_schedule.configure(settings.sync_every_minutes, self.set_interval)
+            self.main.inbox.schedule.configure(settings.inbox_every_minutes, self.set_interval)
         except Exception as exc:
             self.notify(f"config: {exc}", severity="warning")
 

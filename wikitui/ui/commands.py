@@ -58,6 +58,10 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Mark reviewed", "The page is checked against its sources: no longer stale", "mark_reviewed"),
     ("Clip a web page or file into raw/…", "Fetch a URL or copy a file into raw/ as a new source, then open it",
      "clip"),
+    ("Inbox: bring in the feeds' new items", "Fetch the [inbox] feeds: new items go to raw/inbox/, not ingested yet "
+     "(wikitui inbox)", "inbox"),
+    ("Inbox: import an export…", "Bookmarks, Pocket/Instapaper/Readwise/Raindrop, mail, Slack or Discord, transcripts "
+     "into raw/inbox/ (wikitui inbox import)", "inbox_import"),
     ("Review batch", "A batch's changesets together: summary, then by page (/review batch)", "app.review_batch"),
     ("Reload", "Re-read the vault from disk", "reload"),
     ("Sync with upstream", "git: bring the upstream's commits in (wikitui's own merge), then push yours", "sync"),
