@@ -49,6 +49,7 @@ HANDLERS: dict[str, str | Callable[[argparse.Namespace], int]] = {
     "show": "history:cmd_show",
     "changes": "history:cmd_changes",
     "sync": "sync:cmd_sync",
+    "research": "semantic:cmd_research",
 }
 
 
