@@ -57,6 +57,7 @@ def test_challenge_on_the_inbox_proposes_a_contradiction_callout_pending_and_exi
     assert "> [!contradiction] <claim> — [[Other page]] says <other claim> (raw/source.md)" in prompt
     (pending,) = PendingStore(Vault.open(inbox_vault)).list()
     assert pending.id == doc["changeset"]["id"] and CALLOUT in pending.files[0].new_text
+    assert pending.title == "Assumptions checked against raw/inbox/" and pending.op == "lint"
     assert content(inbox_vault) == before  # proposed, never applied
 
 

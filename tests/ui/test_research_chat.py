@@ -1,0 +1,99 @@
+"""``/research TOPIC`` in the chat (issue 28 point 2): URLs proposed, reviewed one by one, only accepted ones clipped.
+
+The model is the fake OpenAI-compatible server; the search engine and the pages are a
+fake SearXNG on 127.0.0.1 (tests/fakeweb.py), whose request log shows what was fetched.
+"""
+
+from __future__ import annotations
+
+import frontmatter
+
+from tests.fakeserver import text, tool_call
+from tests.fakeweb import fake_web, research_config  # noqa: F401 - a fixture
+from tests.ui.test_chat import ChatHost, fast_client, notes, send, turn, wait_for
+from wikitui.core.research.proposals import ResearchStore
+from wikitui.ui.screens.research import ResearchReviewScreen, sources_reviewer
+from wikitui.ui.screens.review import screen_reviewer
+from wikitui.ui.widgets.chat_pane import ChatPane
+
+
+class ResearchHost(ChatHost):
+    """The chat pane with both reviewers the workspace hands it."""
+
+    def compose(self):
+        yield ChatPane(self.workspace, reviewer=screen_reviewer(self, self.vault), client_factory=fast_client,
+                       sources_reviewer=sources_reviewer(self))
+
+
+def raw_files(root) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in (root / "raw").rglob("*") if p.is_file()
+            and not p.name.startswith(".")}
+
+
+def pages(web) -> list[str]:
+    return [web.add_page("tea", "Victorian tea customs", "Tea at five was a ritual of the Victorian household."),
+            web.add_page("hatters", "Mercury and hatters", "Hat makers were poisoned by mercury nitrate fumes."),
+            web.add_page("dormice", "Dormouse hibernation", "The hazel dormouse sleeps through half the year.")]
+
+
+def script(fake_llm, urls):
+    fake_llm.script(
+        tool_call("web_search", query="mad tea party history"),
+        tool_call("propose_sources", sources=[{"url": u, "why": f"adds {u.rsplit('/', 1)[1]}"} for u in urls]),
+        text("The wiki lacks the history behind the tea party; three sources proposed."),
+    )
+
+
+async def test_research_in_the_chat_then_accepting_2_of_3_in_the_review_clips_exactly_those(
+        fake_llm, fake_web, sample_vault):
+    urls = pages(fake_web)
+    research_config(sample_vault, fake_web)
+    script(fake_llm, urls)
+    before = raw_files(sample_vault)
+    app = ResearchHost(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "/research mad tea party")
+        await wait_for(pilot, lambda: isinstance(app.screen, ResearchReviewScreen), "the sources' review")
+        screen = app.screen
+        assert fake_web.fetched_pages() == []  # proposed, nothing fetched
+        shown = "".join(str(o.prompt) for o in screen.query_one("#sources-list").options)
+        assert "Victorian tea customs" in shown and "adds hatters" in shown and urls[2] in shown
+        await pilot.press("a", "r", "a")  # accept tea, reject hatters, accept dormice
+        assert "2 accepted, 1 rejected, 0 undecided" in str(screen.query_one("#sources-help").render())
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(n.startswith("Sources") for n in notes(app.pane)), "the clips")
+        added = raw_files(sample_vault) - before
+        assert len(added) == 2
+        assert {frontmatter.loads((sample_vault / p).read_text())["source_url"] for p in added} == {urls[0], urls[2]}
+        assert sorted(fake_web.fetched_pages()) == ["/pages/dormice", "/pages/tea"]
+        note = next(n for n in notes(app.pane) if n.startswith("Sources"))
+        assert "2 clipped into raw/, 1 rejected" in note and all(p in note for p in added)
+        assert ResearchStore(app.vault).latest() is None  # every URL decided
+
+
+async def test_esc_leaves_the_sources_pending_and_research_alone_reopens_them(fake_llm, fake_web, sample_vault):
+    urls = pages(fake_web)
+    research_config(sample_vault, fake_web)
+    script(fake_llm, urls)
+    app = ResearchHost(sample_vault)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, "/research mad tea party")
+        await wait_for(pilot, lambda: isinstance(app.screen, ResearchReviewScreen), "the sources' review")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ResearchReviewScreen), "the review to close")
+        assert any("Sources left pending" in n for n in notes(app.pane))
+        assert ResearchStore(app.vault).latest() is not None and fake_web.fetched_pages() == []
+        await send(pilot, "/research")
+        await wait_for(pilot, lambda: isinstance(app.screen, ResearchReviewScreen), "the review again")
+        await pilot.press("j", "a")  # the second URL only
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(n.startswith("Sources") for n in notes(app.pane)), "the clip")
+        assert fake_web.fetched_pages() == ["/pages/hatters"]
+
+
+async def test_research_without_a_provider_says_how_to_add_one(fake_llm, sample_vault):
+    app = ResearchHost(sample_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await turn(pilot, "/research mad tea party")
+        assert any("[research] searxng_url" in n for n in notes(app.pane, "error"))
+        assert fake_llm.requests == []
