@@ -7,11 +7,13 @@ fake SearXNG on 127.0.0.1 (tests/fakeweb.py), whose request log shows what was f
 from __future__ import annotations
 
 import frontmatter
+import pytest
+from textual.app import App
 
 from tests.fakeserver import text, tool_call
 from tests.fakeweb import fake_web, research_config  # noqa: F401 - a fixture
 from tests.ui.test_chat import ChatHost, fast_client, notes, send, turn, wait_for
-from wikitui.core.research.proposals import ResearchStore
+from wikitui.core.research.proposals import ProposedSource, ResearchStore, SourceProposal
 from wikitui.ui.screens.research import ResearchReviewScreen, sources_reviewer
 from wikitui.ui.screens.review import screen_reviewer
 from wikitui.ui.widgets.chat_pane import ChatPane
@@ -97,3 +99,32 @@ async def test_research_without_a_provider_says_how_to_add_one(fake_llm, sample_
         await turn(pilot, "/research mad tea party")
         assert any("[research] searxng_url" in n for n in notes(app.pane, "error"))
         assert fake_llm.requests == []
+
+
+# ------------------------------------------------------------------------ the screen as drawn
+class SourcesApp(App):
+    """The sources' review alone, on a fixed proposal (nothing is fetched: the screen only decides)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.proposal = SourceProposal("research-20261202-120000-abcd", "the Mad Tea-Party's history", "research",
+                                       "2026-12-02T12:00:00", [
+            ProposedSource("https://example.org/victorian-tea", "Victorian tea customs",
+                           "the tea-time ritual the chapter parodies"),
+            ProposedSource("https://example.org/mad-as-a-hatter", "Mercury and hatters: where 'mad as a hatter' "
+                           "comes from, with the nineteenth-century medical reports",
+                           "the origin of the Hatter's madness, which no page sources"),
+            ProposedSource("https://example.org/dormouse", "Dormouse hibernation\x1b[2J",
+                           "why the Dormouse sleeps through the party"),
+        ])
+
+    def on_mount(self) -> None:
+        self.push_screen(ResearchReviewScreen(self.proposal))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_snapshot_sources_review(snap_compare, size):
+    async def decide(pilot):
+        await pilot.press("a", "r")
+
+    assert snap_compare(SourcesApp(), terminal_size=size, run_before=decide)
