@@ -13,6 +13,7 @@ from textual.app import App
 from tests.fakeserver import text, tool_call
 from tests.fakeweb import fake_web, research_config  # noqa: F401 - a fixture
 from tests.ui.test_chat import ChatHost, fast_client, notes, send, turn, wait_for
+from wikitui.core.batch.queue import all_batches
 from wikitui.core.research.proposals import ProposedSource, ResearchStore, SourceProposal
 from wikitui.ui.screens.research import ResearchReviewScreen, sources_reviewer
 from wikitui.ui.screens.review import screen_reviewer
@@ -73,7 +74,7 @@ async def test_research_in_the_chat_then_accepting_2_of_3_in_the_review_clips_ex
         assert ResearchStore(app.vault).latest() is None  # every URL decided
 
 
-async def test_esc_leaves_the_sources_pending_and_research_alone_reopens_them(fake_llm, fake_web, sample_vault):
+async def test_esc_leaves_the_sources_pending_and_research_alone_or_ctrl_r_reopens_them(fake_llm, fake_web, sample_vault):
     urls = pages(fake_web)
     research_config(sample_vault, fake_web)
     script(fake_llm, urls)
@@ -87,10 +88,38 @@ async def test_esc_leaves_the_sources_pending_and_research_alone_reopens_them(fa
         assert ResearchStore(app.vault).latest() is not None and fake_web.fetched_pages() == []
         await send(pilot, "/research")
         await wait_for(pilot, lambda: isinstance(app.screen, ResearchReviewScreen), "the review again")
-        await pilot.press("j", "a")  # the second URL only
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ResearchReviewScreen), "the review to close")
+        await pilot.press("ctrl+r")  # no changeset pending: ctrl+r reviews the sources
+        await wait_for(pilot, lambda: isinstance(app.screen, ResearchReviewScreen), "the review by ctrl+r")
+        await pilot.press("j", "a", "i")  # the second URL only, queued for a batch ingest
         await pilot.press("enter")
         await wait_for(pilot, lambda: any(n.startswith("Sources") for n in notes(app.pane)), "the clip")
         assert fake_web.fetched_pages() == ["/pages/hatters"]
+        (batch,) = all_batches(app.vault)
+        (entry,) = batch.entries
+        assert entry.state == "queued" and (sample_vault / entry.source).is_file()
+        assert any("ingest --resume" in n for n in notes(app.pane))
+        assert [s.decision for s in ResearchStore(app.vault).latest().sources] == ["undecided", "accepted",
+                                                                                 "undecided"]
+
+
+async def test_lint_in_the_chat_may_search_and_its_sources_wait_for_research_alone(fake_llm, fake_web, sample_vault):
+    urls = pages(fake_web)
+    research_config(sample_vault, fake_web)
+    fake_llm.script(tool_call("web_search", query="dormouse biology"),
+                    tool_call("propose_sources", sources=[{"url": urls[2], "why": "the Dormouse page has no source"}]),
+                    text("Sources to look for: the Dormouse's biology (proposed)."))
+    app = ResearchHost(sample_vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await turn(pilot, "/lint")
+        assert not isinstance(app.screen, ResearchReviewScreen)  # not asked for: it waits
+        assert any("/research alone reviews them" in n for n in notes(app.pane, "plan"))
+        assert "web_search" in {t["function"]["name"] for t in fake_llm.requests[0]["tools"]}
+        await send(pilot, "/research")
+        await wait_for(pilot, lambda: isinstance(app.screen, ResearchReviewScreen), "the sources' review")
+        assert [o.id for o in app.screen.query_one("#sources-list").options] == [urls[2]]
+        assert fake_web.fetched_pages() == []
 
 
 async def test_research_without_a_provider_says_how_to_add_one(fake_llm, sample_vault):
