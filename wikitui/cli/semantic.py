@@ -35,9 +35,13 @@ def cmd_research(args: argparse.Namespace) -> int:
     model = getattr(args, "model", None)
     if words[0] in RESEARCH_ACTIONS and (words[0] == "list" or len(words) > 1):
         from wikitui.core.agent.research_headless import run_research_decision
+        from wikitui.core.batch.queue import queue_sources
+
+        def queue(selection: str, paths: list[str]) -> str:
+            return queue_sources(ws.vault, paths, selection, model)
 
         return int(run_research_decision(ws, words[0], words[1] if len(words) > 1 else None, words[2:],
-                                         ingest=bool(args.ingest), as_json=bool(args.json), model=model))
+                                         queue=queue if args.ingest else None, as_json=bool(args.json)))
     load_graph(ws)
     from wikitui.core.agent.research_headless import run_research
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import PurePosixPath
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from wikitui.core.agent.semantic_lint import EXIT_CLEAN, EXIT_MODEL, EXIT_PROBLEMS
@@ -161,13 +162,14 @@ def run_research(workspace, topic: str, *, as_json: bool = False, model: str | N
 
 
 def run_research_decision(workspace, action: str, proposal_id: str | None, urls: list[str], *,
-                          ingest: bool = False, as_json: bool = False, model: str | None = None,
+                          queue: Callable[[str, list[str]], str] | None = None, as_json: bool = False,
                           out: TextIO | None = None, err: TextIO | None = None) -> int:
     """``wikitui research list|accept|reject [ID] [URL...] [--ingest]``.
 
     ``accept`` with no URL accepts every undecided one; ``reject`` likewise. Only accepted
-    URLs are fetched (clipped into raw/); ``--ingest`` queues the clipped sources as a batch
-    that ``wikitui ingest --resume`` runs.
+    URLs are fetched (clipped into raw/); ``queue(selection, paths) -> batch id`` (``--ingest``:
+    the batch queue's, passed by the command line, a layer above) queues the clipped sources as a
+    batch that ``wikitui ingest --resume`` runs.
     """
     from wikitui.core.research.proposals import ResearchStore, decide
 
@@ -186,7 +188,8 @@ def run_research_decision(workspace, action: str, proposal_id: str | None, urls:
         proposal = store.load(proposal_id or "latest")
         chosen = urls or [s.url for s in proposal.undecided]
         if action == "accept":
-            done = decide(workspace.vault, proposal, accepted=chosen, queue=ingest, model=model)
+            batch = None if queue is None else (lambda paths: queue(f"research {proposal.id}", paths))
+            done = decide(workspace.vault, proposal, accepted=chosen, queue=batch)
         else:
             done = decide(workspace.vault, proposal, rejected=chosen)
     except WikituiError as exc:

@@ -8,7 +8,8 @@ model cannot slip in one of its own). When the turn ends the list is saved as a
 undecided. Nothing is fetched then: the person accepts or rejects each URL (the review
 in the TUI, ``wikitui research accept|reject ID [URL...]``) and only accepted ones are
 clipped, through ``clip``'s own path (:func:`~wikitui.core.vault.formats.clip.clip_url`),
-and optionally queued as a batch for ``wikitui ingest --resume``.
+and optionally queued as a batch for ``wikitui ingest --resume`` (by a ``queue`` the caller
+passes: :func:`~wikitui.core.batch.queue.queue_sources`, a layer above this one).
 """
 
 from __future__ import annotations
@@ -258,15 +259,14 @@ class Clipped:
 
 
 def decide(vault, proposal: SourceProposal, *, accepted: Sequence[str] = (), rejected: Sequence[str] = (),
-           clip: Callable | None = None, queue: bool = False, model: str | None = None) -> Clipped:
+           clip: Callable | None = None, queue: Callable[[list[str]], str] | None = None) -> Clipped:
     """Record the decisions, then clip the accepted URLs (only those) into raw/; saves the proposal.
 
     Args:
         accepted: URLs accepted now (those accepted before and not clipped yet are tried again too).
         rejected: URLs rejected now (never fetched).
         clip: ``clip(vault, url) -> ClipResult`` (default: ``clip``'s own :func:`clip_url`).
-        queue: Queue the clipped sources as a batch for ``wikitui ingest --resume``.
-        model: The model named in the batch.
+        queue: ``queue(paths) -> batch id``: queue the clipped sources for a batch ingest (None: not queued).
     """
     from wikitui.core.vault.formats.clip import AlreadyClipped, clip_url
 
@@ -297,19 +297,6 @@ def decide(vault, proposal: SourceProposal, *, accepted: Sequence[str] = (), rej
                 done.failed.append((source.url, str(exc)))
     finally:
         ResearchStore(vault).save(proposal)
-    if queue and done.clipped:
-        done.batch = queue_for_ingest(vault, [path for _, path in done.clipped], proposal, model)
+    if queue is not None and done.clipped:
+        done.batch = queue([path for _, path in done.clipped])
     return done
-
-
-def queue_for_ingest(vault, paths: list[str], proposal: SourceProposal, model: str | None) -> str:
-    """Queue ``paths`` as a batch (``wikitui ingest --resume`` runs it); returns the batch id."""
-    from wikitui.core.batch.queue import Entry, new_batch
-    from wikitui.core.vault.staleness import file_sha256
-
-    entries = []
-    for path in dict.fromkeys(paths):
-        absolute = vault.root / path
-        entries.append(Entry(path, sha256=file_sha256(absolute) or "",
-                             size=absolute.stat().st_size if absolute.is_file() else 0))
-    return new_batch(vault, f"research {proposal.id}", model, entries).id

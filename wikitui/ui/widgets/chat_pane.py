@@ -365,6 +365,7 @@ class ChatPane(Vertical):
 
     @work(exclusive=True, group="chat-review")
     async def _review_sources(self) -> None:
+        from wikitui.core.batch.queue import queue_sources
         from wikitui.core.research.proposals import decide
 
         if self.sources_reviewer is None:
@@ -385,9 +386,11 @@ class ChatPane(Vertical):
         if decision.accepted or any(s.decision == "accepted" and not s.clipped for s in proposal.sources):
             self.set_status(Content.assemble(("● ", "$text-accent"), "clipping the accepted sources…"))
         try:
+            def queue(paths: list[str]) -> str:
+                return queue_sources(self.vault, paths, f"research {proposal.id}", self.controller.settings.model)
+
             done = await asyncio.to_thread(decide, self.vault, proposal, accepted=decision.accepted,
-                                           rejected=decision.rejected, queue=decision.queue,
-                                           model=self.controller.settings.model)
+                                           rejected=decision.rejected, queue=queue if decision.queue else None)
         except WikituiError as exc:
             self.chat_log.add_note(sentence(str(exc)), "error")
             return
