@@ -16,6 +16,7 @@ import frontmatter
 import pytest
 
 from tests.cli_run import run_wikitui
+from tests.core.changes_util import make_vault, page
 from tests.fakeserver import error, text, tool_call
 from tests.fakeweb import fake_web, research_config  # noqa: F401 - a fixture
 from wikitui.core.batch.queue import all_batches
@@ -223,13 +224,14 @@ def test_lint_offers_web_search_only_with_a_provider_and_its_urls_stay_pending(f
     fake_llm.script(tool_call("web_search", query="dormouse biology"),
                     tool_call("propose_sources", sources=[{"url": urls[2], "why": "the Dormouse page has no source"}]),
                     text("Sources to look for: the Dormouse's biology (proposed)."))
-    proc = run_wikitui(["lint", "--semantic", "--vault", str(sample_vault)])
+    proc = run_wikitui(["lint", "--semantic", "--json", "--vault", str(sample_vault)])
     assert proc.returncode == 1, proc.stderr
     request = fake_llm.requests[1]
     assert "web_search" in {t["function"]["name"] for t in request["tools"]}
     assert "web_search" in request["messages"][0]["content"]  # the prompt says it may search
     proposal = ResearchStore(Vault.open(sample_vault)).latest()
     assert proposal is not None and proposal.op == "lint" and [s.url for s in proposal.sources] == [urls[2]]
+    assert json.loads(proc.stdout)["research"] == proposal.id
     assert fake_web.fetched_pages() == []
 
 
@@ -248,3 +250,19 @@ def test_research_exits_3_when_the_model_fails(fake_llm, fake_web, sample_vault)
     fake_llm.script(error(401, "invalid api key"))
     proc = run_wikitui(["research", "tea", "--vault", str(sample_vault)])
     assert proc.returncode == 3 and "Traceback" not in proc.stderr
+
+
+def test_lint_semantic_on_a_clean_wiki_exits_1_when_only_sources_were_proposed(fake_llm, fake_web, tmp_path):
+    root = make_vault(tmp_path / "v", {  # a wiki the deterministic checks find nothing wrong with
+        "Cat.md": page("Cat", "# Cat\n\nGrins at [[Alice]].\n").replace("---\n\n", "sources: [raw/chapter-01.md]\n---\n\n"),
+        "Alice.md": page("Alice", "# Alice\n\nMeets the [[Cat]].\n"),
+    }, index="# Index\n\n- [[Cat]]\n- [[Alice]]\n")
+    urls = three_pages(fake_web)
+    research_config(root, fake_web)
+    fake_llm.script(tool_call("web_search", query="cat grin"),
+                    tool_call("propose_sources", sources=[{"url": urls[0], "why": "a source for the Cat"}]),
+                    text("No finding; one source to look for."))
+    proc = run_wikitui(["lint", "--semantic", "--json", "--vault", str(root)])
+    doc = json.loads(proc.stdout)
+    assert doc["problems"] == [] and doc["changeset"] is None and doc["research"].startswith("research-")
+    assert proc.returncode == 1 and "1 web source proposed" in proc.stderr

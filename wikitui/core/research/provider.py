@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from wikitui import __version__
 from wikitui.core.errors import WikituiError
-from wikitui.core.vault.visible_text import visible_line
+from wikitui.core.vault.visible_text import has_unsafe, visible_line
 
 #: Said wherever research is asked for and no provider is configured.
 NO_PROVIDER = ('no search provider configured: add `[research] searxng_url = "http://..."` (a SearXNG '
@@ -118,8 +118,8 @@ def _good_url(url: object) -> str | None:
         return None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return None
-    if any(ord(c) < 0x21 or 0x7F <= ord(c) <= 0x9F for c in url.strip()):
-        return None
+    if any(ord(c) < 0x21 or 0x7F <= ord(c) <= 0x9F for c in url.strip()) or has_unsafe(url):
+        return None  # a control, a space or an invisible character (a bidi override...): not shown, not kept
     return url.strip()
 
 

@@ -14,6 +14,10 @@ from typing import TypedDict
 from wikitui.core.agent.tools.registry import tool
 
 
+def _count(value: object) -> int:
+    return len(value) if isinstance(value, list) else 0
+
+
 class Source(TypedDict):
     """One proposed source."""
 
@@ -35,7 +39,7 @@ def web_search(box, query: str, limit: int = 5) -> str:
     return box.research.search(query, limit)
 
 
-@tool("research", lambda arg, args: f"proposed {len(args.get('sources') or [])} source(s) to clip")
+@tool("research", lambda arg, args: f"proposed {_count(args.get('sources'))} source(s) to clip")
 def propose_sources(box, sources: list[Source]) -> str:
     """Propose web sources worth clipping into raw/, each an address a web_search returned, with one line why.
 
