@@ -18,7 +18,7 @@ import pytest
 from tests.cli_run import run_wikitui
 from tests.core.changes_util import make_vault, page
 from tests.fakeserver import error, text, tool_call
-from tests.fakeweb import fake_web, research_config  # noqa: F401 - a fixture
+from tests.fakeweb import research_config
 from wikitui.core.batch.queue import all_batches
 from wikitui.core.config import load_settings
 from wikitui.core.research.proposals import ResearchStore, SourceFinder

@@ -11,7 +11,7 @@ import pytest
 from textual.app import App
 
 from tests.fakeserver import text, tool_call
-from tests.fakeweb import fake_web, research_config  # noqa: F401 - a fixture
+from tests.fakeweb import research_config
 from tests.ui.test_chat import ChatHost, fast_client, notes, send, turn, wait_for
 from wikitui.core.batch.queue import all_batches
 from wikitui.core.research.proposals import ProposedSource, ResearchStore, SourceProposal

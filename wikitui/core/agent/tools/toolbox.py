@@ -18,7 +18,7 @@ from wikitui.core.agent.tools import propose, read  # noqa: F401 - importing the
 from wikitui.core.agent.tools import chart  # noqa: F401,I001 - propose_chart, registered after the others
 from wikitui.core.agent.tools import merge  # noqa: F401,I001 - propose_merge, last: the tools' order is the model's
 from wikitui.core.agent.tools import history  # noqa: F401,I001 - history, a read tool (listed after links)
-from wikitui.core.agent.tools import research  # noqa: F401,I001 - web_search, propose_sources (only with a finder)
+from wikitui.core.agent.tools import research as _research  # noqa: F401,I001 - web_search, propose_sources (with a finder)
 from wikitui.core.agent.tools.compact import COMPACT_TOOLS, compact_schema
 from wikitui.core.agent.tools.registry import REGISTRY, describe_call, names
 from wikitui.core.agent.toolschema import ToolArgError, check_arguments, function_schema, parse_arguments
