@@ -65,6 +65,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     from wikitui.ui.screens.log_rows import LogScreen
     from wikitui.ui.screens.logged_diff import LoggedDiffScreen
     from wikitui.ui.screens.outline import OutlineScreen
+    from wikitui.ui.screens.research import ResearchReviewScreen
     from wikitui.ui.screens.review import ConflictScreen, ReasonInput, ReviewScreen
     from wikitui.ui.screens.search import SearchScreen
     from wikitui.ui.widgets.chat_input import ChatInput
@@ -97,6 +98,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("Review (ctrl+r)", (ReviewScreen,)),
         Place("Review: writing a reason (e)", (ReasonInput,)),
         Place("Review: a conflict", (ConflictScreen,)),
+        Place("Web sources proposed (/research)", (ResearchReviewScreen,)),
         Place("A page's history (h)", (HistoryScreen,)),
         Place("A page on a day (d in its history)", (DatedPageScreen,)),
         Place("log.md's entries (open log.md)", (LogScreen,)),
