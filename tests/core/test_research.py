@@ -266,3 +266,24 @@ def test_lint_semantic_on_a_clean_wiki_exits_1_when_only_sources_were_proposed(f
     doc = json.loads(proc.stdout)
     assert doc["problems"] == [] and doc["changeset"] is None and doc["research"].startswith("research-")
     assert proc.returncode == 1 and "1 web source proposed" in proc.stderr
+
+
+def test_an_accepted_url_that_cannot_be_clipped_is_reported_and_tried_again_next_time(fake_llm, fake_web, sample_vault):
+    urls = three_pages(fake_web)
+    gone = fake_web.page_url("gone")
+    fake_web.results.append({"url": gone, "title": "A page that went away", "content": "404 soon"})
+    research_config(sample_vault, fake_web)
+    fake_llm.script(tool_call("web_search", query="tea"),
+                    tool_call("propose_sources", sources=[{"url": gone, "why": "gone"}, {"url": urls[0], "why": "tea"}]),
+                    text("Two sources."))
+    assert run_wikitui(["research", "tea", "--vault", str(sample_vault)]).returncode == 0
+    before = raw_files(sample_vault)
+    proc = run_wikitui(["research", "accept", "latest", "--vault", str(sample_vault)])  # every undecided one
+    assert proc.returncode == 1 and "not clipped" in proc.stderr and "404" in proc.stderr
+    assert len(raw_files(sample_vault) - before) == 1
+    proposal = ResearchStore(Vault.open(sample_vault)).latest()
+    assert proposal is not None and proposal.find(gone).decision == "accepted" and proposal.find(gone).error
+    fake_web.add_page("gone", "A page that came back", "It is back, with enough words to be an article's text.")
+    proc = run_wikitui(["research", "accept", proposal.id, gone, "--vault", str(sample_vault)])
+    assert proc.returncode == 0 and len(raw_files(sample_vault) - before) == 2
+    assert ResearchStore(Vault.open(sample_vault)).latest() is None

@@ -292,9 +292,10 @@ def decide(vault, proposal: SourceProposal, *, accepted: Sequence[str] = (), rej
             except AlreadyClipped as exc:  # it is in raw/ already: nothing to fetch, and it counts as clipped
                 source.clipped, source.error = exc.path, None
                 done.clipped.append((source.url, exc.path))
-            except WikituiError as exc:
-                source.error = str(exc)
-                done.failed.append((source.url, str(exc)))
+            except (WikituiError, OSError) as exc:  # OSError: raw/ could not be written (a full disk...)
+                why = str(exc) if isinstance(exc, WikituiError) else f"cannot write raw/: {exc.strerror or exc}"
+                source.error = why
+                done.failed.append((source.url, why))
     finally:
         ResearchStore(vault).save(proposal)
     if queue is not None and done.clipped:

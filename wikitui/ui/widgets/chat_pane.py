@@ -391,7 +391,7 @@ class ChatPane(Vertical):
 
             done = await asyncio.to_thread(decide, self.vault, proposal, accepted=decision.accepted,
                                            rejected=decision.rejected, queue=queue if decision.queue else None)
-        except WikituiError as exc:
+        except (WikituiError, OSError) as exc:  # OSError: the proposal could not be saved
             self.chat_log.add_note(sentence(str(exc)), "error")
             return
         finally:
