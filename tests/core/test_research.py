@@ -287,3 +287,10 @@ def test_an_accepted_url_that_cannot_be_clipped_is_reported_and_tried_again_next
     proc = run_wikitui(["research", "accept", proposal.id, gone, "--vault", str(sample_vault)])
     assert proc.returncode == 0 and len(raw_files(sample_vault) - before) == 2
     assert ResearchStore(Vault.open(sample_vault)).latest() is None
+
+
+def test_smoke_the_real_command_without_a_provider(sample_vault):
+    from tests.cli_run import real_wikitui
+
+    proc = real_wikitui(["research", "tea", "--vault", str(sample_vault)], timeout=120)
+    assert proc.returncode == 2 and "[research] searxng_url" in proc.stderr and proc.stdout == ""
