@@ -157,3 +157,15 @@ def test_snapshot_sources_review(snap_compare, size):
         await pilot.press("a", "r")
 
     assert snap_compare(SourcesApp(), terminal_size=size, run_before=decide)
+
+
+def test_the_background_lints_notice_names_the_web_sources_it_left_pending():
+    from wikitui.core.agent.events import TurnFinished
+    from wikitui.core.agent.semantic_lint import SemanticLint
+    from wikitui.ui.idle_lint import notice_text
+
+    proposal = SourcesApp().proposal
+    found = SemanticLint(report=None, done=TurnFinished("lint", "report", None, sources=proposal))
+    assert notice_text(found) == ("0 problems from the checks; no page change proposed. 3 web sources proposed, "
+                                  "nothing fetched: /research reviews them.")
+    assert "web source" not in notice_text(SemanticLint(report=None, done=TurnFinished("lint", "report")))

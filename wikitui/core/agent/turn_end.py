@@ -133,7 +133,7 @@ class TurnEndings:
         turn.state = "cancelled"
         changeset = self._save_changeset(turn, turn.builder)
         if turn.research is not None:  # the sources proposed so far stay pending too
-            turn.research.save(self.vault, turn.prompt, turn.op)
+            turn.research.save(self.vault, _sources_topic(turn), turn.op)
         if changeset is not None:
             line = _pending_line(changeset, "cancel")
             self.transcript.append({"type": "event", "turn": turn.number, "kind": "pending", "text": line})
@@ -178,8 +178,7 @@ class TurnEndings:
         finder = turn.research
         if finder is None:
             return None
-        topic = turn.prompt if turn.op == "research" else f"{turn.op}: sources to look for"
-        proposal = finder.save(self.vault, topic, turn.op)
+        proposal = finder.save(self.vault, _sources_topic(turn), turn.op)
         if proposal is None:
             return None
         n = len(proposal.sources)
@@ -208,6 +207,11 @@ class TurnEndings:
         result = self.on_event(event)
         if inspect.isawaitable(result):
             await result
+
+
+def _sources_topic(turn: Turn) -> str:
+    """What a turn's proposed web sources are about: the research topic, or the operation's sources pass."""
+    return turn.prompt if turn.op == "research" else f"{turn.op}: sources to look for"
 
 
 def _pending_line(changeset, why: str) -> str:
