@@ -92,6 +92,9 @@ class ChatView(Protocol):
     def action_review(self) -> None:
         """``/review`` (ctrl+r)."""
 
+    def review_batch(self, batch_id: str | None) -> None:
+        """``/review batch [ID]``."""
+
     def review_sources(self) -> None:
         """Review the pending web sources (after ``/research``; ``/research`` alone)."""
 
