@@ -50,6 +50,7 @@ HANDLERS: dict[str, str | Callable[[argparse.Namespace], int]] = {
     "changes": "history:cmd_changes",
     "sync": "sync:cmd_sync",
     "inbox": "inbox:cmd_inbox",
+    "research": "semantic:cmd_research",
 }
 
 

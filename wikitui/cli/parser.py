@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
 COMMANDS = ("init", "sample", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending",
-            "undo", "mcp", "serve", "completion", "history", "show", "changes", "sync", "inbox")
+            "undo", "mcp", "serve", "completion", "history", "show", "changes", "sync", "inbox", "research")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
 
@@ -144,6 +144,11 @@ _COMMAND_HELP = {
     "serve": ("the workspace in a browser, on 127.0.0.1", "Run the workspace through textual-serve and print "
               "its address, with a random token: only a browser that opens that URL gets in. Only this machine "
               "can reach it unless --host says otherwise."),
+    "research": ("web sources on a topic, proposed as URLs to accept or reject", "Let the agent search the web "
+                 "(a search provider in [research] of the config) for sources on TOPIC; it proposes URLs with one "
+                 "line why each, which stay pending: nothing is fetched until you accept them. `research accept ID "
+                 "[URL...]` clips the URLs named (every undecided one when none is) into raw/, `research reject ID "
+                 "[URL...]` drops them, `research list` shows what is pending. ID may be `latest`."),
     "completion": ("a shell completion script (bash, zsh or fish)", "Print a completion script for SHELL; e.g. "
                    "`wikitui completion bash > ~/.local/share/bash-completion/completions/wikitui`."),
     "history": ("a page's versions, newest first (git, or wikitui's records)", "List a page's versions, newest "
@@ -179,6 +184,9 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         if name == "lint":
             p.add_argument("--semantic", action="store_true",
                            help="then the model's pass; its proposals stay pending (exit 3 on a model failure)")
+            p.add_argument("--challenge", metavar="PATH",
+                           help="compare a note or a folder (raw/inbox/) with the wiki: contradiction callouts and "
+                                "updates are proposed, pending (exit codes as --semantic)")
     elif name == "index":
         p.add_argument("--rebuild", action="store_true", help="rebuild the index from scratch")
     elif name == "ask":
@@ -239,10 +247,15 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--no-push", action="store_true", help="only bring the upstream's commits in")
         p.add_argument("--json", action="store_true",
                        help='print {"upstream", "incoming", "outgoing", "written", "conflicts", "pushed", ...}')
+    elif name == "research":
+        p.add_argument("words", nargs="+", metavar="TOPIC | accept ID [URL...] | reject ID [URL...] | list",
+                       help="a topic to research, or what to do with a proposal")
+        p.add_argument("--ingest", action="store_true", help="accept: queue the clipped sources for a batch ingest")
+        p.add_argument("--json", action="store_true", help="print JSON")
     elif name == "completion":
         p.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL", help="bash, zsh or fish")
     _common(p, suppress=True)
-    if name in ("ask", "ingest", "eval", "lint", "sample"):
+    if name in ("ask", "ingest", "eval", "lint", "sample", "research"):
         _model_option(p, suppress=True)
 
 

@@ -90,6 +90,10 @@ def cmd_links(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     """``wikitui lint``: exit status 1 when any problem is found."""
+    if getattr(args, "challenge", None) is not None:
+        from wikitui.cli.semantic import cmd_lint_challenge
+
+        return cmd_lint_challenge(args)
     if getattr(args, "semantic", False):
         from wikitui.cli.semantic import cmd_lint_semantic
 

@@ -98,7 +98,11 @@ def notice_text(found: Any) -> str:
         return "The model's pass did not finish; nothing is pending from it."
     problems = len(found.report.problems) if found.report is not None else 0
     cs = found.changeset
+    sources = getattr(found, "sources", None)
+    also = (f" {plural(len(sources.sources), 'web source')} proposed, nothing fetched: /research reviews them."
+            if sources is not None else "")
     if cs is None:
-        return f"{plural(problems, 'problem')} from the checks; the model proposed nothing."
+        nothing = "no page change proposed" if also else "the model proposed nothing"
+        return f"{plural(problems, 'problem')} from the checks; {nothing}.{also}"
     return (f"{plural(problems, 'problem')} from the checks; the model's proposals are pending as {cs.id} "
-            f"({plural(len(cs.files), 'file')}): ctrl+r to review. Nothing was applied.")
+            f"({plural(len(cs.files), 'file')}): ctrl+r to review. Nothing was applied.{also}")

@@ -82,7 +82,8 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         catalog = TurnCatalog(session.vault, session.graph, session.search_index,
                               focus or turn_focus(session.vault, turn))
         fitted = fit_first_request(session.vault, session.graph, task, window,
-                                   lambda small: session._count_tools(ToolBox.tool_schemas(small)),
+                                   lambda small: session._count_tools(ToolBox.tool_schemas(
+                                       small, turn.research is not None)),
                                    turn.entries[-1].message, session._count_text, session._count_message,
                                    model=session.settings.model or "",
                                    initial_context_tokens=session.settings.initial_context_tokens,
@@ -92,7 +93,7 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         budget, system, system_tokens = fitted.budget, fitted.system, fitted.system_tokens
         toolbox = ToolBox(session.vault, session.graph, session.search_index, turn.builder, phase,
                           budget.result_chars(), vision=sees_pictures(session.client), compact=fitted.compact,
-                          overlay=session.overlay)
+                          overlay=session.overlay, research=turn.research)
         tools = toolbox.schemas()
         if fitted.compact and session._told_compact != window.tokens:
             session._told_compact = window.tokens

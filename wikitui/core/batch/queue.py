@@ -233,3 +233,19 @@ def proposed_elsewhere(vault: Vault) -> tuple[dict[tuple[str, str], str], set[st
             if e.changeset and e.sha256 and (store.folder / f"{e.changeset}.json").is_file():
                 out[(e.source, e.sha256)] = e.changeset
     return out, ids
+
+
+def queue_sources(vault: Vault, paths: list[str], selection: str, model: str | None) -> str:
+    """A new batch of ``paths`` (clipped sources, say), every one queued; ``wikitui ingest --resume`` runs it.
+
+    Returns:
+        The batch's id.
+    """
+    from wikitui.core.vault.staleness import file_sha256
+
+    entries = []
+    for path in dict.fromkeys(paths):
+        absolute = vault.root / path
+        entries.append(Entry(path, sha256=file_sha256(absolute) or "",
+                             size=absolute.stat().st_size if absolute.is_file() else 0))
+    return new_batch(vault, selection, model, entries).id

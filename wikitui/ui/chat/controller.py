@@ -95,6 +95,9 @@ class ChatView(Protocol):
     def review_batch(self, batch_id: str | None) -> None:
         """``/review batch [ID]``."""
 
+    def review_sources(self) -> None:
+        """Review the pending web sources (after ``/research``; ``/research`` alone)."""
+
 
 class ChatController:
     """Runs the agent for a chat view (the chat pane).
@@ -402,6 +405,11 @@ class ChatController:
                 self.log.add_note(Content.assemble(("Filed. ", "bold"), "/fold folds the answer into the pages "
                                                    "it cites: the agent proposes the edits, for you to review."),
                                   "plan")
+        if event.sources is not None and event.op == "research" and not event.cancelled:
+            self.view.review_sources()  # what /research was asked for: its review opens at once
+        elif event.sources is not None:
+            self.log.add_note("Web sources were proposed too: /research alone reviews them (nothing is fetched "
+                              "until you accept them).", "plan")
 
     def _show_notice(self, notice: Notice) -> None:
         """A session's note; a live cancel is said by the turn's end instead (``_finish_turn``)."""

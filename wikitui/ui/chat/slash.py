@@ -29,6 +29,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("file", "file the last answer as a page"),
     ("fold", "fold the last answer into the pages it cites"),
     ("lint", "check the wiki's health"),
+    ("research", "TOPIC · web sources on a topic, to accept or reject"),
     ("undo", "revert the last applied changeset"),
     ("review", "[batch [ID]] · review the pending changeset (ctrl+r), or a batch's together"),
     ("model", "[NAME] · list the models, or use another in this session"),
@@ -116,6 +117,18 @@ class SlashCommands:
         report = await asyncio.to_thread(run_lint, workspace.vault, workspace.graph)
         self.chat.show_lint(report)
         self.chat.log.add_note("Configure a model for the agent's pass (contradictions, missing pages).")
+
+    def cmd_research(self, arg: str) -> None:
+        """``/research TOPIC``: the agent searches the web and proposes URLs; alone: review the pending ones."""
+        from wikitui.core.research.provider import NO_PROVIDER, provider_from
+
+        if not arg.strip():
+            self.chat.view.review_sources()
+            return
+        if provider_from(self.chat.settings.research) is None:
+            self.chat.log.add_note(NO_PROVIDER[:1].upper() + NO_PROVIDER[1:] + ".", "error")
+            return
+        self.chat.model_turn("research", lambda s: s.research(arg, typed=f"/research {arg}"))
 
     def cmd_undo(self, _arg: str) -> None:
         """``/undo``: revert the last applied changeset."""

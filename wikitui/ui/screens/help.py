@@ -68,6 +68,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     from wikitui.ui.screens.log_rows import LogScreen
     from wikitui.ui.screens.logged_diff import LoggedDiffScreen
     from wikitui.ui.screens.outline import OutlineScreen
+    from wikitui.ui.screens.research import ResearchReviewScreen
     from wikitui.ui.screens.review import ConflictScreen, ReasonInput, ReviewScreen
     from wikitui.ui.screens.search import SearchScreen
     from wikitui.ui.screens.sync_conflicts import SyncConflictsScreen
@@ -103,6 +104,7 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("Review: a conflict", (ConflictScreen,)),
         Place("Review: an evidence line's source (v, then enter)", (EvidenceSourceScreen,)),
         Place("Batch review (/review batch)", (BatchReviewScreen,)),
+        Place("Web sources proposed (/research)", (ResearchReviewScreen,)),
         Place("A page's history (h)", (HistoryScreen,)),
         Place("A page on a day (d in its history)", (DatedPageScreen,)),
         Place("log.md's entries (open log.md)", (LogScreen,)),

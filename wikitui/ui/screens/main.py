@@ -184,11 +184,13 @@ class MainScreen(Screen[None]):
 
         The chat and the graph thread would otherwise both delay the first frame.
         """
+        from wikitui.ui.screens.research import sources_reviewer
         from wikitui.ui.screens.review import screen_reviewer
         from wikitui.ui.widgets.agent_pane import AgentPane
 
         reviewer = screen_reviewer(self.app, self.workspace.vault)
-        self.query_one("#agent").mount(AgentPane(self.workspace, reviewer=reviewer))
+        self.query_one("#agent").mount(AgentPane(self.workspace, reviewer=reviewer,
+                                                 sources_reviewer=sources_reviewer(self.app)))
         self.post_message(self.FirstFrame())
 
     @property
