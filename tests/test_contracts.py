@@ -52,8 +52,8 @@ def test_a_breach_of_each_contract_is_caught(tmp_path):
         "wikitui/ui/chat/controller.py": "\n\ndef _breach():\n    from wikitui.ui.widgets import chat_pane  # noqa: F401\n",
         # A widget pushes a screen itself.
         "wikitui/ui/widgets/page_tree.py": "\n\ndef _breach():\n    from wikitui.ui.screens import outline  # noqa: F401\n",
-        # The MCP session (plain Python) imports the SDK, which only core/mcp.py may.
-        "wikitui/core/mcp_session.py": "\n\ndef _breach():\n    import mcp  # noqa: F401\n",
+        # The MCP session (plain Python) imports the SDK, which only core/mcp/server.py may.
+        "wikitui/core/mcp/session.py": "\n\ndef _breach():\n    import mcp  # noqa: F401\n",
         # The vault reaches up into the changes.
         "wikitui/core/vault/graph.py": "\n\ndef _breach():\n    from wikitui.core.changes import pending  # noqa: F401\n",
     }
@@ -67,5 +67,5 @@ def test_a_breach_of_each_contract_is_caught(tmp_path):
     assert "wikitui.core.agent.prompts.system -> litellm" in out
     assert "wikitui.ui.widgets.page_tree -> wikitui.ui.screens.outline" in out
     assert "wikitui.core.vault.graph -> wikitui.core.changes.pending" in out
-    assert "wikitui.core.mcp_session -> mcp" in out
+    assert "wikitui.core.mcp.session -> mcp" in out
     assert "No cycles are allowed in wikitui.ui." in out  # app -> screens -> app; chat <-> widgets

@@ -24,7 +24,7 @@ from textual.screen import Screen
 
 from wikitui import gc_tuning
 from wikitui.core.vault.visible_text import visible
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.core.workspace import IndexState, Workspace
 from wikitui.ui.early_keys import EarlyKeys, KeyHandled
 from wikitui.ui.idle_lint import IdleLint
@@ -187,7 +187,7 @@ class WikituiApp(App[None]):
             self.notify(error, severity="warning", timeout=8)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         try:
-            from wikitui.core.config import load_settings
+            from wikitui.core.config.settings import load_settings
 
             settings = load_settings(self.workspace.vault)
             if settings.keymap:

@@ -14,7 +14,7 @@ from typing import Any
 
 from textual.css.query import NoMatches
 
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 #: Longest wait between two looks at the clock, in seconds.
 MAX_CHECK_S = 30.0

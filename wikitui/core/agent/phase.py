@@ -37,8 +37,8 @@ from wikitui.core.agent.sources import sees_pictures
 from wikitui.core.agent.tools import ToolBox, describe_call
 from wikitui.core.agent.turn_catalog import Focus, TurnCatalog, turn_focus
 from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
-from wikitui.core.config import scrub
-from wikitui.core.errors import WikituiError
+from wikitui.core.config.settings import scrub
+from wikitui.core.base.errors import WikituiError
 
 if TYPE_CHECKING:
     from wikitui.core.agent.session import AgentSession

@@ -30,8 +30,8 @@ from wikitui.core.agent.events import (
     TurnStarted,
     TurnUsage,
 )
-from wikitui.core.config import NoModelConfigured, Settings, load_settings
-from wikitui.core.words import plural
+from wikitui.core.config.settings import NoModelConfigured, Settings, load_settings
+from wikitui.core.base.words import plural
 from wikitui.ui.chat.notes import error_note, lint_note, notice_note, usage_line
 from wikitui.ui.chat.slash import SlashCommands
 

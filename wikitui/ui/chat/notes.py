@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from textual.content import Content
 
 from wikitui.core.agent.events import Notice
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.ui.widgets.chat_log import NoteKind

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 from wikitui.core.agent.recent_models import recent_models
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 
 if TYPE_CHECKING:
     from wikitui.core.agent.session import AgentSession

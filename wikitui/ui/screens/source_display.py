@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from wikitui.core.record import Record
+from wikitui.core.base.record import Record
 from wikitui.core.vault.formats import kind_of
 from wikitui.core.vault.formats.citations import locate
 from wikitui.core.vault.visible_text import visible_line

@@ -28,9 +28,9 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, Static
 
-from wikitui.core.errors import Conflict, WikituiError
+from wikitui.core.base.errors import Conflict, WikituiError
 from wikitui.core.vault.links import Link
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.ui.chat.controller import ChatController
 from wikitui.ui.chat.notes import applied_note, conflict_note, review_feedback, sentence, undone_note, unresolved_links
 from wikitui.ui.chat.slash import COMMANDS
