@@ -129,7 +129,7 @@ class ReviewScreen(Screen[ReviewResult]):
                 yield ChangesetFileList(self.state.files, id="review-files")
             with Vertical(id="review-right"):
                 yield DiffView(id="review-diff")
-                yield ChartPreview(id="review-chart")
+                yield ChartPreview(truecolor=self.app.console.color_system == "truecolor", id="review-chart")
         with Horizontal(id="review-reason-bar"):
             yield Label("✎ reason", id="review-reason-label")
             yield ReasonInput(

@@ -230,7 +230,7 @@ class ChatPane(Vertical):
     # ------------------------------------------------------------------ input
     def on_key(self, event: events.Key) -> None:
         """Typing while the log has the focus goes to the input (the log's own keys are not letters)."""
-        if self.app.focused is self.chat_log and event.is_printable and event.character:
+        if self.screen.focused is self.chat_log and event.is_printable and event.character:
             event.stop()
             self.chat_input.focus()
             self.chat_input.insert(event.character)
