@@ -153,3 +153,44 @@ def test_a_ring_through_type_checking_is_caught(tmp_path):
                  "    from wikitui.core.vault.graph import LinkGraph  # noqa: F401\n")
     found = [set(ring.split(" <-> ")) for ring in rings(copy)]
     assert any({"wikitui.core.vault.graph", "wikitui.core.vault.links"} <= ring for ring in found), found
+
+
+def _app_reaches(path: Path) -> list[tuple[int, str]]:
+    """(line, name) of each ``<something>.app.<name>`` and ``app.<name>`` in the module at ``path``."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [(node.lineno, node.attr) for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and (
+                (isinstance(node.value, ast.Attribute) and node.value.attr == "app")
+                or (isinstance(node.value, ast.Name) and node.value.id == "app"))]
+
+
+def _own_app_attributes() -> set[str]:
+    """What ``WikituiApp`` defines beyond Textual's ``App``: its methods, properties and ``self.x =`` attributes."""
+    import ast
+
+    tree = ast.parse((ROOT / "wikitui/ui/app.py").read_text(encoding="utf-8"))
+    app = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "WikituiApp")
+    names = {n.name for n in app.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    names |= {t.attr for n in ast.walk(app) if isinstance(n, (ast.Assign, ast.AnnAssign))
+              for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+              if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
+    return names - {"__init__", "MODES", "COMMANDS"}
+
+
+def test_widgets_never_reach_into_the_app():
+    """Widgets, the chat, the renderer, the palette's providers and the idle watcher are handed what they use.
+
+    None of them looks up the app's own attributes (its workspace, its screens, its chat...), and no widget
+    hands a worker's result back through the app (``call_from_thread``): a message to itself does that.
+    """
+    own = _own_app_attributes()
+    assert {"workspace", "main", "chat", "open_path", "idle_lint"} <= own  # the walk sees the app's attributes
+    modules = [*(ROOT / "wikitui/ui").glob("widgets/*.py"), *(ROOT / "wikitui/ui").glob("markdown/*.py"),
+               *(ROOT / "wikitui/ui").glob("chat/*.py"), ROOT / "wikitui/ui/commands.py",
+               ROOT / "wikitui/ui/idle_lint.py", ROOT / "wikitui/ui/editor.py"]
+    reaches = {f"{path.relative_to(ROOT)}:{line} .app.{name}"
+               for path in modules for line, name in _app_reaches(path)
+               if name in own or (name == "call_from_thread" and path.parent.name == "widgets")}
+    assert reaches == set()
