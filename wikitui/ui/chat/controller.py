@@ -37,11 +37,8 @@ from wikitui.ui.chat.slash import SlashCommands
 from wikitui.ui.chat.view import ChatView
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
-
     from wikitui.core.agent.session import AgentSession
     from wikitui.core.workspace import Workspace
-    from wikitui.ui.widgets.chat_input import ChatInput
     from wikitui.ui.widgets.chat_log import ChatLog, ToolLine
     from wikitui.ui.widgets.chat_message import ChatMessage
 
