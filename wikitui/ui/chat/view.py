@@ -41,3 +41,6 @@ class ChatView(Protocol):
 
     def action_review(self) -> None:
         """``/review`` (ctrl+r)."""
+
+    def review_batch(self, batch_id: str | None) -> None:
+        """``/review batch [ID]``."""
