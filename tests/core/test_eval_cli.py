@@ -17,7 +17,7 @@ from tests.core import eval_scripts as scripts
 from tests.fakeserver import FAKE_MODEL, error, hang, text
 from wikitui import cli
 from wikitui.core.agent.llm import LLMClient
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.eval import command
 from wikitui.core.eval.tasks import GROUPS, TASKS, WORLD_GROUPS
 

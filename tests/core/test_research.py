@@ -20,7 +20,7 @@ from tests.core.changes_util import make_vault, page
 from tests.fakeserver import error, text, tool_call
 from tests.fakeweb import research_config
 from wikitui.core.batch.queue import all_batches
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.research.proposals import ResearchStore, SourceFinder
 from wikitui.core.research.provider import (
     SNIPPET_CHARS,

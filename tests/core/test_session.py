@@ -19,7 +19,7 @@ from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.session import AgentSession
 from wikitui.core.agent.window import ContextWindow
 from wikitui.core.changes.pending import PendingStore
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault

@@ -112,7 +112,7 @@ def test_the_schedule_waits_its_period_and_a_busy_workspace():
 
 
 def test_inbox_settings_are_read_from_the_config(tmp_path):
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     folder = tmp_path / "v" / ".wikitui"
     folder.mkdir(parents=True)

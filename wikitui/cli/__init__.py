@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    from wikitui.core.errors import WikituiError
+    from wikitui.core.base.errors import WikituiError
 
     for stream in (sys.stdout, sys.stderr):
         try:  # a page title in a terminal that cannot show it must not end in a traceback

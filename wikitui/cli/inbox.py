@@ -25,8 +25,8 @@ def _progress(done: int, total: int) -> None:
 
 def cmd_inbox(args: argparse.Namespace) -> int:
     """``wikitui inbox [--json] [--no-fetch]`` and ``wikitui inbox import FILE|DIR [--json] [--no-fetch]``."""
-    from wikitui.core.config import load_settings, user_config_path
-    from wikitui.core.errors import ConfigError
+    from wikitui.core.config.settings import load_settings, user_config_path
+    from wikitui.core.base.errors import ConfigError
     from wikitui.core.inbox.run import fetch_feeds, import_export
 
     ws = open_workspace(args)

@@ -94,8 +94,8 @@ class InboxRunner:
         self.active = False
 
     def _run(self, worker, scheduled: bool, export: Path | None) -> None:
-        from wikitui.core.config import load_settings
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.config.settings import load_settings
+        from wikitui.core.base.errors import WikituiError
         from wikitui.core.inbox.run import fetch_feeds, import_export
 
         app = self.screen.app

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 #: Longest wait between two looks at the clock, in seconds.
 MAX_CHECK_S = 30.0

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from wikitui.core.agent.argcheck import ToolArgError, check_strings, decode_arguments
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 
 @dataclass(slots=True)

@@ -8,7 +8,7 @@ leans on). The lint prompt carries it; the model follows links from there.
 
 from __future__ import annotations
 
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 
 def pages_to_read(vault, graph, report) -> tuple[list[str], list[tuple[int, str]]]:

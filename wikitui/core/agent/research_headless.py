@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from wikitui.core.agent.semantic_lint import EXIT_CLEAN, EXIT_MODEL, EXIT_PROBLEMS
-from wikitui.core.errors import UnsafePath, WikituiError
+from wikitui.core.base.errors import UnsafePath, WikituiError
 from wikitui.core.vault.visible_text import visible_stream
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 EXIT_USER = 2
 #: At most this many files of a folder are compared in one challenge.
@@ -82,7 +82,7 @@ def run_challenge(workspace, path: str, *, as_json: bool = False, model: str | N
             return EXIT_MODEL if code == EXIT_PROBLEMS else code
         cs = done.changeset
         if as_json:
-            from wikitui.core.jsonstream import write_json
+            from wikitui.core.outputs.jsonstream import write_json
 
             usage = printer.usage
             write_json(out, {
@@ -127,7 +127,7 @@ def run_research(workspace, topic: str, *, as_json: bool = False, model: str | N
     "report", "tokens", "cost"}``. Nothing is fetched.
     """
     from wikitui.core.agent.headless import _failure, _run
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
     from wikitui.core.research.provider import NO_PROVIDER, provider_from
 
     out, err = visible_stream(out or sys.stdout), visible_stream(err or sys.stderr)
@@ -142,7 +142,7 @@ def run_research(workspace, topic: str, *, as_json: bool = False, model: str | N
             code = _failure(printer)
             return EXIT_MODEL if code == EXIT_PROBLEMS else code
         if as_json:
-            from wikitui.core.jsonstream import write_json
+            from wikitui.core.outputs.jsonstream import write_json
 
             usage = printer.usage
             write_json(out, {"research": proposal.to_dict() if proposal is not None else None, "report": done.text,
@@ -178,7 +178,7 @@ def run_research_decision(workspace, action: str, proposal_id: str | None, urls:
     if action == "list":
         pending = [p for p in store.all() if p.pending]
         if as_json:
-            from wikitui.core.jsonstream import write_json
+            from wikitui.core.outputs.jsonstream import write_json
 
             write_json(out, [p.to_dict() for p in pending])
         for p in pending if not as_json else []:
@@ -196,7 +196,7 @@ def run_research_decision(workspace, action: str, proposal_id: str | None, urls:
         err.write(f"wikitui: {exc}\n")
         return exc.exit_code
     if as_json:
-        from wikitui.core.jsonstream import write_json
+        from wikitui.core.outputs.jsonstream import write_json
 
         write_json(out, {"research": proposal.to_dict(), "clipped": [{"url": u, "path": p} for u, p in done.clipped],
                          "failed": [{"url": u, "error": e} for u, e in done.failed], "batch": done.batch})

@@ -21,7 +21,7 @@ from wikitui.core.agent.events import Done, TextDelta, Usage
 from wikitui.core.changes.model import Changeset
 from wikitui.core.vault.evidence import SourceTexts, evidence_source_lines, problem
 from wikitui.core.vault.page import load_frontmatter, split_frontmatter
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 VERDICTS = ("ok", "doubt", "wrong")
 #: Characters of each listed source shown to the reviewer, and of all of them together.

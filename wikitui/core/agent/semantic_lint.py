@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from wikitui.core.agent.events import LintReady, TurnFinished, TurnUsage
 from wikitui.core.vault.visible_text import visible_stream
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_MODEL = 0, 1, 3
 #: Where the background lint's transcripts go, under ``.wikitui/``.
@@ -138,7 +138,7 @@ def run_semantic_lint(workspace, *, as_json: bool = False, model: str | None = N
             return EXIT_MODEL if code == EXIT_PROBLEMS else code
         cs = found.changeset
         if as_json:
-            from wikitui.core.jsonstream import write_json
+            from wikitui.core.outputs.jsonstream import write_json
 
             write_json(out, _json_result(found))
         if cs is not None:

@@ -41,11 +41,11 @@ from wikitui.core.agent.transcript import Transcript, chat_log, turns_from_recor
 from wikitui.core.agent.turn_catalog import Focus, lint_focus, source_focus
 from wikitui.core.agent.turn_end import TurnEndings
 from wikitui.core.agent.window import ContextWindow
-from wikitui.core.config import Settings
-from wikitui.core.errors import WikituiError
+from wikitui.core.config.settings import Settings
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.files import is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 Approver = Callable[[Any], Awaitable[Any]]
 

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 from wikitui.core.agent.context import Turn
 from wikitui.core.agent.events import AgentError, ChangesetReady, Notice, SourcesProposed, TurnFinished, TurnUsage
 from wikitui.core.agent.titles import turn_title
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.agent.context import TurnUsageTotals
     from wikitui.core.agent.transcript import Transcript
-    from wikitui.core.config import Settings
+    from wikitui.core.config.settings import Settings
     from wikitui.core.vault.layout import Vault
 
 #: The ops a changeset records for each session operation (log.md's vocabulary).

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from wikitui.core.changes.builder import new_changeset_id
 from wikitui.core.changes.pending import PendingStore
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.files import atomic_write
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.statedir import ensure_state_dir

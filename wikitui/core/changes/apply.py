@@ -32,7 +32,7 @@ from wikitui.core.changes.lock import write_lock
 from wikitui.core.changes.policy import refusal_at_apply
 from wikitui.core.changes.recovery import recover_locked
 from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
-from wikitui.core.errors import UnsafePath, WikituiError
+from wikitui.core.base.errors import UnsafePath, WikituiError
 from wikitui.core.vault.files import encode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
@@ -365,7 +365,7 @@ def _record_claims(vault: Vault, graph: LinkGraph, changeset: Changeset, applied
 def _prune_history(vault: Vault, warnings: list[str]) -> None:
     """Keep the newest ``history_keep`` apply records (undo's before-images, a page's history without git)."""
     from wikitui.core.changes.undo import prune_records
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     try:
         prune_records(vault, load_settings(vault).history_keep)

@@ -35,13 +35,13 @@ from wikitui.core.changes.proposal_text import check_text as _check_text, line_d
 from wikitui.core.changes.relink import rewrite_links_for_move
 from wikitui.core.changes.text_edits import EditError, apply_edits, newline_style, to_style
 from wikitui.core.changes.updated import bump_updated
-from wikitui.core.errors import UnsafePath
+from wikitui.core.base.errors import UnsafePath
 from wikitui.core.vault.evidence import Evidence, SourceTexts, check_evidence, from_argument, problem, short_claim
 from wikitui.core.vault.files import decode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import SCHEMA_FILE, Vault
 from wikitui.core.vault.visible_text import describe, path_unsafe, proposal_control
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 __all__ = ["ACTIONS", "Changeset", "ChangeStats", "ChangesetBuilder", "FileChange", "FileConflict", "Hunk",
            "ProposalError", "make_file_change", "new_changeset_id", "sha256_bytes"]

@@ -13,7 +13,7 @@ import re
 import time
 from urllib.parse import urljoin
 
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.inbox.item import InboxItem
 from wikitui.core.inbox.pages import html_fragment_markdown
 from wikitui.core.vault.formats.fetch import TIMEOUT, open_url, shown

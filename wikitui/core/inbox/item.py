@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 #: Query parameters that only say where a link was shared from (dropped when comparing addresses).
 _TRACKING = re.compile(r"^(utm_[a-z]+|fbclid|gclid|mc_cid|mc_eid|ref_src)$", re.IGNORECASE)

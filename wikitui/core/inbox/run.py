@@ -84,7 +84,7 @@ class InboxReport:
 
     def summary(self) -> str:
         """One line: how many came in, were skipped, failed."""
-        from wikitui.core.words import plural
+        from wikitui.core.base.words import plural
 
         bits = [f"{plural(len(self.added), 'new item')} in raw/inbox/"]
         if self.skipped:
@@ -166,7 +166,7 @@ class _Intake:
 
     def _fetch(self, item: InboxItem) -> _Page:
         """The page at the item's address (in a pool thread: it touches nothing but the network)."""
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
 
         try:
             final, article = fetch_article(item.url, total=self.page_total)

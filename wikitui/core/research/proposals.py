@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.research.provider import SearchHit, SearchProvider, hits_text, web_search
 from wikitui.core.vault.files import atomic_write
 from wikitui.core.vault.statedir import ensure_state_dir

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from wikitui import __version__
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.visible_text import has_unsafe, visible_line
 
 #: Said wherever research is asked for and no provider is configured.

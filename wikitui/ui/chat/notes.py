@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from textual.content import Content
 
 from wikitui.core.agent.events import Notice
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.core.vault.visible_text import visible_line
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -23,7 +23,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.ui.inbox_run import InboxRunner
 from wikitui.ui.messages import AskAgentRequested, IndexProgress, IngestRequested, OpenRequested
 from wikitui.ui.screens.navigation import Navigator
@@ -408,7 +408,7 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="sync", name="sync")
     def _sync_worker(self, push: bool, scheduled: bool) -> None:
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
         from wikitui.core.sync.run import sync
 
         try:

@@ -17,7 +17,7 @@ from wikitui.core.vault.page import PageInfo, parse_page
 from wikitui.core.vault.claims import ClaimRecords
 from wikitui.core.vault.staleness import SourceRecords
 from wikitui.core.vault.visible_text import visible_line
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.ui.screens.embedded_notes import load_embedded_notes
 from wikitui.ui.screens.embedded_pictures import load_embedded_pictures
 from wikitui.ui.screens.source_display import hide_picture, lexer_for, show_converted

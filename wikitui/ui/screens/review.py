@@ -4,7 +4,7 @@ Left, the changeset's files (action, path, +/−, how many hunks are decided);
 right, the selected file's unified diff with a cursor on one hunk. Hunks start
 undecided and nothing is written until ``enter``: the screen dismisses with a
 :class:`ReviewResult` and the caller applies the accepted hunks (or hands an
-``on_apply`` callback that does, and a :class:`~wikitui.core.errors.Conflict`
+``on_apply`` callback that does, and a :class:`~wikitui.core.base.errors.Conflict`
 keeps the review open and is shown in a :class:`ConflictScreen`).
 
 Keys (DESIGN §4 "Changesets"):
@@ -42,7 +42,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
 from wikitui.core.changes.disk_status import DiskStatus
-from wikitui.core.errors import Conflict, WikituiError
+from wikitui.core.base.errors import Conflict, WikituiError
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.visible_text import visible_line
 from wikitui.ui.messages import VaultChanged
@@ -133,7 +133,7 @@ class ReviewScreen(Screen[ReviewResult]):
                 yield ChangesetFileList(self.state.files, id="review-files")
             with Vertical(id="review-right"):
                 yield DiffView(id="review-diff")
-                yield ChartPreview(id="review-chart")
+                yield ChartPreview(truecolor=self.app.console.color_system == "truecolor", id="review-chart")
         with Horizontal(id="review-reason-bar"):
             yield Label("✎ reason", id="review-reason-label")
             yield ReasonInput(

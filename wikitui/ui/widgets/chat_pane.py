@@ -28,9 +28,9 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, Static
 
-from wikitui.core.errors import Conflict, WikituiError
+from wikitui.core.base.errors import Conflict, WikituiError
 from wikitui.core.vault.links import Link
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.ui.chat.controller import ChatController
 from wikitui.ui.chat.notes import (
     applied_note,
@@ -244,7 +244,7 @@ class ChatPane(Vertical):
     # ------------------------------------------------------------------ input
     def on_key(self, event: events.Key) -> None:
         """Typing while the log has the focus goes to the input (the log's own keys are not letters)."""
-        if self.app.focused is self.chat_log and event.is_printable and event.character:
+        if self.screen.focused is self.chat_log and event.is_printable and event.character:
             event.stop()
             self.chat_input.focus()
             self.chat_input.insert(event.character)

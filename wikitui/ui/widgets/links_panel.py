@@ -116,6 +116,15 @@ class LinksPanel(Vertical):
     """The list shown: ``backlinks``, ``outgoing`` or ``unlinked``."""
 
     @dataclass
+    class UnlinkedFound(Message):
+        """The worker found the unlinked mentions of ``path`` (the list's rows), or could not (``error``)."""
+
+        bubble: ClassVar[bool] = False
+        path: str
+        items: list
+        error: str = ""
+
+    @dataclass
     class LinkChosen(Message):
         """The reader chose an outgoing link: follow it as the page would.
 
@@ -340,12 +349,16 @@ class LinksPanel(Vertical):
         try:
             mentions = graph.unlinked_mentions(path)
         except Exception as exc:  # a file vanishing mid-scan must not crash the panel
-            self.app.call_from_thread(self.notify, f"unlinked mentions: {exc}", severity="warning")
+            self.post_message(self.UnlinkedFound(path, [], error=f"unlinked mentions: {exc}"))  # thread-safe
             return
         items = [(partial(_context_line, graph, m.path, m.line, m.context), _Entry("open", m.path, m.line)) for m in mentions]
-        self.app.call_from_thread(self._set_unlinked, path, items)
+        self.post_message(self.UnlinkedFound(path, items))
 
-    def _set_unlinked(self, path: str, items: list) -> None:
+    def on_links_panel_unlinked_found(self, message: UnlinkedFound) -> None:
+        if message.error:
+            self.notify(message.error, severity="warning")
+            return
+        path, items = message.path, message.items
         if path != self._path:
             return  # a stale answer for a page no longer shown
         self._lists["unlinked"] = items

@@ -22,7 +22,7 @@ from wikitui.core.vault.files import read_text
 from wikitui.core.vault.frontmatter_edit import FrontmatterEditError, set_frontmatter_keys
 from wikitui.core.vault.page import parse_page
 from wikitui.core.vault.text_facts import body_of
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 _BOM = "\ufeff"
 _INDEX_MARKER = "<!-- wikitui:index -->"

@@ -22,7 +22,7 @@ from wikitui.core.agent.tools import research as _research  # noqa: F401,I001 - 
 from wikitui.core.agent.tools.compact import COMPACT_TOOLS, compact_schema
 from wikitui.core.agent.tools.registry import REGISTRY, describe_call, names
 from wikitui.core.agent.toolschema import ToolArgError, check_arguments, function_schema, parse_arguments
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 #: Tools that look things up.
 READ_TOOLS = names("read")

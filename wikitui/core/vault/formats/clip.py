@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from wikitui.core.errors import WikituiError
-from wikitui.core.record import Record
+from wikitui.core.base.errors import WikituiError
+from wikitui.core.base.record import Record
 from wikitui.core.vault.files import is_binary
 from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, clean_text, human_size
 from wikitui.core.vault.formats.fetch import TIMEOUT, open_url, shown

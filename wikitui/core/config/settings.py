@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, cast
 
-from wikitui.core.errors import ConfigError
+from wikitui.core.base.errors import ConfigError
 from wikitui.core.vault.files import atomic_write
 
 #: Environment variable naming another user config file.
