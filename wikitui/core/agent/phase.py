@@ -41,8 +41,8 @@ from wikitui.core.agent.turn_catalog import Focus, TurnCatalog, turn_focus
 from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
 from wikitui.core.agent.turn_end import TurnEndings
 from wikitui.core.agent.window import ContextWindow
-from wikitui.core.config import Settings, scrub
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
+from wikitui.core.config.settings import Settings, scrub
 
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.vault.graph import LinkGraph
@@ -132,7 +132,8 @@ async def run_phase(session: PhaseHost, turn: Turn, task: Task | str, user_text:
         catalog = TurnCatalog(session.vault, session.graph, session.search_index,
                               focus or turn_focus(session.vault, turn))
         fitted = fit_first_request(session.vault, session.graph, task, window,
-                                   lambda small: session.counters.tools(ToolBox.tool_schemas(small)),
+                                   lambda small: session.counters.tools(ToolBox.tool_schemas(
+                                       small, turn.research is not None)),
                                    turn.entries[-1].message, session.counters.text, session.counters.message,
                                    model=session.settings.model or "",
                                    initial_context_tokens=session.settings.initial_context_tokens,
@@ -142,7 +143,7 @@ async def run_phase(session: PhaseHost, turn: Turn, task: Task | str, user_text:
         budget, system, system_tokens = fitted.budget, fitted.system, fitted.system_tokens
         toolbox = ToolBox(session.vault, session.graph, session.search_index, turn.builder, phase,
                           budget.result_chars(), vision=sees_pictures(session.client), compact=fitted.compact,
-                          overlay=session.overlay)
+                          overlay=session.overlay, research=turn.research)
         tools = toolbox.schemas()
         if fitted.compact and session.announce_compact(window.tokens):
             await session.emit(Notice(f"compact prompt for a {window.tokens:,}-token window "
@@ -180,8 +181,10 @@ async def run_phase(session: PhaseHost, turn: Turn, task: Task | str, user_text:
                 if not cited_once and not last:
                     cited_once = True  # returned to the model once at most (DESIGN §11)
                     missing = await asyncio.to_thread(_unresolved, session, turn, text)  # may read a PDF
-                    if missing[0] or missing[1]:
-                        session.add_message(turn, {"role": "user", "content": citations.feedback(*missing)})
+                    quotes = await asyncio.to_thread(_bad_evidence, turn)  # reads the sources the quotes name
+                    if missing[0] or missing[1] or quotes:
+                        session.add_message(turn, {"role": "user",
+                                                   "content": citations.feedback(*missing, quotes=quotes)})
                         # The chat shows the next answer in this one's place (kind "revising").
                         await session.emit(Notice("the answer's citations went back to the model once", "revising"))
                         continue
@@ -220,6 +223,10 @@ async def run_phase(session: PhaseHost, turn: Turn, task: Task | str, user_text:
         if answer_missing or proposal_missing:
             unresolved = [*answer_missing, *(f"{t} (in {p})" for p, t in proposal_missing)]
             await session.endings.note(turn, "citations", "Unresolved citations: " + ", ".join(unresolved))
+        quotes = await asyncio.to_thread(_bad_evidence, turn)
+        if quotes:
+            await session.endings.note(turn, "citations", "Evidence its source does not hold (marked ⚠ in the review): "
+                                       + "; ".join(f"{why} (for {page})" for page, why in quotes))
         return await session.endings.finish(turn, turn.builder, turn.answer, cut=cut)
     except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
         partial = getattr(exc, "partial", "") if isinstance(exc, CutAnswer) else ""
@@ -286,6 +293,11 @@ def _unresolved(session: PhaseHost, turn: Turn, text: str) -> tuple[list[str], l
     if turn.builder is not None:
         proposals = citations.builder_unresolved(turn.builder, session.graph)
     return answer, proposals
+
+
+def _bad_evidence(turn: Turn) -> list[tuple[str, str]]:
+    """(page, what is wrong) of each evidence quote of the turn's proposals that its source does not hold."""
+    return turn.builder.check_evidence() if turn.builder is not None else []
 
 
 def _assistant(text: str, calls: list[ToolCall]) -> dict:

@@ -16,7 +16,7 @@ from wikitui.core.batch.estimate import Estimate, estimate
 from wikitui.core.batch.queue import STATES, Batch, Entry, last_unfinished, new_batch
 from wikitui.core.batch.runner import EXIT_INTERRUPTED, BatchRunner
 from wikitui.core.batch.select import select, skip_pending_elsewhere
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 Confirm = Callable[[str], bool]
 

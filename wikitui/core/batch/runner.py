@@ -24,7 +24,7 @@ from typing import Any, TextIO
 from wikitui.core.agent.events import TurnStarted
 from wikitui.core.agent.headless import EXIT_MODEL, EXIT_NOTHING, EXIT_OK, _Printer
 from wikitui.core.batch.queue import Batch, Entry
-from wikitui.core.errors import ModelError
+from wikitui.core.base.errors import ModelError
 
 #: Sources failing one after another before the batch stops (the rest stays queued).
 MAX_FAILURES = 3
@@ -187,7 +187,7 @@ class BatchRunner:
         """The overlay of what the batch proposed before this run (a resume), still pending, in order."""
         from wikitui.core.changes.overlay import Overlay
         from wikitui.core.changes.pending import PendingStore
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
 
         overlay = Overlay(self.workspace.require_graph())
         store = PendingStore(self.workspace.vault)

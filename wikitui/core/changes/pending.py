@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from wikitui.core.changes.model import Changeset
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.files import atomic_write, json_bytes
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.statedir import ensure_state_dir
@@ -50,7 +50,7 @@ class PendingStore:
 
     def relpath(self, changeset_id: str) -> str:
         """The vault-relative path of a pending changeset's file."""
-        return f"{self.vault.state_dir.name}/{PENDING_DIR}/{self._check_id(changeset_id)}.json"
+        return self.vault.state_rel(f"{PENDING_DIR}/{self._check_id(changeset_id)}.json")
 
     @staticmethod
     def encode(changeset: Changeset) -> bytes:

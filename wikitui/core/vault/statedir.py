@@ -13,26 +13,32 @@ from wikitui.core.vault.files import atomic_write
 
 TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
-    from wikitui.core.vault.layout import Vault
+    from typing import Protocol
+
+    class Stated(Protocol):
+        """What this module needs of a vault (a :class:`~wikitui.core.vault.layout.Vault`): its state folder."""
+
+        @property
+        def state_dir(self) -> Path: ...
 
 #: wikitui's own folder in a vault.
 STATE_DIR = ".wikitui"
 GITIGNORE = "*\n"
 
 
-def ensure_state_dir(vault: Vault | Path, *, create: bool = True) -> Path:
+def ensure_state_dir(vault: Stated | Path, *, create: bool = True) -> Path:
     """The vault's ``.wikitui/`` folder, with its ``.gitignore``.
 
     Args:
-        vault: The vault (or its root folder).
+        vault: The vault (or its root folder: then ``.wikitui/`` in it).
         create: Make the folder when it is missing; otherwise only a folder that
             exists gets its ``.gitignore``.
 
     Returns:
         The folder's path. A read-only vault is left as it is (no error).
     """
-    root = Path(vault) if isinstance(vault, (str, Path)) else vault.root
-    folder = root / STATE_DIR
+    # A Vault's own state folder: .wikitui/, or its place in the user's cache for a folder opened as it is.
+    folder = Path(vault) / STATE_DIR if isinstance(vault, (str, Path)) else vault.state_dir
     ignore = folder / ".gitignore"
     try:
         if not folder.is_dir():
