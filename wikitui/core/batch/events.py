@@ -87,3 +87,12 @@ class AgentEvent:
 
 BatchEvent = Union[SourceStarted, SourceFinished, BatchNotice, AgentEvent]
 OnBatchEvent = Callable[[BatchEvent], None]
+
+
+def duration(seconds: float) -> str:
+    """``40 s``, ``12 min``, ``2.5 h``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

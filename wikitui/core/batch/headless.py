@@ -13,7 +13,7 @@ from typing import Any, Callable, TextIO
 
 from wikitui.core.agent.headless import EXIT_NOTHING, EXIT_OK, EXIT_USER, _open, _Printer
 from wikitui.core.batch.estimate import Estimate
-from wikitui.core.batch.events import AgentEvent, BatchEvent, BatchNotice, SourceFinished, SourceStarted
+from wikitui.core.batch.events import AgentEvent, BatchEvent, BatchNotice, SourceFinished, SourceStarted, duration
 from wikitui.core.batch.preflight import Preflight, prepare
 from wikitui.core.batch.queue import STATES, Batch, Entry
 from wikitui.core.batch.runner import EXIT_INTERRUPTED, BatchRunner
@@ -129,15 +129,6 @@ def outcome(event: SourceFinished) -> str:
     """``proposed as cs-…``, ``failed: why``, or ``stopped before it proposed anything; queued again``."""
     return {"proposed": f"proposed as {event.changeset}", "failed": f"failed: {event.why}",
             "queued": "stopped before it proposed anything; queued again"}.get(event.state, event.state)
-
-
-def duration(seconds: float) -> str:
-    """``40 s``, ``12 min``, ``2.5 h``."""
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def _print_summary(err: TextIO, batch: Batch, runner: BatchRunner) -> None:

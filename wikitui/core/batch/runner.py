@@ -147,8 +147,13 @@ class BatchRunner:
             left = sum(self._durations) / len(self._durations) * max(0, self._total - self._n + (current is not None))
         if phase is None:
             phase = "stopping" if self._stop_after else (current.entry.state if current is not None else "done")
+        tokens, cost = self.tokens["in"] + self.tokens["out"], self.spent
+        for job in [*([current] if current is not None else []), *self._jobs.values()]:  # spent, not yet counted
+            totals = job.session.totals
+            tokens += int(totals.prompt_tokens) + int(totals.completion_tokens) - job.counted["in"] - job.counted["out"]
+            cost += float(totals.cost) - job.counted["cost"]
         return Progress(n=self._n, total=self._total, source=current.entry.source if current is not None else "",
-                        phase=phase, tokens=self.tokens["in"] + self.tokens["out"], cost=self.spent, left_s=left,
+                        phase=phase, tokens=tokens, cost=cost, left_s=left,
                         failed=sum(1 for e in entries if e.state == "failed"), proposed=self._proposed,
                         planning_ahead=sum(1 for j in self._jobs.values() if j.task is not None and not j.task.done()),
                         paused=self._pause_why)
