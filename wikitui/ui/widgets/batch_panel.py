@@ -18,23 +18,22 @@ PHASES = {"planning": "planning", "writing": "writing", "queued": "starting", "s
 
 
 def panel_text(selection: str, p: Progress) -> Content:
-    """Two lines: ``Batch raw/papers/ · 2 of 3 · writing raw/papers/b.md``, then the figures and the key."""
+    """Short lines that wrap well in a narrow pane: the batch and N of M, the current source and its phase, tokens,
+    cost and time left, the counts, the key."""
     phase = PHASES.get(p.phase, p.phase)
-    head: list = [("Batch ", "bold"), (visible(selection), "bold $text-accent"),
-                  f" · {p.n} of {p.total}"]
+    lines: list = [("Batch ", "bold"), (visible(selection), "bold $text-accent"), f" · {p.n} of {p.total}"]
     if p.source:
-        head += [" · ", (phase, "$text-warning" if p.phase == "stopping" else "$text-muted"), " ",
-                 visible(p.source)]
+        lines += ["\n", (phase, "$text-warning" if p.phase == "stopping" else "$text-muted"), " ", visible(p.source)]
     if p.paused:
-        head += [" · ", (f"paused: {visible(p.paused)}", "$text-warning")]
-    left = f"about {duration(p.left_s)} left" if p.left_s is not None else "time left: after the first source"
-    figures: list = [f"{p.tokens:,} tokens · ${p.cost:.4f} · {left} · {p.proposed} proposed · ",
-                     (f"{p.failed} failed", "$text-error" if p.failed else "")]
+        lines += ["\n", (f"paused: {visible(p.paused)}", "$text-warning")]
+    left = f"{duration(p.left_s)} left" if p.left_s is not None else "time left: after a source"
+    lines += ["\n", f"{p.tokens:,} tok · ${p.cost:.4f} · {left}",
+              "\n", f"{p.proposed} proposed · ", (f"{p.failed} failed", "$text-error" if p.failed else "")]
     if p.planning_ahead:
-        figures.append(f" · {p.planning_ahead} planning ahead")
-    key = " · esc stops after this source" if p.phase != "stopping" else " · esc again stops now"
-    figures.append((key, "$text-muted"))
-    return Content.assemble(*head, "\n", *figures)
+        lines.append(f" · {p.planning_ahead} planning ahead")
+    key = "esc stops after this source" if p.phase != "stopping" else "esc again stops now"
+    lines += ["\n", (key, "$text-muted")]
+    return Content.assemble(*lines)
 
 
 class BatchPanel(Static):
