@@ -16,6 +16,7 @@ import pytest
 from tests.core.batch_util import answer, batch_files, pending_by_source
 from tests.fakeserver import Dynamic
 from tests.ui.test_chat_ingest import type_in_chat, wait_for
+from tests.ui.test_workspace_snapshots import _settled
 from tests.ui.workspace_helpers import screen_text, wait_ready, workspace
 from wikitui.core.batch.events import Progress
 from wikitui.core.vault.layout import Vault
@@ -42,6 +43,7 @@ class HeldWrites:
     def __init__(self) -> None:
         self.gates = {rel: threading.Event() for rel in PAPERS}
         self.held: set[str] = set()
+        self.requests: list[tuple[str, str]] = []  # (source, "plan" or "write")
 
     def release(self, source: str) -> None:
         self.gates[source].set()
@@ -51,6 +53,7 @@ class HeldWrites:
         writing = any(m.get("role") == "user" and "plan is approved" in str(m.get("content")) for m in messages)
         source = next(str(m["content"]).split("Ingest ", 1)[1].split()[0].rstrip(".") for m in messages
                       if m.get("role") == "user" and "Ingest raw/" in str(m.get("content")))
+        self.requests.append((source, "write" if writing else "plan"))
         if writing and messages[-1].get("role") != "tool":
             self.held.add(source)
             self.gates[source].wait(HOLD_S)
@@ -78,7 +81,11 @@ def panel_text(app) -> str:
     return str(panel.render()) if panel.has_class("-shown") else ""
 
 
-async def test_a_batch_from_the_chat_stops_on_esc_and_the_next_start_offers_to_continue(fake_llm, vault):
+@pytest.mark.parametrize("concurrency", [1, 2], ids=["one-at-a-time", "plans-ahead"])
+async def test_a_batch_from_the_chat_stops_on_esc_and_the_next_start_offers_to_continue(fake_llm, vault, concurrency):
+    """With plans ahead, c's plan runs while b is written: esc cancels it and c is queued again, unwritten."""
+    (vault / ".wikitui").mkdir(exist_ok=True)
+    (vault / ".wikitui/config.toml").write_text(f"batch_concurrency = {concurrency}\n")
     model = HeldWrites()
     fake_llm.script(*[Dynamic(model) for _ in range(40)])
     app = workspace(vault, watch=False, index=False)
@@ -114,6 +121,8 @@ async def test_a_batch_from_the_chat_stops_on_esc_and_the_next_start_offers_to_c
         assert "1 proposed" in second and " tok · $" in second and " left" in second and second != first
         assert "raw/papers/b.md" in second
 
+        if concurrency > 1:
+            await wait_for(pilot, lambda: ("raw/papers/c.md", "plan") in model.requests, "c planning ahead")
         await pilot.press("escape")  # mid-batch: b is being written
         await wait_for(pilot, lambda: "stopping after raw/papers/b.md" in panel_text(app).replace("\n", " "), "the panel stopping")
         model.release("raw/papers/b.md")
@@ -126,7 +135,9 @@ async def test_a_batch_from_the_chat_stops_on_esc_and_the_next_start_offers_to_c
         [queue] = batch_files(vault)
         assert [(e["source"], e["state"]) for e in queue["entries"]] == [
             ("raw/papers/a.md", "proposed"), ("raw/papers/b.md", "proposed"), ("raw/papers/c.md", "queued")]
-        assert "raw/papers/c.md" not in model.held
+        assert "raw/papers/c.md" not in model.held and ("raw/papers/c.md", "write") not in model.requests
+        # One at a time, c never started; with plans ahead, c planned while b was written, and esc dropped it.
+        assert (("raw/papers/c.md", "plan") in model.requests) == (concurrency > 1)
 
     model.release("raw/papers/c.md")
     app = workspace(vault, watch=False, index=False)
@@ -182,9 +193,9 @@ MID_RUN = Progress(n=2, total=3, source="raw/papers/b.md", phase="writing", toke
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
 def test_snapshot_the_batch_panel(snap_compare, fake_llm, sample_vault, size):
     async def before(pilot):
-        await wait_ready(pilot)
-        await pilot.app.workers.wait_for_complete()
+        await _settled(pilot)
         await pilot.press("f5")  # the agent's pane, as a user watching the batch has it
+        pilot.app.query_one(ChatPane).chat_input.cursor_blink = False  # keep the image independent of timing
         pilot.app.query_one(BatchPanel).show_progress("raw/papers/", MID_RUN)
         await pilot.pause()
 

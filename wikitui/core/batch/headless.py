@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any, Callable, TextIO
+from typing import Callable, TextIO
 
 from wikitui.core.agent.headless import EXIT_NOTHING, EXIT_OK, EXIT_USER, _open, _Printer
 from wikitui.core.batch.estimate import Estimate
 from wikitui.core.batch.events import AgentEvent, BatchEvent, BatchNotice, SourceFinished, SourceStarted, duration
-from wikitui.core.batch.preflight import Preflight, prepare
+from wikitui.core.batch.preflight import prepare
 from wikitui.core.batch.queue import STATES, Batch, Entry
 from wikitui.core.batch.runner import EXIT_INTERRUPTED, BatchRunner
 from wikitui.core.errors import WikituiError

@@ -79,7 +79,8 @@ class ChatBatch:
             chat.log.add_note("The agent is busy with another turn: wait for it, or esc to cancel it.", "error")
             return
         if not chat.settings.model:
-            chat.model_turn("ingest", lambda s: asyncio.sleep(0))  # says how to configure one
+            chat.show_setup()
+            chat.view.notify("No model configured: see the Agent pane for how to set one.", severity="warning")
             return
         self.waiting = None
         chat.running = True
