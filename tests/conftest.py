@@ -12,6 +12,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample"
 #: A small Chinese, Japanese and Korean vault (tests/data/cjk_vault/WIKI.md says what is in it).
 CJK_VAULT = ROOT / "tests" / "data" / "cjk_vault"
+#: An Obsidian vault with two notes of one name: ``Obsidian Sync/Security and privacy.md`` and
+#: ``Obsidian Publish/Security and privacy.md``, each linked as ``[[Security and privacy]]`` from an
+#: overview in its own folder; Home.md (the root) links it too, and ``Obsidian Publish/Custom
+#: domains.md`` links ``[[Obsidian Sync/Security and privacy]]`` (an exact vault path).
+TWIN_VAULT = ROOT / "tests" / "data" / "twin_notes_vault"
 #: The real-world corpora live beside the project (../shared/corpus); CI always has them.
 CORPUS = Path(os.environ.get("WIKITUI_CORPUS", ROOT.parent / "shared" / "corpus"))
 
@@ -44,6 +49,14 @@ def cjk_vault(tmp_path) -> Path:
     """A fresh copy of the CJK vault."""
     dest = tmp_path / "cjk"
     shutil.copytree(CJK_VAULT, dest, ignore=shutil.ignore_patterns(".wikitui"))
+    return dest
+
+
+@pytest.fixture
+def twin_vault(tmp_path) -> Path:
+    """A fresh copy of the vault with two same-named notes in two folders (:data:`TWIN_VAULT`)."""
+    dest = tmp_path / "twins"
+    shutil.copytree(TWIN_VAULT, dest, ignore=shutil.ignore_patterns(".wikitui"))
     return dest
 
 

@@ -135,7 +135,7 @@ def test_user_errors_and_the_confirmation(fake_llm, vault):
     code, _, err = cli("ingest", "raw/**/*.pdf", "--vault", str(vault), "--yes")
     assert code == 2 and "no source matches raw/**/*.pdf" in err
     code, _, err = cli("ingest", "raw/papers/", "--vault", str(vault), "--apply")
-    assert code == 2 and "--apply takes one source" in err
+    assert code == 2 and "--apply on a batch applies only the hunks the second reviewer found ok" in err
     code, _, err = cli("ingest", "--resume", "--vault", str(vault), "--yes")
     assert code == 2 and "no unfinished batch to resume" in err
     # No terminal and no --yes: the plan, then a refusal; nothing spent, no queue written.

@@ -75,13 +75,13 @@ def cold(vault: Vault) -> LinkGraph:
 def resolutions(monkeypatch) -> list[str]:
     """The targets the link graph resolves from now on (by their names: stems, titles, aliases, files)."""
     seen: list[str] = []
-    original = PageNames.resolve_target
+    original = PageNames.candidates
 
     def counting(self, target):
         seen.append(target)
         return original(self, target)
 
-    monkeypatch.setattr(PageNames, "resolve_target", counting)
+    monkeypatch.setattr(PageNames, "candidates", counting)
     return seen
 
 

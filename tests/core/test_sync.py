@@ -371,3 +371,33 @@ def test_a_batch_holds_its_next_source_while_a_sync_writes(fake_llm, sample_vaul
     assert proc.returncode == 0, proc.stderr
     assert "batch paused: another wikitui is writing" in proc.stderr and "batch resumed" in proc.stderr
     assert {e["state"] for e in batch_files(sample_vault)[0]["entries"]} == {"proposed"}
+
+
+def test_in_a_rebased_file_the_hunk_that_meets_what_came_in_is_named_and_the_rest_applies(sides):
+    from wikitui.core.changes.disk_status import disk_status
+    from wikitui.core.changes.pending import PendingStore
+    from wikitui.core.vault.layout import Vault
+
+    _remote, alice, bob = sides
+    apply_edit(alice, "wiki/notes.md", "Line 3 of", "Line three of", "Alice's fix")
+    assert sync(alice)[0] == 0
+    vault, graph = open_vault(bob)
+    b = ChangesetBuilder(vault, graph)
+    b.edit("wiki/notes.md", [{"old": "Line 3 of", "new": "Line 3 (Bob's agent) of"},
+                             {"old": "Line 22 of", "new": "Line twenty-two of"}], "two hunks")
+    waiting = b.build("edit", "Two hunks", model="m")
+    PendingStore(vault).save(waiting)
+    code, out, err = sync(bob)
+    assert code == 0, err
+    assert out["rebase_conflicts"] == [{"changeset": waiting.id, "path": "wiki/notes.md"}]
+    vault = Vault.open(bob)
+    [fc] = PendingStore(vault).load(waiting.id).files
+    status = disk_status(vault, fc)
+    assert status.state == "conflict"
+    assert "hunk 1 (line" in status.why and "reject it to apply the rest" in status.why and "hunk 2" not in status.why
+    first, second = [h.id for h in fc.hunks if h.kind == "text"]
+    assert disk_status(vault, fc, rejected={first}).state == "merges"  # the rest still applies
+    _v, graph = open_vault(bob)
+    apply_changeset(vault, graph, PendingStore(vault).load(waiting.id), accepted={second}, rejected={first})
+    text = read(bob, "wiki/notes.md")
+    assert "Line three of" in text and "Line twenty-two of" in text and "Bob's agent" not in text

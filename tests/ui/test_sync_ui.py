@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.core.changes_util import git, read
 from tests.core.test_sync import apply_edit, sides, sync  # noqa: F401 - sides is a fixture
 from tests.ui.workspace_helpers import wait_for, wait_ready, workspace
@@ -29,19 +31,98 @@ async def test_the_palette_syncs_and_shows_what_came_in(sides):  # noqa: F811
     assert git(remote, "rev-parse", "main") == git(bob, "rev-parse", "HEAD")  # Bob's fix went out
 
 
-async def test_a_conflict_is_one_notice_and_nothing_is_written(sides):  # noqa: F811
-    _remote, alice, bob = sides
+async def test_a_conflict_opens_for_the_person_to_resolve_and_nothing_is_pushed_until_then(sides):  # noqa: F811
+    from tests.ui.workspace_helpers import screen_text
+    from wikitui.ui.screens.sync_conflicts import SyncConflictsScreen
+
+    remote, alice, bob = sides
     apply_edit(alice, "wiki/notes.md", "Line 3 of", "Line three of", "Alice's fix")
     assert sync(alice)[0] == 0
+    pushed_by_alice = git(remote, "rev-parse", "main")
     apply_edit(bob, "wiki/notes.md", "Line 3 of", "Line 3 (third) of", "Bob's fix")
     before = read(bob, "wiki/notes.md")
     app = workspace(bob, watch=False, index=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         app.main.action_sync()
-        await wait_for(pilot, lambda: any("conflict" in n for n in _notices(app)), "the conflict notice", 60)
-        assert any("wiki/notes.md" in n and "nothing was written" in n for n in _notices(app))
-    assert read(bob, "wiki/notes.md") == before
+        await wait_for(pilot, lambda: isinstance(app.screen, SyncConflictsScreen), "the conflicts", 60)
+        await wait_for(pilot, lambda: "Line three of" in screen_text(app), "theirs' lines shown", 30)
+        assert "Line 3 (third) of" in screen_text(app) and "wiki/notes.md" in screen_text(app)
+        assert read(bob, "wiki/notes.md") == before and git(remote, "rev-parse", "main") == pushed_by_alice
+        await pilot.press("enter")  # not yet: one is left
+        await wait_for(pilot, lambda: any("Still to resolve" in n for n in _notices(app)), "the refusal", 30)
+        assert isinstance(app.screen, SyncConflictsScreen)
+        await pilot.press("t")  # take Alice's line
+        await wait_for(pilot, lambda: app.screen.resolved == {"wiki/notes.md": "theirs"}, f"the choice {_notices(app)}", 30)
+        assert "take theirs" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: git(remote, "rev-parse", "main") == git(bob, "rev-parse", "HEAD"),
+                       "the push", 60)
+    text = read(bob, "wiki/notes.md")
+    assert "Line three of" in text and "Line 3 (third)" not in text and "<<<<<<<" not in text
+
+
+async def test_e_resolves_a_conflict_by_hand_in_the_editor(sides, tmp_path, monkeypatch):  # noqa: F811
+    import contextlib
+    import stat
+
+    from wikitui.ui.screens.sync_conflicts import SyncConflictsScreen
+
+    remote, alice, bob = sides
+    apply_edit(alice, "wiki/notes.md", "Line 3 of", "Line three of", "Alice's fix")
+    assert sync(alice)[0] == 0
+    apply_edit(bob, "wiki/notes.md", "Line 3 of", "Line 3 (third) of", "Bob's fix")
+    editor = tmp_path / "fake-editor"
+    editor.write_text("#!/bin/sh\nsed -i 's/Line 3 (third) of/Line three (third) of/' \"$1\"\n", encoding="utf-8")
+    editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("VISUAL", str(editor))
+    app = workspace(bob, watch=False, index=False)
+
+    @contextlib.contextmanager
+    def suspend():  # the headless test driver cannot suspend; a terminal can
+        yield
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_ready(pilot)
+        monkeypatch.setattr(app, "suspend", suspend)
+        app.main.action_sync()
+        await wait_for(pilot, lambda: isinstance(app.screen, SyncConflictsScreen), "the conflicts", 60)
+        await pilot.press("e")
+        await wait_for(pilot, lambda: app.screen.resolved == {"wiki/notes.md": "file"}, "taken as edited", 30)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: git(remote, "rev-parse", "main") == git(bob, "rev-parse", "HEAD"),
+                       "the push", 60)
+    assert "Line three (third) of" in git(bob, "show", "HEAD:wiki/notes.md")
+    assert git(bob, "status", "--porcelain") == ""
+
+
+async def test_what_came_in_is_shown_as_a_digest_and_marked_in_the_tree_until_opened(sides):  # noqa: F811
+    from tests.ui.workspace_helpers import screen_text
+    from wikitui.ui.screens.log_rows import LogScreen
+    from wikitui.ui.widgets.page_tree import PageTree
+
+    _remote, alice, bob = sides
+    apply_edit(bob, "wiki/notes.md", "Line 9 of", "Line nine of", "Bob's own")  # not in the digest: ours
+    apply_edit(alice, "wiki/concepts/Attention.md", "See [[Notes]].", "See [[Notes]] (Alice).", "Alice's note")
+    assert sync(alice)[0] == 0
+    app = workspace(bob, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.action_sync()
+        await wait_for(pilot, lambda: isinstance(app.screen, LogScreen) and app.screen.rows, "the digest", 60)
+        digest = app.screen
+        assert [r.entry.title for r in digest.rows] == ["Alice's note"]  # only what came in
+        assert "Came in from origin/main" in screen_text(app) and "Alice" in screen_text(app)
+        tree = app.main.query_one(PageTree)
+        assert tree.tree.unread == {"wiki/concepts/Attention.md"}
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, LogScreen), "back to the workspace", 30)
+        app.main.open_path("wiki/concepts/Attention.md")
+        await wait_for(pilot, lambda: not tree.tree.unread, "no longer marked", 30)
+    from wikitui.core.sync.unread import read_unread
+    from wikitui.core.vault.layout import Vault
+
+    assert read_unread(Vault.open(bob)) == set()
 
 
 # ------------------------------------------------------------------ [sync] every_minutes (26.6)
@@ -111,3 +192,28 @@ async def test_a_scheduled_sync_brings_commits_in_and_does_not_push_while_a_chan
         await wait_for(pilot, lambda: any("Scheduled sync" in n for n in _notices(app)), "the notice", 60)
         assert "(Alice)" in read(bob, "wiki/concepts/Attention.md")
     assert git(remote, "rev-parse", "main") != git(bob, "rev-parse", "HEAD")  # nothing pushed: a changeset waits
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+def test_the_conflicts_screen_snapshot(snap_compare, sides, size):  # noqa: F811
+    from tests.ui.workspace_helpers import screen_text
+    from wikitui.ui.screens.sync_conflicts import SyncConflictsScreen
+
+    _remote, alice, bob = sides
+    apply_edit(alice, "wiki/notes.md", "Line 3 of", "Line three of", "Alice's fix")
+    assert sync(alice)[0] == 0
+    apply_edit(bob, "wiki/notes.md", "Line 3 of", "Line 3 (third) of", "Bob's fix")
+
+    async def before(pilot):
+        app = pilot.app
+        await wait_ready(pilot)
+        app.main.action_sync()
+        await wait_for(pilot, lambda: isinstance(app.screen, SyncConflictsScreen), "the conflicts", 60)
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await wait_for(pilot, lambda: "take theirs " in screen_text(app), "the column widened to its choice", 30)
+        app.clear_notifications()
+        await pilot.pause()
+
+    app = workspace(bob, watch=False, index=False, theme="wikitui-dark")
+    assert snap_compare(app, terminal_size=size, run_before=before)

@@ -53,9 +53,6 @@ def _batch_request(args: argparse.Namespace):
         if source is None:
             raise UsageError("ingest needs a SOURCE, a folder or a glob, --new or --resume")
         return None
-    if args.apply:
-        raise UsageError("--apply takes one source: a batch's changesets stay pending for review "
-                         "(`wikitui pending apply ID` applies one)")
     if args.resume and (source is not None or args.new):
         raise UsageError("--resume continues the last batch: give it no SOURCE and no --new")
     if args.new and source is not None:
@@ -71,7 +68,7 @@ def _batch_request(args: argparse.Namespace):
     tty = sys.stdin.isatty() and sys.stderr.isatty()
     return lambda ws: int(run_batch(ws, source, new=args.new, resume=args.resume, yes=args.yes,
                                     max_cost=args.max_cost, model=getattr(args, "model", None), as_json=args.json,
-                                    confirm=confirm if tty else None))
+                                    confirm=confirm if tty else None, apply_ok=args.apply))
 
 
 def _names_many(source: str, args: argparse.Namespace) -> bool:

@@ -37,7 +37,7 @@ def open_workspace(args: argparse.Namespace) -> Workspace:
     """
     from wikitui.core.workspace import Workspace
 
-    ws = Workspace.open(vault_arg(args))
+    ws = Workspace.open(vault_arg(args), as_is=bool(getattr(args, "as_is", False)))
     if ws.recovery_problem:
         print(f"{PROG}: note: {ws.recovery_problem}", file=sys.stderr)
     elif ws.recovered is not None and ws.recovered.action in ("rolled back", "completed"):

@@ -92,6 +92,11 @@ def _common(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     parser.add_argument(
         "--vault", metavar="PATH", default=default, help="the vault folder (default: the current folder)"
     )
+    parser.add_argument(
+        "--as-is", action="store_true", default=default,
+        help="open a folder that is not a vault as it is: its markdown files read as a wiki, wikitui's state "
+             "kept in your cache, nothing written to the folder until you apply a change",
+    )
 
 
 def _model_option(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -182,7 +187,8 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
     elif name == "ingest":
         p.add_argument("source", metavar="SOURCE", nargs="?",
                        help="a file under raw/, or a batch: a folder (raw/papers/) or a glob ('raw/**/*.pdf')")
-        p.add_argument("--apply", action="store_true", help="accept every proposed change (one source only)")
+        p.add_argument("--apply", action="store_true", help="accept every proposed change (a batch: every hunk the "
+                       "second reviewer, review_model, found ok; each source its own changeset)")
         p.add_argument("--json", action="store_true", help='print {"plan", "changeset", "applied", ...} '
                        '(a batch: {"batch", "counts", "sources", ...})')
         p.add_argument("--new", action="store_true", help="a batch of every source no page lists in its sources")
@@ -279,7 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def launch_parser() -> argparse.ArgumentParser:
     """The parser of ``wikitui [PATH] [--vault PATH] [--model MODEL]`` (the workspace)."""
-    parser = _Parser(prog=PROG, usage="wikitui [PATH] [--vault PATH] [--model MODEL]", add_help=False)
+    parser = _Parser(prog=PROG, usage="wikitui [PATH] [--vault PATH] [--model MODEL] [--as-is]", add_help=False)
     parser.add_argument("path", nargs="?", metavar="PATH")
     _common(parser, suppress=False)
     _model_option(parser, suppress=False)

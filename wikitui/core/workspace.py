@@ -114,7 +114,7 @@ class Workspace:
         self.recovery_problem: str | None = None
 
     @classmethod
-    def open(cls, path: Path | str, *, recover: bool = True) -> Workspace:
+    def open(cls, path: Path | str, *, recover: bool = True, as_is: bool = False) -> Workspace:
         """Open the vault at ``path`` (nothing is loaded yet).
 
         An apply or undo a kill interrupted is finished or rolled back first
@@ -123,11 +123,12 @@ class Workspace:
 
         Args:
             recover: Whether to recover first (a test of recovery itself opens without).
+            as_is: Open a folder that is not a vault as it is (``Vault.open``).
 
         Raises:
-            NotAVault: ``path`` is missing or not a vault.
+            NotAVault: ``path`` is missing or not a vault (and not opened as it is).
         """
-        ws = cls(Vault.open(path))
+        ws = cls(Vault.open(path, as_is=as_is))
         if recover:
             ws.recover_if_interrupted()
         return ws

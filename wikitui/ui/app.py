@@ -187,6 +187,10 @@ class WikituiApp(App[None]):
         self.early_keys.terminal_taken()  # keys read from now on were typed in raw mode
         for error in self._theme_errors:
             self.notify(error, severity="warning", timeout=8)
+        vault = self.workspace.vault
+        if not vault.state_in_folder:  # a folder opened as it is: say where wikitui's own files go
+            self.notify(f"Opened as it is: nothing is written to this folder until you apply a change; "
+                        f"wikitui keeps its own state in {vault.state_dir}", timeout=8)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         try:
             from wikitui.core.config import load_settings
@@ -340,6 +344,22 @@ class WikituiApp(App[None]):
         """Review the pending changeset (ctrl+r)."""
         self.chat.action_review()
 
+    def action_review_batch(self, batch_id: str | None = None) -> None:
+        """Review a batch's changesets together (the palette's "Review batch", ``/review batch [ID]``)."""
+        self._review_batch(batch_id)
+
+    @work(exclusive=True, group="batch-review")
+    async def _review_batch(self, batch_id: str | None) -> None:
+        from wikitui.ui.screens.batch_review import applied_line, review_batch
+
+        done = await review_batch(self, self.workspace, batch_id)
+        if done is None:
+            return
+        line, severity = applied_line(done)
+        self.notify(line, title="Batch applied", severity=severity, timeout=8)
+        if done.written:
+            self.main.vault_changed(set(done.written))
+
     def action_cancel_agent(self) -> None:
         """Cancel the agent's running turn (esc, wherever the focus is)."""
         self.chat.action_cancel()
@@ -368,6 +388,10 @@ class WikituiApp(App[None]):
         """A link in the chat was followed."""
         self.open_path(message.path, anchor=message.anchor)
 
+    def on_chat_pane_batch_review_requested(self, message: ChatPane.BatchReviewRequested) -> None:
+        """``/review batch [ID]`` in the chat."""
+        self.action_review_batch(message.batch_id)
+
     def on_chat_pane_changeset_applied(self, message: ChatPane.ChangesetApplied) -> None:
         """The chat wrote pages (the workspace's graph and index are current): refresh the page, trees and links."""
         try:
@@ -382,7 +406,10 @@ class WikituiApp(App[None]):
         from wikitui.ui.screens.help import help_screen
         from wikitui.ui.screens.review import ReviewScreen
 
-        first = {ReviewScreen: "Review (ctrl+r)", ConflictScreen: "Review: a conflict"}.get(type(self.screen))
+        from wikitui.ui.screens.batch_review import BatchReviewScreen
+
+        first = {ReviewScreen: "Review (ctrl+r)", ConflictScreen: "Review: a conflict",
+                 BatchReviewScreen: "Batch review (/review batch)"}.get(type(self.screen))
         self.push_screen(help_screen(self, MainScreen, first))
 
     def run_main_action(self, action: str) -> None:

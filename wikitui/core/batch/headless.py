@@ -11,7 +11,7 @@ import asyncio
 import sys
 from typing import Callable, TextIO
 
-from wikitui.core.agent.headless import EXIT_NOTHING, EXIT_OK, EXIT_USER, _open, _Printer
+from wikitui.core.agent.headless import EXIT_CONFLICT, EXIT_NOTHING, EXIT_OK, EXIT_USER, _open, _Printer
 from wikitui.core.batch.estimate import Estimate
 from wikitui.core.batch.events import AgentEvent, BatchEvent, BatchNotice, SourceFinished, SourceStarted, duration
 from wikitui.core.batch.preflight import prepare
@@ -25,7 +25,7 @@ Confirm = Callable[[str], bool]
 def run_batch(workspace, argument: str | None, *, new: bool = False, resume: bool = False, yes: bool = False,
               max_cost: float | None = None, model: str | None = None, out: TextIO | None = None,
               err: TextIO | None = None, client=None, as_json: bool = False, confirm: Confirm | None = None,
-              sleep=None) -> int:
+              sleep=None, apply_ok: bool = False) -> int:
     """Ingest many sources, each its own pending changeset; returns the exit status.
 
     Args:
@@ -38,10 +38,14 @@ def run_batch(workspace, argument: str | None, *, new: bool = False, resume: boo
         client: The model client (tests); by default one that pauses on rate limits.
         confirm: Asks the user ``question`` and says whether to go on (None: no terminal to ask on).
         sleep: How the batch waits on a rate limit (tests).
+        apply_ok: Then apply every hunk the second reviewer (``review_model``) found ok, each
+            source its own changeset in batch order (:func:`apply_ok_hunks`); refused without
+            a ``review_model``.
 
     Returns:
         0 every source proposed or skipped, 1 stopped at the cost cap or not confirmed,
-        2 a user error, 3 some source failed (model or network), 130 ctrl+c.
+        2 a user error, 3 some source failed (model or network), 4 ``apply_ok`` stopped at a
+        conflict, 130 ctrl+c.
     """
     out, err = out or sys.stdout, err or sys.stderr
     try:
@@ -49,6 +53,10 @@ def run_batch(workspace, argument: str | None, *, new: bool = False, resume: boo
     except WikituiError as exc:
         err.write(f"wikitui: {exc}\n")
         return exc.exit_code
+    if apply_ok and not settings.review_model:
+        err.write("wikitui: --apply on a batch applies only the hunks the second reviewer found ok: set "
+                  "review_model in the config, or review the batch in wikitui (/review batch)\n")
+        return EXIT_USER
     kwargs = {"sleep": sleep} if sleep is not None else {}
     report = StderrReport(err)
     runner = BatchRunner(workspace, settings, report, client=client, **kwargs)
@@ -85,9 +93,49 @@ def run_batch(workspace, argument: str | None, *, new: bool = False, resume: boo
         err.write("wikitui: cancelled\n")
         status = EXIT_INTERRUPTED
     _print_summary(err, batch, runner)
+    applied = None
+    if apply_ok and status != EXIT_INTERRUPTED:
+        applied = apply_ok_hunks(workspace, batch.id, err)
+        if applied["stopped"] is not None:
+            status = EXIT_CONFLICT
     if as_json:
-        _document(out, batch, plan.selection, batch.entries, guess, runner, started=True)
+        _document(out, batch, plan.selection, batch.entries, guess, runner, started=True, applied=applied)
     return status
+
+
+def apply_ok_hunks(workspace, batch_id: str, err: TextIO) -> dict:
+    """Apply every hunk of the batch the second reviewer found ok, each source its own changeset, in order.
+
+    The rest (doubt, wrong, unread, in conflict) stays pending for the batch review. One
+    stderr line per source applied, and one for the source that stopped it.
+
+    Returns:
+        ``{"sources": [{"source", "changeset", "hunks"}], "left": hunks left pending, "stopped": why or None}``.
+    """
+    from wikitui.core.batch.review import BatchReview
+    from wikitui.core.batch.review_apply import apply_batch
+    from wikitui.core.vault.visible_text import visible_line
+
+    review = BatchReview.load(workspace.vault, batch_id)
+    review.accept_ok()
+    left = review.summary().undecided
+    done = apply_batch(review, workspace.apply)
+    sources = []
+    for d in done.done:
+        if d.result is not None and d.result.applied:
+            sources.append({"source": d.source, "changeset": d.changeset, "hunks": len(d.result.applied)})
+            err.write(f"wikitui: applied {len(d.result.applied)} ok hunk(s) of {visible_line(d.source)} "
+                      f"({d.changeset})\n")
+    stopped = None
+    if done.failed is not None:
+        source, exc = done.failed
+        stopped = f"{source}: {exc}"
+        err.write(f"wikitui: stopped at {visible_line(source)}: {visible_line(str(exc))}; it and the rest stay "
+                  "pending\n")
+    if left:
+        err.write(f"wikitui: {left} hunk(s) the reviewer did not find ok stay pending: /review batch in wikitui\n")
+    err.flush()
+    return {"sources": sources, "left": left, "stopped": stopped}
 
 
 class StderrReport:
@@ -137,15 +185,15 @@ def _print_summary(err: TextIO, batch: Batch, runner: BatchRunner) -> None:
     spent = runner.tokens["in"] + runner.tokens["out"]
     err.write(f"wikitui: batch {batch.id}: {shown}; this run spent {spent:,} tokens, ${runner.spent:.4f}\n")
     if counts["proposed"]:
-        err.write("wikitui: each source's changeset is pending: review them in wikitui (ctrl+r) or with "
-                  "`wikitui pending list`\n")
+        err.write("wikitui: each source's changeset is pending: review them together in wikitui "
+                  "(/review batch, or the palette's Review batch) or one by one with `wikitui pending list`\n")
     if batch.unfinished:
         err.write("wikitui: `wikitui ingest --resume` continues the batch\n")
     err.flush()
 
 
 def _document(out: TextIO, batch: Batch | None, selection: str, entries: list[Entry], guess: Estimate,
-              runner: BatchRunner | None, *, started: bool) -> None:
+              runner: BatchRunner | None, *, started: bool, applied: dict | None = None) -> None:
     from wikitui.core.agent.headless_json import write_document
 
     counts = dict.fromkeys(STATES, 0)
@@ -161,4 +209,5 @@ def _document(out: TextIO, batch: Batch | None, selection: str, entries: list[En
         "spent": {"tokens": dict(runner.tokens), "cost": round(runner.spent, 6)} if runner is not None else None,
         "sources": [{"source": e.source, "state": e.state, "changeset": e.changeset, "tokens": e.tokens,
                      "cost": e.cost, "why": e.why} for e in entries],
+        **({"applied": applied} if applied is not None else {}),
     })

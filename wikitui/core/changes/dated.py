@@ -43,7 +43,7 @@ def page_named_then(vault: Vault, graph: LinkGraph, name: str, from_path: str = 
     Returns:
         The page's vault-relative path, or None when no page now or in the history has that name.
     """
-    now = graph.find_page(name)
+    now = graph.find_page(name, from_path or None)  # a tie goes by the linking page's folder
     if now is not None:
         return now
     want = name.strip().replace("\\", "/").strip("/").casefold().removesuffix(".md")

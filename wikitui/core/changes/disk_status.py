@@ -93,4 +93,22 @@ def disk_status(vault: Vault, change: Any, rejected: Collection[str] = ()) -> Di
         return DiskStatus("conflict", "the proposal no longer applies")
     if merge_texts(change.base_text, disk, intended).clean:
         return DiskStatus("merges", "changed on disk; the change merges with it")
-    return DiskStatus("conflict", "changed on disk where the change edits it")
+    return DiskStatus("conflict", "changed on disk where the change edits it" + _meeting(change, disk, taken))
+
+
+def _meeting(change: Any, disk: str, taken: set[str]) -> str:
+    """Which accepted hunks meet the edit on disk, each alone (``: hunk 2 (line 3); reject it to apply the rest``)."""
+    text_hunks = [h for h in change.hunks if getattr(h, "kind", "text") == "text"]
+    meets = []
+    for n, hunk in enumerate(text_hunks, 1):
+        if hunk.id not in taken:
+            continue
+        try:
+            alone = apply_hunks(change.base_text, change.hunks, {hunk.id})
+        except HunkMismatch:
+            continue
+        if not merge_texts(change.base_text, disk, alone).clean:
+            meets.append(f"hunk {n} (line {hunk.old_start})")
+    if not meets or len(meets) == len([h for h in text_hunks if h.id in taken]):
+        return f": {', '.join(meets)}" if meets else ""
+    return f": {', '.join(meets)}; reject {'it' if len(meets) == 1 else 'them'} to apply the rest"

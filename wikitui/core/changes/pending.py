@@ -50,7 +50,7 @@ class PendingStore:
 
     def relpath(self, changeset_id: str) -> str:
         """The vault-relative path of a pending changeset's file."""
-        return f"{self.vault.state_dir.name}/{PENDING_DIR}/{self._check_id(changeset_id)}.json"
+        return self.vault.state_rel(f"{PENDING_DIR}/{self._check_id(changeset_id)}.json")
 
     @staticmethod
     def encode(changeset: Changeset) -> bytes:

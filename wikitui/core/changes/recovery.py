@@ -35,7 +35,8 @@ def sweep_temps(vault: Vault, rels: Iterable[str] = ()) -> list[str]:
     folders |= {(vault.root / rel).parent for rel in rels}
     removed: list[str] = []
     for folder in sorted(folders):
-        removed += [p.relative_to(vault.root).as_posix() for p in remove_stale_temps(folder)]
+        removed += [p.relative_to(vault.root).as_posix() if p.is_relative_to(vault.root) else p.as_posix()
+                    for p in remove_stale_temps(folder)]
     return removed
 
 

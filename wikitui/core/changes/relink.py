@@ -15,6 +15,7 @@ from urllib.parse import quote, unquote
 
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.links import Link
+from wikitui.core.vault.names import settle
 from wikitui.core.vault.page import parse_page
 
 _BOM = "\ufeff"
@@ -35,16 +36,15 @@ def _tail_matches(graph: LinkGraph, cand: str, base: str) -> bool:
     return c == base or w == base or c.endswith("/" + base)
 
 
-def _first(cands: list[str]) -> str | None:
-    return min(cands, key=_rank) if cands else None
-
-
-def resolves_after_move(target: str, graph: LinkGraph, old_path: str, new_path: str) -> bool:
+def resolves_after_move(
+    target: str, graph: LinkGraph, old_path: str, new_path: str, from_path: str | None = None
+) -> bool:
     """Whether a wikilink target that reaches ``old_path`` still reaches the page once it is at ``new_path``.
 
     Replays the resolution order (stem or path, then title, then aliases) over the
-    vault as it will be: a link by title or alias usually survives a move; a link
-    by the old stem does not.
+    vault as it will be, a tie settled as the graph settles it (exact path, the
+    linking page's folder ``from_path``, the shortest path): a link by title or alias
+    usually survives a move; a link by the old stem does not.
     """
     tl = target.strip().replace("\\", "/").lstrip("/").lower()
     base = tl[:-3] if tl.endswith(".md") else tl
@@ -55,7 +55,7 @@ def resolves_after_move(target: str, graph: LinkGraph, old_path: str, new_path: 
     if "/" in base:
         cands = [c for c in cands if _tail_matches(graph, c, base)]
     if cands:
-        return _first(cands) == new_path
+        return settle(graph.vault, cands, base, from_path) == new_path
     info = graph.pages.get(old_path)
     if info is None:
         return False
@@ -71,18 +71,21 @@ def resolves_after_move(target: str, graph: LinkGraph, old_path: str, new_path: 
             mine = tl in (a.lower() for a in info.aliases)
         cands = others + ([new_path] if mine else [])
         if cands:
-            return _first(cands) == new_path
+            return settle(graph.vault, cands, "", from_path) == new_path
     return False
 
 
-def new_wikilink_target(target: str, graph: LinkGraph, old_path: str, new_path: str) -> str | None:
+def new_wikilink_target(
+    target: str, graph: LinkGraph, old_path: str, new_path: str, from_path: str | None = None
+) -> str | None:
     """The target a wikilink to ``old_path`` should carry once the page is at ``new_path``.
 
     None when the link keeps resolving as written (by title or alias, say). Else
-    the bare new stem when that resolves to the moved page, or the shortest
-    path-qualified form that does; a written ``.md`` extension is kept.
+    the bare new stem when that resolves to the moved page (from ``from_path``, the
+    linking page as it will be), or the shortest path-qualified form that does; a
+    written ``.md`` extension is kept.
     """
-    if resolves_after_move(target, graph, old_path, new_path):
+    if resolves_after_move(target, graph, old_path, new_path, from_path):
         return None
     t = target.strip().replace("\\", "/")
     tl = t.lower()
@@ -92,14 +95,21 @@ def new_wikilink_target(target: str, graph: LinkGraph, old_path: str, new_path: 
     same_stem = [p for p in graph.pages if p != old_path and _stem(p).lower() == new_stem.lower()]
     cands = sorted([*same_stem, new_path], key=_rank)
     ext = t[-3:] if has_ext else ""
-    if "/" not in base and cands[0] == new_path:
+    if "/" not in base and settle(graph.vault, cands, new_stem.lower(), from_path) == new_path:
         return new_stem + ext
     no_ext = new_path[:-3] if new_path.lower().endswith(".md") else new_path
     wrel = graph.vault.wiki_relative(no_ext)
     tails = sorted((c for c in cands if _tail_matches(graph, c, wrel.lower())), key=_rank)
-    if tails and tails[0] == new_path:
+    if tails and settle(graph.vault, tails, wrel.lower(), from_path) == new_path:
         return wrel + ext
     return no_ext + ext
+
+
+def _path_target(graph: LinkGraph, target: str, resolved: str) -> str:
+    """A target naming ``resolved`` by its path (an exact path reaches it from any folder); ``.md`` kept as written."""
+    has_ext = target.strip().lower().endswith(".md")
+    stem_path = resolved[:-3] if resolved.lower().endswith(".md") and not has_ext else resolved
+    return graph.vault.wiki_relative(stem_path)
 
 
 def _replace_wiki_target(raw: str, new_target: str) -> str:
@@ -206,8 +216,14 @@ def rewrite_links_for_move(
         new_raw = raw
         if link.kind == "wiki":
             if resolved != old_path:
+                if moved_itself and graph.resolve_target(link.target, new_path) != resolved:
+                    # A name two notes share, settled by the moving page's folder: from its new
+                    # folder it would reach the other one, so it names its target by path.
+                    new_raw = _replace_wiki_target(raw, _path_target(graph, link.target, resolved))
+                    body = body[: link.start] + new_raw + body[link.end :]
+                    count += 1
                 continue
-            target = new_wikilink_target(link.target, graph, old_path, new_path)
+            target = new_wikilink_target(link.target, graph, old_path, new_path, located_at)
             if target is not None and target != link.target:
                 new_raw = _replace_wiki_target(raw, target)
         else:

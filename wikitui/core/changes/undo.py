@@ -45,7 +45,7 @@ def _folder(vault: Vault):
 
 
 def _rel(vault: Vault, name: str) -> str:
-    return f"{vault.state_dir.name}/{HISTORY_DIR}/{name}"
+    return vault.state_rel(f"{HISTORY_DIR}/{name}")
 
 
 def list_records(vault: Vault) -> list[tuple[str, dict]]:

@@ -30,9 +30,15 @@ class _Folder(Record):
 
 def _cache(root: Path):
     from wikitui.core.vault.formats.cache import FOLDER, TextCache
-    from wikitui.core.vault.layout import STATE_DIR
 
-    return TextCache(root / STATE_DIR / FOLDER)
+    return TextCache(_state_dir(root) / FOLDER)
+
+
+def _state_dir(root: Path) -> Path:
+    """The vault's own state folder (``.wikitui/``, or the user's cache for a folder opened as it is)."""
+    from wikitui.core.vault.layout import Vault
+
+    return Vault(root).state_dir
 
 
 def converted_text(root: Path | str, rel: str, *, isolate: bool | Converter = False) -> tuple[str, str | None]:

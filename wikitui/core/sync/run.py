@@ -210,6 +210,9 @@ def _bring_in(vault: Vault, upstream: str, result: SyncResult) -> None:
         repo.move_head(vault, commit, ours, sorted(changes), f"wikitui sync: merge {upstream}")
         result.commit = commit
     clear_state(vault)
+    from wikitui.core.sync.unread import add_unread
+
+    add_unread(vault, result.written)  # marked in the tree until opened here
     _rebase(vault, [*result.written, *result.deleted], result)
 
 

@@ -76,13 +76,14 @@ def link_for(graph: LinkGraph, info: PageInfo) -> str:
     ``[[folder/stem|Title]]`` that resolves to exactly this page.
     """
     title = _one_line(info.title)
-    plain_ok = title and not any(c in title for c in "[]|#") and graph.resolve_target(title) == info.path
+    index = graph.vault.index_path  # the links are written in index.md: a tie goes by its folder
+    plain_ok = title and not any(c in title for c in "[]|#") and graph.resolve_target(title, index) == info.path
     if plain_ok:
         return f"[[{title}]]"
     label = title.translate(_LABEL_BREAKERS)
     stem_path = info.path[:-3] if info.path.lower().endswith(".md") else info.path
     for target in (graph.vault.wiki_relative(stem_path), stem_path):
-        if graph.resolve_target(target) == info.path:
+        if graph.resolve_target(target, index) == info.path:
             return f"[[{target}|{label}]]"
     # Nothing shorter resolves uniquely: the full path with its extension always does.
     return f"[[{info.path}|{label}]]"

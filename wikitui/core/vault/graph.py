@@ -2,9 +2,11 @@
 
 Resolution follows Obsidian (DESIGN §2): a target resolves case-insensitively by
 file stem (a ``folder/`` prefix must match the tail of the path), then by
-``title``, then by ``aliases``; ties go to the shortest path, then alphabetical
-order. A target that names no page resolves to any other file of the vault (raw
-sources, attachments). A missing heading or block still resolves to the page.
+``title``, then by ``aliases``; a tie goes to an exact vault path, else to the file
+in the linking page's own folder, else to the shortest path, then alphabetical
+order (:mod:`wikitui.core.vault.names`). A target that names no page resolves to
+any other file of the vault (raw sources, attachments). A missing heading or block
+still resolves to the page.
 
 The parsed pages are cached under ``.wikitui/cache/`` so a warm start re-reads only
 files whose mtime or size changed, and takes the cached resolution as it is when
@@ -25,7 +27,7 @@ from wikitui.core.vault.graph_cache import CACHE_NAME, CACHE_VERSION, CachedGrap
 from wikitui.core.vault.layout import FileStat, Vault
 from wikitui.core.vault.links import Link
 from wikitui.core.vault.mentions import Mention, unlinked_mentions
-from wikitui.core.vault.names import PageNames
+from wikitui.core.vault.names import Choice, PageNames
 from wikitui.core.vault.page import PageInfo, parse_page
 
 __all__ = ["CACHE_VERSION", "Backlink", "LinkGraph", "Mention"]
@@ -166,25 +168,33 @@ class LinkGraph:
     def _resolve_all(self) -> None:
         self._resolved = {}
         self._backlinks = {}
-        memo: dict[str, str | None] = {}  # a wikilink target resolves the same from every page
+        # A wikilink target names the same candidates from every page; only a tie (a Choice)
+        # is settled by the linking page's folder.
+        memo: dict[str, str | Choice | None] = {}
         for path, info in self.pages.items():
             self._resolve_page(path, info, memo)
 
-    def _resolve_page(self, path: str, info: PageInfo, memo: dict[str, str | None] | None = None) -> None:
+    def _resolve_page(self, path: str, info: PageInfo, memo: dict[str, str | Choice | None] | None = None) -> None:
         if memo is None:
             memo = {}
         names = self._names
         if not names.ready:
             names.build(self.pages, self.raw_files, self.other_files)
-        resolve_target = names.resolve_target  # called per distinct target of a whole vault: no wrapper
+        candidates = names.candidates  # called per distinct target of a whole vault: no wrapper
+        folder: str | None = None  # the linking page's folder, lower-cased, when a tie needs it
         resolved: list[str | None] = []
         backlinks = self._backlinks
+        hit: str | Choice | None
         for link in info.links:
             target = link.target
             if link.kind == "wiki" and target:
                 hit = memo.get(target, _UNSEEN)
                 if hit is _UNSEEN:
-                    hit = memo[target] = resolve_target(target)
+                    hit = memo[target] = candidates(target)
+                if isinstance(hit, Choice):  # Choice.pick_in, inlined: once per link of a whole vault
+                    if folder is None:
+                        folder = path.rpartition("/")[0].lower()
+                    hit = hit.by_folder.get(folder) or hit.paths[0]
             else:
                 hit = self.resolve(link, path)
             resolved.append(hit)
@@ -197,12 +207,19 @@ class LinkGraph:
                     flat.append(link)
         self._resolved[path] = resolved
 
-    def resolve_target(self, target: str) -> str | None:
-        """Resolve a wikilink target (no anchor, no label) to a vault-relative path."""
+    def resolve_target(self, target: str, from_path: str | None = None) -> str | None:
+        """Resolve a wikilink target (no anchor, no label) to a vault-relative path.
+
+        Args:
+            target: The target as written.
+            from_path: The page the link is written in: a name several files share
+                goes to the one in its folder (None: a name from no page, such as one
+                the user typed; the shortest path wins).
+        """
         names = self._names
         if not names.ready:
             names.build(self.pages, self.raw_files, self.other_files)
-        return names.resolve_target(target)
+        return names.resolve_target(target, from_path)
 
     def resolve(self, link: Link, from_path: str) -> str | None:
         """Resolve one link found in ``from_path``; None when unresolved or external."""
@@ -217,15 +234,19 @@ class LinkGraph:
             rooted = posixpath.normpath(link.target.lstrip("/"))
             if rooted in self.pages or rooted in self.raw_files or rooted in self.other_files:
                 return rooted
-        return self.resolve_target(link.target)
+        return self.resolve_target(link.target, from_path)
 
-    def find_page(self, name: str) -> str | None:
-        """A page by vault-relative path, wiki-relative path, title, alias or stem."""
+    def find_page(self, name: str, from_path: str | None = None) -> str | None:
+        """A page by vault-relative path, wiki-relative path, title, alias or stem.
+
+        ``from_path``: the page the name is written in, when it is a link's (a tie goes
+        by its folder); None for a name the user typed.
+        """
         n = name.strip().replace("\\", "/")
         for cand in (n, n + ".md", self.vault.join_wiki(n), self.vault.join_wiki(n + ".md")):
             if cand in self.pages:
                 return cand
-        hit = self.resolve_target(n)
+        hit = self.resolve_target(n, from_path)
         return hit if hit in self.pages else None
 
     # ------------------------------------------------------------------ queries

@@ -26,7 +26,7 @@ from wikitui.core.vault.links import Link
 from wikitui.core.vault.page import Heading, PageInfo
 
 #: Bump when what the cache holds changes meaning: an old cache is then ignored.
-CACHE_VERSION = 9  # 7: bare https:// URLs are links; 8: link contexts cut to 200 characters; 9: `source:` read as sources
+CACHE_VERSION = 10  # 7: bare URLs are links; 8: contexts cut to 200 characters; 9: `source:` read; 10: ties by folder
 CACHE_NAME = "graph.pickle"
 
 _CLASSES = (PageInfo, Link, Heading)

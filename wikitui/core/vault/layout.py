@@ -6,6 +6,13 @@ existing Obsidian vault) is a wiki rooted at the folder itself. Every dot-folder
 and dot-file lies outside the vault's content. ``.wikitui/config.toml`` may name
 other folders with ``wiki_dir`` and ``raw_dir``, and ``link_root`` the folder site-rooted links
 start from (:mod:`~wikitui.core.vault.site_root`).
+
+Any other folder may be opened *as it is* (issue 24.6): read as a wiki rooted at the
+folder, with wikitui's own state (index, caches, sessions, pending changesets, undo
+history) in the user's cache, ``platformdirs.user_cache_dir("wikitui")/vaults/<name>-<hash
+of the folder's path>/``, so opening and reading it writes nothing to the folder; only
+what the user applies is written there. A folder opened so once is remembered there
+(:data:`AS_IS_MARK`) and opens again without asking.
 """
 
 from __future__ import annotations
@@ -23,6 +30,10 @@ SCHEMA_FILE = "WIKI.md"
 #: the schema, and the files other tools read (AGENTS.md, CLAUDE.md), which wikitui reads as the
 #: schema when there is no WIKI.md.
 ROOT_INSTRUCTIONS = frozenset({SCHEMA_FILE, "AGENTS.md", "CLAUDE.md"})
+#: The file in a folder's cache state that says the user chose to open the folder as it is.
+AS_IS_MARK = "opened-as-is"
+#: What makes a folder a vault (any one of them).
+VAULT_MARKERS = ("wiki", SCHEMA_FILE, STATE_DIR, ".obsidian")
 # ".md" in any case, as a tuple for str.endswith: no lower-cased copy of each name.
 _MD_SUFFIXES = (".md", ".MD", ".Md", ".mD")
 
@@ -64,6 +75,10 @@ class Vault:
         configured = cfg.get("link_root")
         self._link_root_set = configured if isinstance(configured, str) else None
         self._link_root: str | None = None
+        #: Whether wikitui's own state lives in the folder (``.wikitui/``); False for a folder
+        #: opened as it is, whose state lives in the user's cache (see the module's text).
+        self.state_in_folder = self._state_here(self.root)
+        self._cache_state: Path | None = None
 
     @property
     def link_root(self) -> str:
@@ -80,20 +95,48 @@ class Vault:
     @staticmethod
     def is_vault(path: Path) -> bool:
         """Whether ``path`` holds any of the folders or files that make a vault."""
-        return any((path / name).exists() for name in ("wiki", SCHEMA_FILE, STATE_DIR, ".obsidian"))
+        return any((path / name).exists() for name in VAULT_MARKERS)
 
     @classmethod
-    def open(cls, path: Path | str) -> "Vault":
+    def _state_here(cls, root: Path) -> bool:
+        """Whether the state lives in the folder: it has ``.wikitui/``, or it is a vault not opened as it is.
+
+        A folder opened as it is keeps its state in the cache even once it holds
+        ``.obsidian/`` or ``WIKI.md`` (opened in Obsidian since, or an applied change
+        wrote the schema): its pending changesets and undo history stay where they are.
+        ``wikitui init`` makes ``.wikitui/``, which moves it into the folder from then on.
+        """
+        if (root / STATE_DIR).exists():
+            return True
+        return cls.is_vault(root) and not cls.opened_as_is(root)
+
+    @staticmethod
+    def opened_as_is(path: Path | str) -> bool:
+        """Whether the user chose to open the folder ``path`` (not a vault) as it is before."""
+        return (read_only_cache_dir(Path(path)) / AS_IS_MARK).is_file()
+
+    @classmethod
+    def open(cls, path: Path | str, *, as_is: bool = False) -> "Vault":
         """Open the vault at ``path``.
 
+        Args:
+            path: The folder.
+            as_is: Open a folder that is not a vault as it is (its state in the user's
+                cache, nothing written to the folder), and remember the choice.
+
         Raises:
-            NotAVault: ``path`` is missing or not a vault.
+            NotAVault: ``path`` is missing, or not a vault and neither ``as_is`` nor
+                opened as it is before.
         """
         p = Path(path).expanduser()
         if not p.is_dir():
             raise NotAVault(f"no such folder: {p}")
         if not cls.is_vault(p):
-            raise NotAVault(f"{p} is not a wikitui vault (no wiki/, WIKI.md, .wikitui/ or .obsidian/); run `wikitui init {p}`")
+            if as_is:
+                remember_as_is(p)
+            elif not cls.opened_as_is(p):
+                raise NotAVault(f"{p} is not a wikitui vault (no wiki/, WIKI.md, .wikitui/ or .obsidian/); "
+                                f"run `wikitui init {p}` to make one, or `wikitui --as-is {p}` to open it as it is")
         vault = cls(p)
         from wikitui.core.vault.statedir import ensure_state_dir  # keeps an existing .wikitui/ out of `git status`
 
@@ -128,18 +171,37 @@ class Vault:
 
     @property
     def state_dir(self) -> Path:
-        """``.wikitui/``: index, caches, sessions, pending changesets."""
-        return self.root / STATE_DIR
+        """``.wikitui/``: index, caches, sessions, pending changesets.
+
+        For a folder opened as it is, the same in the user's cache (:func:`read_only_cache_dir`).
+        """
+        if self.state_in_folder:
+            return self.root / STATE_DIR
+        if self._cache_state is None:
+            self._cache_state = read_only_cache_dir(self.root)
+        return self._cache_state
+
+    def state_rel(self, rel: str) -> str:
+        """The path a file of the state folder goes by where vault-relative paths are kept (a journal).
+
+        ``.wikitui/<rel>`` in the folder; for a folder opened as it is, the file's absolute
+        path, which ``vault.root / path`` gives back as it is.
+        """
+        if self.state_in_folder:
+            return f"{STATE_DIR}/{rel}"
+        return (self.state_dir / rel).as_posix()
 
     def state_writable(self) -> bool:
         """Whether wikitui can write its own folder here (False: a read-only vault or mount).
 
         The kernel's own answer (``os.access``), so a read-only mount and a folder the
         user may not write both count, and nothing is created to find out. The folder
-        may not exist yet: then the vault's root must be writable to make it.
+        may not exist yet: then the nearest folder above it that does must be writable.
         """
         folder = self.state_dir
-        target = folder if folder.is_dir() else self.root
+        target = folder
+        while not target.is_dir() and target.parent != target:
+            target = target.parent
         if not os.access(target, os.W_OK | os.X_OK):
             return False
         index = folder / "index"
@@ -328,8 +390,23 @@ class Vault:
         return target
 
 
+def remember_as_is(root: Path | str) -> None:
+    """Note in the user's cache that the folder ``root`` is opened as it is (nothing goes into the folder)."""
+    from wikitui.core.vault.files import atomic_write
+
+    folder = read_only_cache_dir(Path(root))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(folder / AS_IS_MARK, f"{os.path.realpath(root)}\n")
+    except OSError:
+        pass  # a cache that cannot be written: the folder is opened this once
+
+
 def read_only_cache_dir(root: Path) -> Path:
-    """Where a read-only vault's index and caches go: the user's cache folder, one folder per vault path."""
+    """Where a read-only vault's index goes, and a folder opened as it is keeps all its state: the user's cache.
+
+    One folder per vault path (its real path's hash), named after the vault's folder.
+    """
     import hashlib
     import re
 

@@ -24,15 +24,15 @@ def ensure_state_dir(vault: Vault | Path, *, create: bool = True) -> Path:
     """The vault's ``.wikitui/`` folder, with its ``.gitignore``.
 
     Args:
-        vault: The vault (or its root folder).
+        vault: The vault (or its root folder: then ``.wikitui/`` in it).
         create: Make the folder when it is missing; otherwise only a folder that
             exists gets its ``.gitignore``.
 
     Returns:
         The folder's path. A read-only vault is left as it is (no error).
     """
-    root = Path(vault) if isinstance(vault, (str, Path)) else vault.root
-    folder = root / STATE_DIR
+    # A Vault's own state folder: .wikitui/, or its place in the user's cache for a folder opened as it is.
+    folder = Path(vault) / STATE_DIR if isinstance(vault, (str, Path)) else vault.state_dir
     ignore = folder / ".gitignore"
     try:
         if not folder.is_dir():

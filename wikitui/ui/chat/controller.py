@@ -95,6 +95,9 @@ class ChatView(Protocol):
     def action_review(self) -> None:
         """``/review`` (ctrl+r)."""
 
+    def review_batch(self, batch_id: str | None) -> None:
+        """``/review batch [ID]``."""
+
 
 class ChatController:
     """Runs the agent for a chat view (the chat pane).

@@ -30,7 +30,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("fold", "fold the last answer into the pages it cites"),
     ("lint", "check the wiki's health"),
     ("undo", "revert the last applied changeset"),
-    ("review", "review the pending changeset (ctrl+r)"),
+    ("review", "[batch [ID]] · review the pending changeset (ctrl+r), or a batch's together"),
     ("model", "[NAME] · list the models, or use another in this session"),
     ("clear", "start a new conversation"),
     ("help", "list the commands"),
@@ -131,8 +131,12 @@ class SlashCommands:
         """``/undo``: revert the last applied changeset."""
         self.chat.view.run_undo()
 
-    def cmd_review(self, _arg: str) -> None:
-        """``/review``: as ctrl+r."""
+    def cmd_review(self, arg: str) -> None:
+        """``/review``: as ctrl+r; ``/review batch [ID]``: the batch review (the newest batch, or ID)."""
+        words = arg.split()
+        if words[:1] == ["batch"]:
+            self.chat.view.review_batch(words[1] if len(words) > 1 else None)
+            return
         self.chat.view.action_review()
 
     def cmd_model(self, arg: str) -> None:

@@ -59,8 +59,10 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     # (The app and the workspace screen are given: they open this screen, and import it.)
     from textual.command import CommandPalette
 
+    from wikitui.ui.screens.batch_review import BatchReviewScreen
     from wikitui.ui.screens.dialogs import ConfirmScreen, CreatePageScreen
     from wikitui.ui.screens.dated_page import DatedPageScreen
+    from wikitui.ui.screens.graph import GraphScreen
     from wikitui.ui.screens.history import HistoryScreen
     from wikitui.ui.screens.log_rows import LogScreen
     from wikitui.ui.screens.logged_diff import LoggedDiffScreen
@@ -97,10 +99,12 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("Review (ctrl+r)", (ReviewScreen,)),
         Place("Review: writing a reason (e)", (ReasonInput,)),
         Place("Review: a conflict", (ConflictScreen,)),
+        Place("Batch review (/review batch)", (BatchReviewScreen,)),
         Place("A page's history (h)", (HistoryScreen,)),
         Place("A page on a day (d in its history)", (DatedPageScreen,)),
         Place("log.md's entries (open log.md)", (LogScreen,)),
         Place("A logged changeset's diff (enter on an entry)", (LoggedDiffScreen,)),
+        Place("The graph (g)", (GraphScreen,)),
         Place("A question (open a link in the browser?)", (ConfirmScreen,)),
         Place("Creating a missing page", (CreatePageScreen,)),
         Place("This help", (HelpScreen,)),

@@ -59,9 +59,12 @@ class LogScreen(Screen[LogExit]):
         Binding("t", "leave('text')", "Raw text"),
     ]
 
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, *, only: set[str] | None = None, heading: str | None = None) -> None:
         super().__init__()
         self.workspace = workspace
+        #: Only the entries of these changesets (a sync's digest of what came in); None: every entry.
+        self.only = only
+        self.heading = heading
         #: The entries, newest first (empty until read).
         self.rows: list[LogRow] = []
         #: The pending changeset the last ``r`` proposed (None before).
@@ -71,7 +74,7 @@ class LogScreen(Screen[LogExit]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="log-body") as body:
-            body.border_title = visible_line(self.workspace.vault.log_path)
+            body.border_title = visible_line(self.heading or self.workspace.vault.log_path)
             body.border_subtitle = "enter diff · r revert · t raw text"
             yield Label("Reading log.md…", id="log-status")
             table: DataTable[Text] = DataTable(id="log-rows", cursor_type="row", zebra_stripes=True)
@@ -99,6 +102,8 @@ class LogScreen(Screen[LogExit]):
         self.app.call_from_thread(self._loaded, rows)
 
     def _loaded(self, rows: list[LogRow]) -> None:
+        if self.only is not None:
+            rows = [r for r in rows if r.entry.changeset in self.only]
         self.rows = rows
         table = self.query_one(DataTable)
         keep = table.cursor_row

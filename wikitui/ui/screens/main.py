@@ -38,6 +38,7 @@ from wikitui.ui.widgets.workspace_footer import WorkspaceFooter
 
 if TYPE_CHECKING:
     from wikitui.core.vault.graph import LinkGraph
+    from wikitui.core.vault.graph_layout import LayoutMemo
     from wikitui.core.vault.page import PageInfo
     from wikitui.core.workspace import Workspace
     from wikitui.ui.index_watch import IndexWatch
@@ -54,6 +55,7 @@ class MainScreen(Screen[None]):
     | f1 … f5 | Focus Sources, Wiki, Page, Links, Agent input. |
     | / | Full-text search. |
     | ctrl+o | The page's outline: jump to a heading. |
+    | g | The page's graph: its links and backlinks (w: the whole wiki). |
     | ? | Every key. |
     | backspace, alt+left | Back. |
     | alt+right | Forward. |
@@ -79,6 +81,8 @@ class MainScreen(Screen[None]):
         Binding("f5", "focus_pane('agent')", "Agent", show=False, id="focus-agent", tooltip="Focus the agent's input"),
         Binding("slash", "search", "Search", id="search", tooltip="Full-text search of the wiki and the sources"),
         Binding("ctrl+o", "outline", "Outline", show=False, id="outline", tooltip="The page's headings: jump to one"),
+        Binding("g", "graph", "Graph", show=False, id="graph",
+                tooltip="The page's graph (w in it: the whole wiki)"),
         Binding("question_mark", "help", "Help", id="help", tooltip="Every key (this list)"),
         Binding("alt+left", "back", "Back", id="back"),
         Binding("backspace", "back", "Back", show=False, id="back-backspace"),
@@ -113,8 +117,11 @@ class MainScreen(Screen[None]):
         self.sync_schedule = SyncSchedule(start=lambda push: self.start_sync(push=push, scheduled=True),
                                           busy=self._turn_running, has_pending=self._has_pending)
         self.page_display = PageDisplay(self, workspace, vault_state)
+        # The whole-wiki graph's cluster layouts, kept between openings of the graph view.
+        self._graph_memo: LayoutMemo | None = None
         #: Opening pages, following links, back and forward.
-        self.navigator = Navigator(self, workspace, self.page_display, opener=opener, on_created=self._page_written)
+        self.navigator = Navigator(self, workspace, self.page_display, opener=opener, on_created=self._page_written,
+                                   on_shown=self._page_shown)
 
     # --------------------------------------------------- what the page shows
     @property
@@ -232,8 +239,8 @@ class MainScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         """Grey out Back/Forward at the ends of the history; leave keys to text inputs."""
-        if action == "search" and isinstance(self.focused, (Input, TextArea)):
-            return False  # "/" types in the input: the footer does not offer it
+        if action in ("search", "graph") and isinstance(self.focused, (Input, TextArea)):
+            return False  # "/" and "g" type in the input: the footer does not offer them
         if action in ("back", "forward"):
             if isinstance(self.focused, (Input, TextArea)):
                 return False
@@ -278,6 +285,23 @@ class MainScreen(Screen[None]):
             return
         self.app.push_screen(HistoryScreen(self.workspace, path))
 
+    def action_graph(self, view: str = "local") -> None:
+        """The shown page's local graph (``g``), or the whole wiki's (``view="whole"``, or no page shown)."""
+        from wikitui.ui.screens.graph import GraphScreen
+
+        if self.workspace.graph is None:
+            self.notify("The link graph is still loading: try again in a moment.", severity="warning")
+            return
+        centre = self.current_path if self.current_path in self.workspace.graph.pages else None
+        screen = GraphScreen(self.workspace, centre, whole=view == "whole", memo=self._graph_memo)
+
+        def chosen(path: str | None) -> None:
+            self._graph_memo = screen.memo
+            if path is not None:
+                self.navigator.open_path(path)
+
+        self.app.push_screen(screen, chosen)
+
     @on(PageTree.PageSelected)
     @on(SourceTree.SourceSelected)
     def _tree_chose(self, message: PageTree.PageSelected | SourceTree.SourceSelected) -> None:
@@ -312,6 +336,21 @@ class MainScreen(Screen[None]):
         self.page_display.mark_reviewed()
 
     # ------------------------------------------------------------ sync
+    def _page_shown(self, path: str) -> None:
+        """A page opened: no longer marked as changed by others."""
+        tree = self.query_one(PageTree)
+        if path in tree.tree.unread:
+            from wikitui.core.sync.unread import mark_read
+
+            mark_read(self.workspace.vault, path)
+            tree.set_unread(tree.tree.unread - {path})
+
+    def show_unread(self) -> None:
+        """Mark in the tree the pages others changed since they were last opened here."""
+        from wikitui.core.sync.unread import read_unread
+
+        self.query_one(PageTree).set_unread(read_unread(self.workspace.vault))
+
     def action_sync(self) -> None:
         """Bring the git upstream's commits in and push ours (``wikitui sync``), in a worker."""
         self.notify("Syncing with the upstream…", timeout=3)
@@ -361,20 +400,32 @@ class MainScreen(Screen[None]):
             self.workspace.files_changed(changed, index=False)
             self.vault_changed(set(changed))
             self._index_later(changed)
+        self.show_unread()
         if scheduled:
             notice = self.sync_schedule.finished(came_in=len(result.incoming), conflicts=len(result.conflicts))
             if notice:
                 self.notify(notice, title="Sync", severity="warning" if result.conflicts else "information")
             return
         if result.conflicts:
-            paths = ", ".join(c.path for c in result.conflicts)
+            from wikitui.ui.screens.sync_conflicts import SyncConflictsScreen
+
             self.notify(f"{plural(len(result.conflicts), 'conflict')} with {result.upstream}: nothing was written "
-                        f"or pushed. Resolve with `wikitui sync --take ours|theirs|file PATH`: {paths}",
-                        title="Sync", severity="warning", timeout=12)
+                        "or pushed until each is resolved", title="Sync", severity="warning", timeout=8)
+            self.app.push_screen(SyncConflictsScreen(self.workspace, result.conflicts, result.upstream,
+                                                     sync_again=lambda: self.start_sync(push=True)))
             return
         bits = [f"{plural(len(result.incoming), 'commit')} came in"] if result.incoming else []
         bits += [f"pushed {plural(len(result.outgoing), 'commit')}"] if result.pushed else []
         self.notify("; ".join(bits) if bits else f"Up to date with {result.upstream}", title="Sync")
+        incoming = {c.changeset for c in result.incoming if c.changeset}
+        if incoming:
+            self.show_incoming(incoming, result.upstream)
+
+    def show_incoming(self, changesets: set[str], upstream: str) -> None:
+        """The digest of what came in: its changesets' log entries as rows (enter: the diff; r: revert this)."""
+        from wikitui.ui.screens.log_rows import LogScreen
+
+        self.app.push_screen(LogScreen(self.workspace, only=changesets, heading=f"Came in from {upstream}"))
 
     # ------------------------------------------------------------ editing
     def action_edit_page(self) -> None:
@@ -409,6 +460,7 @@ class MainScreen(Screen[None]):
     def graph_ready(self, graph: LinkGraph, prepared: PreparedPages | None = None) -> None:
         """The link graph arrived: fill the trees and re-show the page with its links resolved."""
         self.refresh_trees(graph, prepared)
+        self.show_unread()
         self.navigator.redisplay(keep_scroll=True)
 
     def refresh_trees(self, graph: LinkGraph, prepared: PreparedPages | None = None) -> None:

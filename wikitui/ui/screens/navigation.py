@@ -49,12 +49,15 @@ class Navigator:
     """
 
     def __init__(self, screen: Screen, workspace: Workspace, display: PageDisplay, *,
-                 opener: Callable[[str], Any], on_created: Callable[[str], None]) -> None:
+                 opener: Callable[[str], Any], on_created: Callable[[str], None],
+                 on_shown: Callable[[str], None] = lambda _path: None) -> None:
         self.screen = screen
         self.workspace = workspace
         self.display = display
         self.opener = opener
         self.on_created = on_created
+        #: Called with each path once it is shown (it is then read: no longer marked as changed by others).
+        self.on_shown = on_shown
         #: Pages and sources visited, for back and forward.
         self.history = History()
         self._waiting_for_first_page = False
@@ -111,6 +114,7 @@ class Navigator:
     def _show(self, path: str, *, anchor: str = "", line: int | None = None, scroll_y: float = 0,
               changed: bool = False, visit: bool = False) -> None:
         self.display.show(path, anchor=anchor, line=line, scroll_y=scroll_y, changed=changed)
+        self.on_shown(path)
         self.reveal_in_trees(path)
         self.refresh_history_keys()
         if visit and path == self.workspace.vault.log_path and self.display.current_kind == "page":

@@ -295,6 +295,21 @@ class ChatPane(Vertical):
             return
         self._review()
 
+    class BatchReviewRequested(Message):
+        """``/review batch [ID]``: the app opens the batch review.
+
+        Attributes:
+            batch_id: The batch (None: the newest with a changeset pending).
+        """
+
+        def __init__(self, batch_id: str | None) -> None:
+            super().__init__()
+            self.batch_id = batch_id
+
+    def review_batch(self, batch_id: str | None) -> None:
+        """Ask the app for the batch review (``/review batch [ID]``)."""
+        self.post_message(self.BatchReviewRequested(batch_id))
+
     @work(exclusive=True, group="chat-review")
     async def _review(self) -> None:
         if self.reviewer is None:

@@ -10,7 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
+from rich.style import Style
+from rich.text import Text
 from textual.widgets import Input, Tree
+from textual.widgets.tree import TreeNode
 
 from wikitui.core.vault.natural_order import natural_key
 from wikitui.ui.widgets.folder_tree import FolderTree, NodeData, TreeEntry
@@ -57,12 +60,33 @@ def page_matches(terms: list[str], haystack: str) -> bool:
     return all(t in haystack for t in terms)
 
 
+#: The mark of a page others changed since you last opened it (a sync brought it in).
+UNREAD = "●"
+
+
 class PageTreeView(FolderTree):
-    """The tree part of :class:`PageTree` (``f`` jumps to the filter)."""
+    """The tree part of :class:`PageTree` (``f`` jumps to the filter); pages others changed carry a ● until opened."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "filter", "Filter"),
     ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"page-tree--unread"}
+    DEFAULT_CSS = """
+    PageTreeView > .page-tree--unread { color: $accent; text-style: bold; }
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        #: Pages others changed that were not opened here since.
+        self.unread: set[str] = set()
+
+    def render_label(self, node: TreeNode[NodeData], base_style: Style, style: Style) -> Text:
+        """A page others changed since you last opened it starts with a ●, in the theme's accent."""
+        label = super().render_label(node, base_style, style)
+        if node.data is not None and node.data.kind == "file" and node.data.path in self.unread:
+            mark = self.get_component_rich_style("page-tree--unread", partial=True)
+            return Text.assemble((f"{UNREAD} ", mark), label)
+        return label
 
     def action_filter(self) -> None:
         """Focus the filter input."""
@@ -146,6 +170,12 @@ class PageTree(Vertical):
             return
         shown = [e for e, h in zip(self._entries, self._haystacks) if page_matches(terms, h)][:FILTER_LIMIT]
         self.tree.set_entries(shown, expand_all=True)
+
+    def set_unread(self, paths: set[str]) -> None:
+        """Mark these pages as changed by others since they were last opened (a ● before each)."""
+        if paths != self.tree.unread:
+            self.tree.unread = set(paths)
+            self.tree.refresh()
 
     def reveal(self, path: str) -> None:
         """Put the tree's cursor on ``path`` (expanding its folders), if shown."""

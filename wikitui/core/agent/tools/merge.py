@@ -41,13 +41,13 @@ def _current_text(box, path: str) -> str:
     return proposed if proposed is not None else read_text(box.vault.root / path)
 
 
-def _wiki_target(box, from_path: str, into_path: str) -> str:
-    """The shortest wikilink target that reaches ``into_path`` once ``from_path`` is gone."""
+def _wiki_target(box, from_path: str, into_path: str, source: str) -> str:
+    """The shortest wikilink target that reaches ``into_path`` from the page ``source`` once ``from_path`` is gone."""
     graph = box.graph
     info = graph.pages[into_path]
     stem = posixpath.splitext(posixpath.basename(into_path))[0]
     for cand in (info.title, stem):
-        if cand and graph.resolve_target(cand) == into_path:
+        if cand and graph.resolve_target(cand, source) == into_path:
             return cand
     return posixpath.splitext(box.vault.wiki_relative(into_path))[0]
 
@@ -63,7 +63,7 @@ def relink(box, text: str, source: str, from_path: str, into_path: str) -> tuple
     skip = None
     if source == box.vault.index_path and _INDEX_MARKER in body:
         skip = body.index(_INDEX_MARKER)  # wikitui regenerates the catalog below the marker
-    target = _wiki_target(box, from_path, into_path)
+    target = _wiki_target(box, from_path, into_path, source)
     count = 0
     for link in reversed(parse_page(source, body).links):
         if link.kind == "url" or not link.target or (skip is not None and link.start >= skip):

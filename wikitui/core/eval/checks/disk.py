@@ -135,7 +135,7 @@ def contradiction_callout(on: tuple[str, ...] = (), others: tuple[str, ...] = ()
                     if _CALLOUT_START.match(line.strip()):
                         misshapen = line.strip()
                     continue
-                other = o.graph.resolve_target(m.group("other").split("|")[0].split("#")[0])
+                other = o.graph.resolve_target(m.group("other").split("|")[0].split("#")[0], path)
                 if other == path or (others and other not in others):
                     continue
                 if source and source not in line:

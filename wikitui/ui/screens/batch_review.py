@@ -1,0 +1,420 @@
+"""The batch review: a batch's changesets as one review, its summary first, then by page (DESIGN §13).
+
+The screen opens on the summary (sources, new pages, edited pages, hunks, the second
+reviewer's ok/doubt/wrong counts, and each source's share); ``tab`` turns to the pages:
+left the pages the batch changes, right the selected page's hunks across the batch
+(the single review's :class:`~wikitui.ui.widgets.diff_view.DiffView`), each hunk's
+header naming its source. The decisions live in a core
+:class:`~wikitui.core.batch.review.BatchReview`; a rejection re-derives the page's
+later hunks there (re-merged ``↻``, or ``✗ conflict``: shown, never applied).
+
+Keys:
+
+| key | action |
+| --- | --- |
+| `enter` | apply: each source's accepted hunks as its own changeset, in batch order |
+| `esc` | leave; everything stays pending |
+| `tab` | the summary / the pages |
+| `o` | accept every hunk the second reviewer found ok |
+| `a` / `r` | accept / reject the hunk, then on to the next undecided one |
+| `u` | the hunk undecided again |
+| `A` / `R` | accept / reject the page's unquestioned hunks (no verdict, or ok) |
+| `s` / `S` | accept / reject the unquestioned hunks of the hunk's source |
+| `j` `k` / `↓` `↑` | next / previous hunk |
+| `n` / `p` | next / previous page |
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.notifications import SeverityLevel
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Label, Static
+
+from wikitui.core.batch.review import ACCEPTED, REJECTED, BatchHunk, BatchReview, Decision
+from wikitui.core.batch.review_apply import BatchApplied
+from wikitui.core.errors import WikituiError
+from wikitui.core.vault.visible_text import visible, visible_line
+from wikitui.core.words import plural
+from wikitui.ui.screens.batch_review_views import PageEntry, PageShown, ShownHunk, shown_hunk, summary_text
+from wikitui.ui.widgets.changeset_files import ChangesetFileList
+from wikitui.ui.widgets.diff_view import DiffView
+
+#: Keys that act on hunks: only in the pages view.
+_PAGE_ACTIONS = {"decide", "undecide", "decide_page", "decide_source", "move", "move_page", "page"}
+
+
+class BatchReviewScreen(Screen[BatchApplied | None]):
+    """Review a batch's changesets together; dismisses with what the apply did (None: left).
+
+    Args:
+        review: The batch's decisions (core).
+        on_apply: Applies the review (in a thread): ``on_apply(review)`` returns a
+            :class:`~wikitui.core.batch.review_apply.BatchApplied`.
+    """
+
+    CSS_PATH = "batch_review.tcss"
+    AUTO_FOCUS = ""
+
+    BINDINGS = [
+        Binding("enter", "apply", "apply", tooltip="Apply: each source's accepted hunks as its own changeset"),
+        Binding("escape", "leave", "leave", tooltip="Leave the review; everything stays pending"),
+        Binding("tab", "switch", "summary/pages", tooltip="The summary, or the hunks by page"),
+        Binding("o", "accept_ok", "accept ok", tooltip="Accept every hunk the second reviewer found ok"),
+        Binding("a", "decide('accepted')", "accept", tooltip="Accept the hunk, on to the next undecided one"),
+        Binding("r", "decide('rejected')", "reject", tooltip="Reject the hunk, on to the next undecided one"),
+        Binding("A", "decide_page('accepted')", "accept page", key_display="A",
+                tooltip="Accept the page's hunks the reviewer did not question"),
+        Binding("R", "decide_page('rejected')", "reject page", key_display="R",
+                tooltip="Reject the page's hunks the reviewer did not question"),
+        Binding("s", "decide_source('accepted')", "accept source",
+                tooltip="Accept every unquestioned hunk of this hunk's source"),
+        Binding("S", "decide_source('rejected')", "reject source", key_display="S",
+                tooltip="Reject every unquestioned hunk of this hunk's source"),
+        Binding("u", "undecide", "undecide", show=False, tooltip="The hunk undecided again"),
+        Binding("question_mark", "app.help", "help", tooltip="Every key"),
+        Binding("j,down", "move(1)", "hunk", key_display="j/k", tooltip="Next hunk"),
+        Binding("k,up", "move(-1)", "previous hunk", show=False, tooltip="Previous hunk"),
+        Binding("n", "move_page(1)", "page", key_display="n/p", tooltip="Next page"),
+        Binding("p", "move_page(-1)", "previous page", show=False, tooltip="Previous page"),
+        Binding("pagedown,space", "page(1)", "page down", show=False, tooltip="Scroll the diff down a page"),
+        Binding("pageup", "page(-1)", "page up", show=False, tooltip="Scroll the diff up a page"),
+    ]
+
+    def __init__(self, review: BatchReview, *, on_apply: Callable[[BatchReview], BatchApplied] | None = None,
+                 name: str | None = None, id: str | None = None) -> None:
+        super().__init__(name=name, id=id)
+        self.review = review
+        self._on_apply = on_apply
+        self._applying = False
+        self.page = 0
+        self.cursor = 0
+        self._entries = [PageEntry(review, p) for p in range(len(review.pages))]
+        self._shown: dict[int, tuple[list[BatchHunk], PageShown]] = {}
+        self._view_page: int | None = None
+        self._hunk_views: dict[str, tuple[Any, tuple[bool, str | None], ShownHunk]] = {}
+        self._changes = 0  # decisions taken so far (the summary and page list redraw when it moved)
+        self._summary_drawn = -1
+        self._pages_drawn = -1
+        self._counts_drawn = -1
+
+    # ---------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="batch-header"):
+            yield Label(Content.assemble(("Batch review", "bold $text-accent"), "  ",
+                                         (self.review.batch_id, "$text-muted")), id="batch-title")
+            yield Label(id="batch-counts")
+        with ContentSwitcher(initial="batch-summary", id="batch-views"):
+            with VerticalScroll(id="batch-summary"):
+                yield Static(id="batch-summary-text")
+            with Horizontal(id="batch-pages"):
+                with Vertical(id="batch-pages-pane"):
+                    yield Label("Pages", id="batch-pages-title")
+                    yield ChangesetFileList(self._entries, id="batch-page-list")
+                yield DiffView(id="batch-diff")
+        yield Footer(show_command_palette=False, compact=True)
+
+    def on_mount(self) -> None:
+        self._update_counts()
+        self._show_summary()
+        # Highlight every page's hunks ahead, a hunk per event-loop turn: a key then only lays rows out.
+        diff = self.query_one(DiffView)
+        self.run_worker(diff.prewarm(self._page_shown(p) for p in range(len(self.review.pages))),
+                        group="batch-prewarm", exclusive=True)
+
+    @property
+    def summary_shown(self) -> bool:
+        """Whether the summary is the view shown (else the pages)."""
+        return self.query_one(ContentSwitcher).current == "batch-summary"
+
+    # ---------------------------------------------------------------- the summary
+    def _show_summary(self) -> None:
+        if self.summary_shown and self._summary_drawn != self._changes:
+            self._summary_drawn = self._changes
+            self.query_one("#batch-summary-text", Static).update(summary_text(self.review))
+
+    # ---------------------------------------------------------------- the pages
+    def _page_shown(self, p: int) -> PageShown:
+        """Page ``p`` for the diff view, made again only when the review re-derived it."""
+        hunks = self.review.hunks(p)
+        cached = self._shown.get(p)
+        if cached is not None and cached[0] is hunks:
+            return cached[1]
+        page = self.review.pages[p]
+        names = [f"{s + 1}. {self.review.sources[s].source}" for s, _ in page.parts]
+        reason = "from " + ", ".join(names)
+        for s, regions in page.regions.items():
+            why = self.review.derived(s, next(f for t, f in page.parts if t == s)).conflict
+            reason += f"\n✗ {s + 1}. {self.review.sources[s].source}: {why}\n" + visible("".join(regions)).rstrip()
+        shown = PageShown(page.path, self._entries[p].action, reason, [self._shown_hunk(h) for h in hunks])
+        self._shown[p] = (hunks, shown)
+        return shown
+
+    def _shown_hunk(self, h: BatchHunk) -> ShownHunk:
+        """``h`` as drawn, the same object while it is unchanged (the diff view keeps its highlighting by identity)."""
+        cached = self._hunk_views.get(h.key)
+        if cached is not None and cached[0] is h.hunk and cached[1] == (h.remerged, h.conflict):
+            return cached[2]
+        view = shown_hunk(self.review, h)
+        self._hunk_views[h.key] = (h.hunk, (h.remerged, h.conflict), view)
+        return view
+
+    def _sync(self, changed: Sequence[str] = (), *, full: bool = False) -> None:
+        """Bring the page list, the diff and the counts in line with the review."""
+        if not self.review.pages:
+            self._update_counts()
+            return
+        diff = self.query_one(DiffView)
+        pages = self.query_one(ChangesetFileList)
+        shown = self._page_shown(self.page)
+        if full or self._view_page != self.page or diff.change is not shown:
+            self._view_page = self.page
+            diff.show(shown, self.review.decisions, cursor=self.cursor)
+        else:
+            at = {h.id: i for i, h in enumerate(shown.hunks)}
+            for key in changed:
+                if key in at:
+                    diff.refresh_hunk(at[key])
+            diff.cursor = self.cursor
+        touched = {self.page} | {self.review.page_of(k) for k in changed if self._known(k)}
+        for p in range(len(self._entries)) if full else touched:
+            pages.set_decided(p, sum(1 for h in self.review.hunks(p) if h.key in self.review.decisions))
+        self._pages_drawn = self._changes  # the list shows every decision taken
+        pages.select(self.page)
+        self._update_counts()
+
+    def _known(self, key: str) -> bool:
+        try:
+            self.review.page_of(key)
+        except KeyError:
+            return False
+        return True
+
+    def _update_counts(self) -> None:
+        if self._counts_drawn == self._changes:
+            return  # no decision since: moving about costs no summary
+        self._counts_drawn = self._changes
+        s = self.review.summary()
+        counts = Content.assemble(
+            (plural(s.hunks, "hunk"), "bold"), (" · ", "$text-muted"),
+            (f"{s.accepted} accepted", "$text-success" if s.accepted else "$text-muted"), (" · ", "$text-muted"),
+            (f"{s.rejected} rejected", "$text-error" if s.rejected else "$text-muted"), (" · ", "$text-muted"),
+            (f"{s.undecided} undecided", "$text-warning" if s.undecided else "$text-muted"),
+            *([(" · ", "$text-muted"), (plural(s.conflicts, "conflict"), "bold $text-error")] if s.conflicts else []),
+        )
+        label = self.query_one("#batch-counts", Label)
+        if label.visual != counts:
+            # A layout pass only when the counts' length changes (the title gives way to them).
+            was = label.visual.cell_length if isinstance(label.visual, Content) else -1
+            label.update(counts, layout=was != counts.cell_length)
+
+    @property
+    def current(self) -> BatchHunk | None:
+        """The hunk under the cursor (None when the batch has none)."""
+        if not self.review.pages:
+            return None
+        hunks = self.review.hunks(self.page)
+        return hunks[min(self.cursor, len(hunks) - 1)] if hunks else None
+
+    def _next_undecided(self) -> None:
+        """Move to the first undecided hunk after the cursor, across pages, wrapping."""
+        count, decisions = len(self.review.pages), self.review.decisions
+        p, start = self.page, self.cursor + 1
+        for _ in range(count + 1):  # the cursor's page last again, from its top
+            hunks = self.review.hunks(p)
+            for i in range(start, len(hunks)):
+                if hunks[i].key not in decisions:
+                    self.page, self.cursor = p, i
+                    return
+            p, start = (p + 1) % count, 0
+
+    # ---------------------------------------------------------------- actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Nothing acts while the apply runs; the hunk keys only on the pages view."""
+        if self._applying:
+            return False
+        if action in _PAGE_ACTIONS and self.summary_shown:
+            return False  # the summary's footer keeps to its own keys
+        return True
+
+    def action_switch(self) -> None:
+        """``tab``: the summary or the pages."""
+        switcher = self.query_one(ContentSwitcher)
+        switcher.current = "batch-pages" if self.summary_shown else "batch-summary"
+        if self.summary_shown:
+            self._show_summary()
+        else:
+            self._sync(full=self._pages_drawn != self._changes)
+        self.refresh_bindings()
+
+    def _after(self, changed: list[str], *, moved: bool = False) -> None:
+        self._changes += 1
+        if self.summary_shown:
+            self._show_summary()
+            self._update_counts()
+        else:
+            self._sync(changed, full=moved)
+
+    def action_accept_ok(self) -> None:
+        """``o``: accept every hunk the second reviewer found ok."""
+        keys = self.review.accept_ok()
+        if not keys:
+            self.notify("No undecided hunk the second reviewer found ok." if self.review.has_reviewer else
+                        "No second reviewer read this batch: A accepts a page, s a source.", severity="warning")
+        self._after(keys)  # acceptances re-derive nothing: the changed hunks and their pages redraw
+
+    def action_decide(self, decision: Decision) -> None:
+        """``a`` / ``r``: decide the hunk, then on to the next undecided one."""
+        h = self.current
+        if h is None:
+            return
+        if not self.review.decide(h.key, decision):
+            self.notify(f"{h.conflict}: this hunk cannot be applied; r rejects it, or take back the earlier "
+                        "rejection (u).", title="Conflict", severity="error")
+            return
+        before = self.review.hunks(self.page)
+        self._next_undecided()
+        self._after([h.key], moved=before is not self.review.hunks(self.page) or self._view_page != self.page)
+        if self.review.summary().undecided == 0:
+            self.notify("Every hunk is decided: enter applies, esc leaves it all pending.", timeout=3)
+
+    def action_undecide(self) -> None:
+        """``u``: the hunk undecided again (a rejection taken back re-derives what built on it)."""
+        h = self.current
+        if h is not None:
+            self.review.decide(h.key, None)
+            self._after([h.key], moved=True)
+
+    def action_decide_page(self, decision: Decision) -> None:
+        """``A`` / ``R``: the page's unquestioned hunks."""
+        if self.review.pages:
+            self._after(self.review.decide_page(self.page, decision), moved=decision == REJECTED)
+
+    def action_decide_source(self, decision: Decision) -> None:
+        """``s`` / ``S``: every unquestioned hunk of the source of the hunk under the cursor."""
+        h = self.current
+        if h is not None:
+            keys = self.review.decide_source(h.source, decision)
+            self.notify(f"{'Accepted' if decision == ACCEPTED else 'Rejected'} {plural(len(keys), 'hunk')} of "
+                        f"{visible_line(self.review.sources[h.source].source)}", timeout=2)
+            self._after(keys, moved=decision == REJECTED)
+
+    def action_move(self, delta: int) -> None:
+        """``j`` / ``k``: the next or previous hunk, across pages."""
+        hunks = self.review.hunks(self.page)
+        target = self.cursor + delta
+        if 0 <= target < len(hunks):
+            self.cursor = target
+        elif target < 0 and self.page > 0:
+            self.page -= 1
+            self.cursor = len(self.review.hunks(self.page)) - 1
+        elif target >= len(hunks) and self.page + 1 < len(self.review.pages):
+            self.page, self.cursor = self.page + 1, 0
+        else:
+            return
+        self._sync()
+
+    def action_move_page(self, delta: int) -> None:
+        """``n`` / ``p``: the next or previous page."""
+        target = self.page + delta
+        if 0 <= target < len(self.review.pages):
+            self.page, self.cursor = target, 0
+            self._sync()
+
+    def action_page(self, direction: int) -> None:
+        """Scroll the diff by a page."""
+        diff = self.query_one(DiffView)
+        if direction > 0:
+            diff.scroll_page_down(animate=False)
+        else:
+            diff.scroll_page_up(animate=False)
+
+    def action_leave(self) -> None:
+        """``esc``: leave, everything pending."""
+        self.dismiss(None)
+
+    def action_apply(self) -> None:
+        """``enter``: apply each source's decided hunks as its own changeset, in batch order."""
+        s = self.review.summary()
+        if not s.accepted and not s.rejected:
+            self.notify("Nothing decided yet: o accepts the ok hunks, a / r one hunk (esc leaves it all pending).",
+                        severity="warning")
+            return
+        if self._on_apply is None:
+            self.dismiss(None)
+            return
+        self._run_apply()
+
+    @work(exclusive=True, group="batch-apply")
+    async def _run_apply(self) -> None:
+        assert self._on_apply is not None
+        self._applying = True
+        self.add_class("-applying")
+        self.refresh_bindings()
+        try:
+            done = await asyncio.to_thread(self._on_apply, self.review)
+        except WikituiError as exc:
+            self.notify(str(exc), title="Not applied", severity="error")
+            return
+        finally:
+            self._applying = False
+            self.remove_class("-applying")
+        self.dismiss(done)
+
+    # ---------------------------------------------------------------- mouse
+    @on(ChangesetFileList.Clicked)
+    def _page_clicked(self, event: ChangesetFileList.Clicked) -> None:
+        event.stop()
+        self.page, self.cursor = event.index, 0
+        self._sync()
+
+    @on(DiffView.HunkClicked)
+    def _hunk_clicked(self, event: DiffView.HunkClicked) -> None:
+        self.cursor = event.index
+        self._sync()
+
+
+def applied_line(done: BatchApplied) -> tuple[str, SeverityLevel]:
+    """(what a batch apply did in one line, its severity)."""
+    applied = [d for d in done.done if d.result is not None and d.result.applied]
+    hunks = sum(len(d.result.applied) for d in applied if d.result is not None)
+    line = (f"Applied {plural(hunks, 'hunk')} of {plural(len(applied), 'source')}, each its own changeset "
+            "(/undo takes back the last one).")
+    if done.conflicts:
+        line += f" {plural(len(done.conflicts), 'source')} kept a conflict pending."
+    if done.failed is not None:
+        source, exc = done.failed
+        line += f" Stopped at {visible_line(source)}: {visible_line(str(exc))}; it and the rest stay pending."
+        return line, "error"
+    return line, "warning" if done.conflicts else "information"
+
+
+async def review_batch(app: App, workspace: Any, batch_id: str | None = None) -> BatchApplied | None:
+    """Open the batch review on the newest batch with a changeset pending (or ``batch_id``); what it applied.
+
+    Call it from a worker: it waits on the screen. None when there was nothing to review or the
+    review was left.
+    """
+    from wikitui.core.batch.review_apply import apply_batch
+
+    try:
+        review = await asyncio.to_thread(BatchReview.load, workspace.vault, batch_id)
+    except WikituiError as exc:
+        app.notify(str(exc), severity="warning")
+        return None
+    if not review.pages:
+        app.notify(f"Batch {review.batch_id} has nothing left to review.")
+        return None
+
+    def apply(r: BatchReview) -> BatchApplied:
+        return apply_batch(r, workspace.apply)
+
+    return await app.push_screen_wait(BatchReviewScreen(review, on_apply=apply))
