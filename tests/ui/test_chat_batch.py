@@ -81,9 +81,11 @@ def panel_text(app) -> str:
     return str(panel.render()) if panel.has_class("-shown") else ""
 
 
-@pytest.mark.parametrize("concurrency", [1, 2], ids=["one-at-a-time", "plans-ahead"])
-async def test_a_batch_from_the_chat_stops_on_esc_and_the_next_start_offers_to_continue(fake_llm, vault, concurrency):
-    """With plans ahead, c's plan runs while b is written: esc cancels it and c is queued again, unwritten."""
+@pytest.mark.parametrize(("concurrency", "stop_key"), [(1, "escape"), (2, "ctrl+c")],
+                         ids=["one-at-a-time-esc", "plans-ahead-ctrl+c"])
+async def test_a_batch_from_the_chat_stops_on_esc_and_the_next_start_offers_to_continue(fake_llm, vault, concurrency,
+                                                                                       stop_key):
+    """With plans ahead, c's plan runs while b is written: the stop cancels it and c is queued again, unwritten."""
     (vault / ".wikitui").mkdir(exist_ok=True)
     (vault / ".wikitui/config.toml").write_text(f"batch_concurrency = {concurrency}\n")
     model = HeldWrites()
@@ -123,7 +125,7 @@ async def test_a_batch_from_the_chat_stops_on_esc_and_the_next_start_offers_to_c
 
         if concurrency > 1:
             await wait_for(pilot, lambda: ("raw/papers/c.md", "plan") in model.requests, "c planning ahead")
-        await pilot.press("escape")  # mid-batch: b is being written
+        await pilot.press(stop_key)  # mid-batch: b is being written
         await wait_for(pilot, lambda: "stopping after raw/papers/b.md" in panel_text(app).replace("\n", " "), "the panel stopping")
         model.release("raw/papers/b.md")
         await wait_for(pilot, lambda: not chat.controller.batch.running, "the batch to stop")
@@ -158,6 +160,29 @@ async def test_a_batch_from_the_chat_stops_on_esc_and_the_next_start_offers_to_c
     assert {e["state"] for e in queue["entries"]} == {"proposed"}
     by_source = pending_by_source(Vault.open(vault))
     assert sorted(by_source) == sorted(PAPERS) and all(len(ids) == 1 for ids in by_source.values())
+
+
+async def test_new_and_a_glob_show_their_pre_flight_and_anything_else_sent_leaves_it_unstarted(fake_llm, vault):
+    (vault / ".wikitui").mkdir(exist_ok=True)
+    (vault / ".wikitui/config.toml").write_text("batch_max_cost = 1.0\n")
+    app = workspace(vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        chat = app.query_one(ChatPane)
+        await send(pilot, "/ingest --new")
+        await wait_for(pilot, lambda: chat.controller.batch.waiting is not None, "the pre-flight")
+        shown = notes(app)
+        # The sample's twelve chapters are listed by pages: skipped, and why; the cap, and that it cannot act.
+        assert "Batch --new: 3 source(s) to ingest, 12 skipped (12 ingested: a page lists it in sources)" in shown
+        assert "skipped raw/chapter-01.md: ingested: a page lists it in sources" in shown
+        assert "Cost cap $1.00 for this run (but the model's price is unknown: the cap cannot act)" in shown
+        await send(pilot, "/ingest raw/**/*.pdf")  # another command: the first batch is not started
+        await wait_for(pilot, lambda: "No source matches raw/**/*.pdf." in notes(app), "the glob's answer")
+        assert "The batch was not started" in notes(app) and chat.controller.batch.waiting is None
+        await send(pilot, "/go")  # nothing waits: /go is the ingest plan's, and there is none
+        await pilot.pause()
+        assert not chat.controller.batch.running
+    assert not batch_files(vault) and fake_llm.requests == []
 
 
 async def test_quitting_mid_batch_keeps_the_queue_for_the_next_start(fake_llm, vault):
