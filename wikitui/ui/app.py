@@ -76,7 +76,7 @@ class WikituiApp(App[None]):
         Binding("ctrl+r", "review", "Review", id="review"),
         Binding("escape", "cancel_agent", "Cancel turn", show=False, id="cancel-agent"),
         # Only while a batch runs (check_action): else ctrl+c is the focused widget's (copy).
-        Binding("ctrl+c", "stop_batch", "Stop the batch", show=False, priority=True, id="stop-batch"),
+        Binding("ctrl+c", "stop_batch", "Stop a running batch after its source", show=False, priority=True, id="stop-batch"),
     ]
 
     def __init__(
