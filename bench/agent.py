@@ -137,7 +137,7 @@ def ingest_script(vault, source: str, query: str, pages: list[str]) -> list[Repl
 async def measure(fake: RemoteFakeLLM, root: Path, *, ask_query: str, ingest_source: str, ingest_query: str) -> dict:
     from wikitui.core.agent.llm import LLMClient, load_litellm
     from wikitui.core.agent.session import AgentSession
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     litellm = load_litellm()
 
@@ -217,7 +217,7 @@ async def round_trips(fake: RemoteFakeLLM, root: Path, repeats: int) -> dict:
     """The sample vault's turns (two asks and an ingest) repeated, both stream readers alternating."""
     from wikitui.core.agent.llm import LLMClient
     from wikitui.core.agent.session import AgentSession
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     sends = _SendTimes()
     vault, graph, index = _open(root)
@@ -265,7 +265,7 @@ async def stream_end_by_reader(fake: RemoteFakeLLM, repeats: int) -> dict:
     """
     from wikitui.core.agent.events import ToolCallDelta
     from wikitui.core.agent.llm import LLMClient
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     page = {"path": "wiki/sources/bench.md", "content": "A summary paragraph of the source. " * 115, "reason": "r"}
     readers = {"wikitui": "sse", "openai_sdk": "sdk", "litellm_wrapper": "litellm"}

@@ -129,7 +129,7 @@ async def _run(root: Path, server: _Server, concurrency: int) -> tuple[list[tupl
     from wikitui.core.batch.events import SourceFinished
     from wikitui.core.batch.preflight import prepare
     from wikitui.core.batch.runner import BatchRunner
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
     from wikitui.core.workspace import Workspace
 
     started = time.perf_counter()
@@ -161,7 +161,7 @@ async def _run(root: Path, server: _Server, concurrency: int) -> tuple[list[tupl
 
 def measure(pages: int, sources: int, concurrency: int) -> dict:
     from wikitui.core.agent.llm import LLMClient
-    from wikitui.core.config import Settings
+    from wikitui.core.config.settings import Settings
     from wikitui.core.vault.catalog import catalog_lines
     from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.vault.layout import Vault

@@ -87,7 +87,7 @@ def check_fast_import(vault: Path) -> tuple[bool, str]:
 def check_agent_import(vault: Path) -> tuple[bool, str]:
     """Importing the agent's modules imports no litellm (~3 s, ~200 MB): the first model call does."""
     code = ("import wikitui.core.agent, wikitui.core.agent.llm, wikitui.core.agent.session, "
-            "wikitui.core.agent.tools, wikitui.core.agent.headless, wikitui.core.config")
+            "wikitui.core.agent.tools, wikitui.core.agent.headless, wikitui.core.config.settings")
     return none_of(_loaded_after(code), {"litellm", "textual", "rich"})
 
 

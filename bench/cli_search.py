@@ -10,7 +10,7 @@ turn: a bare ``python -c pass`` (the reference: what wikitui cannot change),
 up to date), ``wikitui search`` while a workspace says it keeps the index current
 (``.wikitui/live`` with no socket, written by this process: it skips the walk but searches itself),
 ``wikitui search`` while a workspace serves searches on its socket (this process runs the real server,
-:mod:`wikitui.core.live_server`, on its own warm index: the command asks it), and qmd's CLI
+:mod:`wikitui.core.live.server`, on its own warm index: the command asks it), and qmd's CLI
 search where ``qmd`` is on PATH (``npm i -g @tobilu/qmd bun``: qmd runs on Bun; skipped with a note
 otherwise; its index goes to a temporary cache folder, never the home directory). Interleaving keeps a shared
 machine's swings out of the ratios.
@@ -39,8 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import ROOT, copy_corpus, generate_vault, loadavg, median, ms, percentile  # noqa: E402
-from wikitui.core import live  # noqa: E402
-from wikitui.core.live_server import serve_workspace  # noqa: E402
+from wikitui.core.live import heartbeat  # noqa: E402
+from wikitui.core.live.server import serve_workspace  # noqa: E402
 from wikitui.core.vault.layout import Vault  # noqa: E402
 from wikitui.core.workspace import Workspace  # noqa: E402
 
@@ -110,7 +110,7 @@ def bench_vault(name: str, root: Path, repeats: int, cache: Path, notes: list[st
         times["qmd search"] = []
     search = [str(WIKITUI), "search", "--vault", str(root), "--limit", "10"]
     # Untimed first runs: bytecode caches written, the index's files in the page cache.
-    live.release(vault)
+    heartbeat.release(vault)
     run([str(PYTHON), "-c", "pass"])
     run([*search, "warm up"])
     ws = Workspace.open(root)  # the running workspace: its index current and open in this process
@@ -118,24 +118,24 @@ def bench_vault(name: str, root: Path, repeats: int, cache: Path, notes: list[st
     server = serve_workspace(ws)
     if server.path is None:
         notes.append(f"{name}: no Unix socket here: the serving rows time the fallback")
-    live.beat(vault, sock=server.path)
+    heartbeat.beat(vault, sock=server.path)
     run([*search, "warm up"])
-    live.release(vault)
+    heartbeat.release(vault)
     if qmd:
         run([*qmd, "warm up"], env=qmd_env)
     for _ in range(repeats):
         for q in QUERIES[name]:
             times["python -c pass"].append(run([str(PYTHON), "-c", "pass"]))
-            live.release(vault)
+            heartbeat.release(vault)
             times["search, no workspace"].append(run([*search, q]))
-            live.beat(vault)  # a running workspace (its heartbeat is fresh) that does not serve searches
+            heartbeat.beat(vault)  # a running workspace (its heartbeat is fresh) that does not serve searches
             times["search, live file only"].append(run([*search, q]))
-            live.beat(vault, sock=server.path)  # one that does: the command asks this process
+            heartbeat.beat(vault, sock=server.path)  # one that does: the command asks this process
             times["search, workspace serving"].append(run([*search, q]))
-            live.release(vault)
+            heartbeat.release(vault)
             if qmd:
                 times["qmd search"].append(run([*qmd, q], env=qmd_env))
-    live.release(vault)
+    heartbeat.release(vault)
     server.close()
     ws.close()
     bare = median(times["python -c pass"])

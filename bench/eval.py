@@ -50,7 +50,7 @@ def _model_seconds(fake: RemoteFakeLLM, first: int) -> float:
 
 
 def one_run(fake: RemoteFakeLLM, replies, *, world_only: bool = False) -> dict:
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
     from wikitui.core.eval.report import groups, score
     from wikitui.core.eval.runner import run_eval
     from wikitui.core.eval.tasks import TASKS, WORLD_GROUPS

@@ -3,7 +3,7 @@
 Run ``.venv/bin/python bench/mcp_server.py [--repeats 3]``. Prints JSON. On a copy of vault-large (from
 ../shared/corpus), indexed first: each round starts the server with the MCP SDK's own client, times process
 start to the first ``search`` answer, then asks for the resource list (the SDK serves it: the server hands the
-session over to it, see ``wikitui/core/mcp_early.py``) and times further ``search`` calls (client round trip, the
+session over to it, see ``wikitui/core/mcp/early.py``) and times further ``search`` calls (client round trip, the
 server's part and the pipe included). The first round is a first start on the vault (no handshake remembered
 yet: the SDK loads before anything is answered); later rounds start as every later session does.
 Targets: first answer ≤ 1 s; a search ≤ 20 ms.

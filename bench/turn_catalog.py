@@ -129,7 +129,7 @@ def main() -> None:
 
     from wikitui.core.agent.llm import LLMClient
     from wikitui.core.agent.tools import ToolBox
-    from wikitui.core.config import Settings
+    from wikitui.core.config.settings import Settings
 
     client = LLMClient(Settings(model="openai/gpt-4o"))
     count_text = lambda s: client.count_tokens(text=s)  # noqa: E731

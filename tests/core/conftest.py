@@ -5,3 +5,4 @@ in a conftest below the rootdir when the whole suite is collected.
 """
 
 from tests.fakeserver import fake_llm  # noqa: F401 - a fixture, registered by being imported here
+from tests.fakeweb import fake_web  # noqa: F401 - the fake search engine and web site (research)

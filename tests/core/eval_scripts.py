@@ -408,3 +408,28 @@ def world_replies(script: dict[str, list[Reply]]) -> list[Reply]:
     from wikitui.core.eval.tasks import TASKS, WORLD_GROUPS
 
     return [reply for task in TASKS if task.group in WORLD_GROUPS for reply in script[task.name]]
+
+
+def mill_page_with_evidence_arguments(quotes: tuple[str, str, str] = (
+        "The mill was built by Yselde Marrowquin in 1788", "has 14 paddles",
+        "On a spring tide the mill grinds 46 bushels of grain")) -> tuple[str, dict]:
+    """The survey's source page proposed with ``evidence`` arguments (DESIGN §11), not footnotes written by hand."""
+    claims = ("was built by Yselde Marrowquin in 1788", "Its oak wheel has 14 paddles",
+              "On a spring tide it grinds 46 bushels of grain")
+    evidence = [{"claim": claim, "source": w.MILL, "quote": quote, "lines": f"{line_of(w.MILL, key)}"}
+                for claim, quote, key in zip(claims, quotes, ("Marrowquin", "14 paddles", "46 bushels"))]
+    content = page(MILL_SOURCE, "source", "The Guild surveyor's report on the tide-mill at Ferrowick.", [w.MILL],
+                   "The tide-mill at Ferrowick, on the Keddering Reach near [[Port Sallowmir]], was built by Yselde "
+                   "Marrowquin in 1788. Its oak wheel has 14 paddles. On a spring tide it grinds 46 bushels of "
+                   "grain. The surveyor advised the [[Ostrevan Salt Guild]] to mend it.")
+    return ("propose_page", {"path": "wiki/sources/mill-survey.md", "content": content, "reason": "new page",
+                             "evidence": evidence})
+
+
+def ingest_mill_with_arguments(proposal: tuple[str, dict], *, answers_again: bool = False) -> list[Reply]:
+    """As :func:`ingest_mill`, the evidence given as the tool's argument; ``answers_again``: a quote the source
+    lacks comes back once to the model, which answers without fixing it."""
+    return ([tool_call("read", path=w.MILL), tool_call("search", query="Ferrowick tide-mill"),
+             text("Plan: a source page for the survey, with evidence for each fact."),
+             tool_calls(proposal), text("Proposed the source page.")]
+            + ([text("The quotes are as I read them.")] if answers_again else []))

@@ -22,7 +22,7 @@ from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.llm_errors import TimeLimit
 from wikitui.core.agent.window import Budget, ContextWindow
 from wikitui.core.changes.pending import PendingStore
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.vault.layout import Vault
 from wikitui.core.workspace import Workspace
 

@@ -19,7 +19,7 @@ from wikitui.core.changes.diffs import apply_hunks, compute_hunks
 from wikitui.core.changes.journal import JOURNAL_NAME
 from wikitui.core.changes.pending import PendingStore
 from wikitui.core.changes.recovery import recover
-from wikitui.core.errors import UnsafePath
+from wikitui.core.base.errors import UnsafePath
 from wikitui.core.vault.frontmatter_edit import roundtrip_frontmatter, set_frontmatter_keys
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")

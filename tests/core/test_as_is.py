@@ -19,7 +19,7 @@ from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.builder import ChangesetBuilder
 from wikitui.core.changes.pending import PendingStore
 from wikitui.core.changes.undo import list_records, undo_last
-from wikitui.core.errors import NotAVault
+from wikitui.core.base.errors import NotAVault
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault, read_only_cache_dir
 

@@ -28,7 +28,7 @@ import pytest
 
 from tests.core.batch_util import batch_files, ingesting, pending_by_source
 from tests.core.test_batch import PAPERS
-from wikitui.core import faults
+from wikitui.core.base import faults
 from wikitui.core.vault.layout import Vault
 
 SOURCES = ["raw/papers/a.md", "raw/papers/b.md", "raw/papers/c.md"]

@@ -14,7 +14,7 @@ from tests.fakeserver import text, tool_call, tool_calls
 from wikitui.core.agent.events import ChangesetReady, ToolFinished
 from wikitui.core.changes.model import FileConflict
 from wikitui.core.changes.pending import PendingStore
-from wikitui.core.errors import UnsafePath
+from wikitui.core.base.errors import UnsafePath
 from wikitui.core.vault.layout import Vault
 from wikitui.core.outputs.charts import render_from_sidecar
 from wikitui.core.workspace import Workspace

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wikitui.core.config import (
+from wikitui.core.config.settings import (
     NoModelConfigured,
     Secret,
     Settings,
@@ -13,7 +13,7 @@ from wikitui.core.config import (
     scrub,
     user_config_path,
 )
-from wikitui.core.errors import ConfigError
+from wikitui.core.base.errors import ConfigError
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from wikitui.core.agent.events import AgentError
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.session import AgentSession
 from wikitui.core.agent.window import DEFAULT_CONTEXT_TOKENS, window_from_models
-from wikitui.core.config import Settings, load_settings
+from wikitui.core.config.settings import Settings, load_settings
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 

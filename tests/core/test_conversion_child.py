@@ -18,7 +18,7 @@ import pytest
 
 from tests.core import formats_samples as samples
 from wikitui import cli
-from wikitui.core.faults import HANG_CONVERTING_ENV
+from wikitui.core.base.faults import HANG_CONVERTING_ENV
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.vault.formats import dispatch, isolated
 from wikitui.core.vault.layout import Vault

@@ -17,7 +17,7 @@ from tests.core import eval_scripts as scripts
 from tests.fakeserver import FAKE_MODEL, error, hang, text
 from wikitui import cli
 from wikitui.core.agent.llm import LLMClient
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.eval import command
 from wikitui.core.eval.tasks import GROUPS, TASKS, WORLD_GROUPS
 
@@ -276,3 +276,26 @@ def test_a_canned_reply_or_an_answer_from_memory_scores_zero_on_the_invented_wor
     for name, group in data["groups"].items():
         assert group["score"] <= 10, (name, group)  # the issue's bar; in fact each task fails:
     assert [t["name"] for t in data["tasks"].values() if t["passed"]] == []
+
+
+def test_evidence_given_as_the_propose_tools_argument_passes_and_a_reworded_quote_fails(fake_llm, capsys,
+                                                                                         private_tmp):
+    """The evidence group through the real propose tools' ``evidence`` argument (issue 25.1 and 25.3 together):
+    quotes the source holds at the lines given pass; a reworded one comes back to the model once, and fails."""
+    good = scripts.ingest_mill_with_arguments(scripts.mill_page_with_evidence_arguments())
+    fake_llm.script(*good, *scripts.GOOD["evidence-quote"])
+    code, out, err = run_cli(capsys, "--only", "evidence", "--json")
+    assert code == 0, err
+    tasks = {t["name"]: t for t in json.loads(out)["tasks"]}
+    assert tasks["evidence-ingest"]["passed"], tasks["evidence-ingest"]["why"]
+    assert fake_llm.remaining == 0
+
+    reworded = scripts.mill_page_with_evidence_arguments(("Yselde Marrowquin built the mill in 1788",
+                                                          "has 14 paddles", "grinds 46 bushels"))
+    fake_llm.script(*scripts.ingest_mill_with_arguments(reworded, answers_again=True),
+                    *scripts.GOOD["evidence-quote"])
+    code, out, err = run_cli(capsys, "--only", "evidence", "--json")
+    tasks = {t["name"]: t for t in json.loads(out)["tasks"]}
+    assert not tasks["evidence-ingest"]["passed"]
+    assert "Yselde Marrowquin built the mill in 1788" in tasks["evidence-ingest"]["why"]
+    assert fake_llm.remaining == 0  # the extra answer was asked for: the quote went back to the model once

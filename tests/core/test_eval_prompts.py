@@ -74,7 +74,7 @@ async def test_lint_asks_for_gaps_questions_and_sources_and_reads_stale_then_mos
     with (sample_vault / "raw/chapter-07.md").open("a") as fh:
         fh.write("\nA new paragraph in the source.\n")  # the Dormouse's page is now stale
     fake_llm.script(text("## Findings\nnone"))
-    await Chat(sample_vault).session.lint()
+    await Chat(sample_vault, context_tokens=16384).session.lint()  # the full prompt: more than half of 8k
     system = system_of(fake_llm)
     assert "Plan your reading rather than sampling pages at random" in system
     for ask in ("data the wiki lacks", "questions worth investigating", "sources worth looking for",

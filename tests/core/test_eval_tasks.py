@@ -10,7 +10,7 @@ import pytest
 
 from tests.core import eval_scripts as scripts
 from wikitui.core.agent.llm import LLMClient
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.eval import planted
 from wikitui.core.eval.fixture import prepare_base, prepare_world
 from wikitui.core.eval.runner import passed_why, run_task

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from tests.core import formats_samples as samples
-from wikitui.core.errors import UnsafePath
+from wikitui.core.base.errors import UnsafePath
 from wikitui.core.vault.formats import dispatch, office, resolve_citation, source_text
 from wikitui.core.vault.formats.cache import TextCache, file_digest
 from wikitui.core.vault.formats.citations import page_line, parse_citation

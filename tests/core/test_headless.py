@@ -11,7 +11,7 @@ from tests.fakeserver import Dynamic, error, text, tool_call, tool_calls
 from wikitui.core.agent.headless import run_ask, run_ingest
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.changes.pending import PendingStore
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.vault.layout import Vault
 from wikitui.core.workspace import Workspace
 

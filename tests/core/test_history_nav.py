@@ -1,6 +1,6 @@
 """Back/forward history: a reader's path through pages, with scroll positions."""
 
-from wikitui.core.navigation import History
+from wikitui.core.base.navigation import History
 
 
 def test_back_and_forward_restore_the_scroll_the_reader_left():

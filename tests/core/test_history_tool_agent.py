@@ -13,7 +13,7 @@ from wikitui.core.agent.events import ToolFinished, ToolStarted
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.session import AgentSession
 from wikitui.core.changes.builder import ChangesetBuilder
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.workspace import Workspace
 

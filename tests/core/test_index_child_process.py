@@ -26,7 +26,7 @@ def test_the_indexing_child_merges_segments_left_by_incremental_updates(sample_v
 
 def test_the_indexing_child_tells_which_source_it_could_not_convert(sample_vault, monkeypatch):
     from tests.core import formats_samples as samples
-    from wikitui.core.faults import CRASH_CONVERTING_ENV
+    from wikitui.core.base.faults import CRASH_CONVERTING_ENV
 
     samples.make_pdf(sample_vault / "raw" / "broken.pdf", ("Quokka words never indexed",))
     samples.make_pdf(sample_vault / "raw" / "fine.pdf", ("Zanzibar glaciers retreat",))

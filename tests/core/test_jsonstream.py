@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wikitui.core.jsonstream import write_json
+from wikitui.core.outputs.jsonstream import write_json
 from wikitui.core.vault.visible_text import json_visible
 
 JSON = st.recursive(

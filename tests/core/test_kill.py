@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.core.changes_util import INDEX_HEAD, git, git_init, make_vault, open_vault, page
-from wikitui.core import faults
+from wikitui.core.base import faults
 from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.asset_proposals import propose_asset
 from wikitui.core.changes.builder import ChangesetBuilder

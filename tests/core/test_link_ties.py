@@ -164,7 +164,7 @@ def test_a_note_moved_into_a_folder_with_its_namesake_is_linked_by_the_new_name(
 
 
 def test_an_mcp_clients_links_and_lint_follow_the_folder_rule(twin_vault):
-    from wikitui.core.mcp_session import McpSession
+    from wikitui.core.mcp.session import McpSession
     from wikitui.core.workspace import Workspace
 
     ws = Workspace.open(twin_vault)

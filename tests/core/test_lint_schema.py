@@ -304,7 +304,7 @@ def test_an_address_compares_the_same_however_often_it_is_cleaned(url):
 
 
 def test_link_root_goes_through_the_config_and_belongs_to_the_vault(tmp_path, monkeypatch):
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     root = write(tmp_path / "v", {k: v for k, v in QUARTZ.items() if k != "quartz.config.ts"})
     user = tmp_path / "user.toml"

@@ -18,7 +18,7 @@ import time
 import pytest
 
 from wikitui.cli import main
-from wikitui.core import live
+from wikitui.core.live import heartbeat
 from wikitui.core.vault.layout import Vault
 from wikitui.core.workspace import Workspace
 
@@ -50,7 +50,7 @@ def dead_pid() -> int:
 
 
 def test_with_a_live_workspace_search_trusts_its_watcher_and_does_not_scan(vault, capsys):
-    live.beat(Vault.open(vault))  # this test process is the running workspace
+    heartbeat.beat(Vault.open(vault))  # this test process is the running workspace
     assert search_paths(vault, capsys) == []  # the change is the live workspace's to index
     assert search_paths(vault, capsys) == []
     (vault / ".wikitui/live").unlink()
@@ -64,7 +64,7 @@ def test_with_a_stale_live_file_search_scans(vault, capsys, stale):
     if stale == "dead process":
         write_live(vault, dead_pid(), now)
     elif stale == "old heartbeat":
-        write_live(vault, os.getpid(), now - live.STALE_S - 5)
+        write_live(vault, os.getpid(), now - heartbeat.STALE_S - 5)
     elif stale == "heartbeat from the future":
         write_live(vault, os.getpid(), now + 3600)
     elif stale == "garbage":
@@ -87,7 +87,7 @@ def test_a_workspace_keeps_the_live_file_while_its_index_is_current_and_removes_
         deadline = time.monotonic() + 60
         while not ws.kept_current_elsewhere() and time.monotonic() < deadline:
             time.sleep(0.1)
-        info = live.read(ws.vault)
+        info = heartbeat.read(ws.vault)
         assert info is not None and info["pid"] == os.getpid()
     finally:
         stop.set()
@@ -100,5 +100,5 @@ def test_release_leaves_another_workspaces_live_file(sample_vault):
     vault = Vault.open(sample_vault)
     (sample_vault / ".wikitui").mkdir(exist_ok=True)
     write_live(sample_vault, os.getppid(), time.time())
-    live.release(vault)
-    assert live.read(vault)["pid"] == os.getppid()
+    heartbeat.release(vault)
+    assert heartbeat.read(vault)["pid"] == os.getppid()

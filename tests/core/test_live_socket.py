@@ -23,8 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wikitui.cli import main
-from wikitui.core import live
-from wikitui.core.live_server import MAX_REQUEST, SearchServer, serve_workspace
+from wikitui.core.live import heartbeat
+from wikitui.core.live.server import MAX_REQUEST, SearchServer, serve_workspace
 from wikitui.core.search.results import Hits
 from wikitui.core.workspace import Workspace
 
@@ -73,7 +73,7 @@ def test_a_running_workspace_answers_search_byte_for_byte_as_the_command_would(v
     keeper.start()
     try:
         deadline = time.monotonic() + 30
-        while "sock" not in (live.read(ws.vault) or {}) and time.monotonic() < deadline:
+        while "sock" not in (heartbeat.read(ws.vault) or {}) and time.monotonic() < deadline:
             time.sleep(0.05)
         server = ws.live_server
         assert server is not None and server.path
@@ -105,11 +105,11 @@ def test_a_vault_path_too_long_for_a_socket_address_is_served_from_a_private_fol
     try:
         assert server.path is not None and not server.path.startswith(str(long_vault))
         assert stat.S_IMODE(os.stat(os.path.dirname(server.path)).st_mode) == 0o700
-        live.beat(ws.vault, sock=server.path)
+        heartbeat.beat(ws.vault, sock=server.path)
         assert _result(cli(long_vault, "alice", "--json")) == before
         assert server.answered == 1
     finally:
-        live.release(ws.vault)
+        heartbeat.release(ws.vault)
         server.close()
         ws.close()
     assert not os.path.exists(os.path.dirname(server.path))
@@ -155,7 +155,7 @@ def test_a_bad_socket_reply_falls_back_to_searching_here(vault, tmp_path, reply)
     sock_path = str(tmp_path / "s.sock")
     fake = FakeServer(sock_path, reply)
     try:
-        live.beat(Workspace.open(vault).vault, sock=sock_path)  # this test process is the live workspace
+        heartbeat.beat(Workspace.open(vault).vault, sock=sock_path)  # this test process is the live workspace
         during = [_result(cli(vault, *case)) for case in CASES[:2]]
     finally:
         fake.close()
@@ -179,7 +179,7 @@ def test_a_dead_or_odd_socket_in_the_live_file_falls_back(vault, tmp_path, sock)
         dead = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         dead.bind(str(target))
         dead.close()
-    live.beat(Workspace.open(vault).vault, sock=str(target) if sock != "not a string" else None)
+    heartbeat.beat(Workspace.open(vault).vault, sock=str(target) if sock != "not a string" else None)
     if sock == "not a string":
         info = json.loads((vault / ".wikitui/live").read_text())
         (vault / ".wikitui/live").write_text(json.dumps({**info, "sock": ["x"]}))
@@ -274,7 +274,7 @@ def test_the_workspace_answers_with_what_another_process_committed_since(vault):
     ws.update_index()
     server = serve_workspace(ws)
     try:
-        live.beat(ws.vault, sock=server.path)
+        heartbeat.beat(ws.vault, sock=server.path)
         assert _result(cli(vault, "quokkaflux", "--json"))[1] == b"[]\n"  # the server's searcher is open now
         page = vault / "wiki/characters/dinah.md"
         page.write_text(page.read_text(encoding="utf-8") + "\nDinah once met a quokkaflux.\n", encoding="utf-8")
@@ -284,7 +284,7 @@ def test_the_workspace_answers_with_what_another_process_committed_since(vault):
         during = _result(cli(vault, "quokkaflux", "--json"))
         assert server.answered == 2
     finally:
-        live.release(ws.vault)
+        heartbeat.release(ws.vault)
         server.close()
         ws.close()
     assert during == _result(cli(vault, "quokkaflux", "--json"))
@@ -352,7 +352,7 @@ def test_a_socket_owned_by_another_user_is_not_asked(vault, tmp_path):
             os.chown(sock_path, os.getuid() + 1, -1)
         except (PermissionError, AttributeError):
             pytest.skip("only root can give a socket to another user here")
-        live.beat(Workspace.open(vault).vault, sock=sock_path)
+        heartbeat.beat(Workspace.open(vault).vault, sock=sock_path)
         during = [_result(cli(vault, *case)) for case in CASES[:1]]
     finally:
         fake.close()
@@ -438,7 +438,7 @@ def test_a_socket_trickling_its_reply_is_given_up_on_at_the_total_deadline(vault
     sock_path = str(tmp_path / "trickle.sock")
     server = TricklingServer(sock_path, every=0.1)
     try:
-        live.beat(Workspace.open(vault).vault, sock=sock_path)
+        heartbeat.beat(Workspace.open(vault).vault, sock=sock_path)
         assert main(["search", "alice", "--json", "--vault", str(vault)]) == 0
         warm = capsys.readouterr()
         assert server.done.wait(30)  # a safety net only: it stops once the command hung up

@@ -17,8 +17,8 @@ from tests.fakeserver import (
 )
 from wikitui.core.agent.events import Done, Retrying, TextDelta, ToolCall, ToolCallDelta, Usage
 from wikitui.core.agent.llm import DEFAULT_CONTEXT_WINDOW, LLMClient
-from wikitui.core.config import Settings, load_settings
-from wikitui.core.errors import ModelError
+from wikitui.core.config.settings import Settings, load_settings
+from wikitui.core.base.errors import ModelError
 
 HELLO = [{"role": "user", "content": "Who is the Cheshire Cat?"}]
 

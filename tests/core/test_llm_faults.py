@@ -14,8 +14,8 @@ from tests.fakeserver import Text, cut, empty_ok, html_page, json_for_stream, st
 from wikitui.core.agent.events import Done, Retrying, TextDelta, Usage
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.llm_errors import NotACompletion
-from wikitui.core.config import load_settings
-from wikitui.core.errors import ModelError
+from wikitui.core.config.settings import load_settings
+from wikitui.core.base.errors import ModelError
 
 HELLO = [{"role": "user", "content": "Who is the Cheshire Cat?"}]
 

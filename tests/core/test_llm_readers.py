@@ -22,8 +22,8 @@ from wikitui.core.agent import fast_stream
 from wikitui.core.agent.events import Done, TextDelta, ToolCall, ToolCallDelta, Usage
 from wikitui.core.agent.fast_stream import SSEChunks, chunk_source
 from wikitui.core.agent.llm import LLMClient, load_litellm
-from wikitui.core.config import load_settings
-from wikitui.core.errors import ModelError
+from wikitui.core.config.settings import load_settings
+from wikitui.core.base.errors import ModelError
 
 HELLO = [{"role": "user", "content": "Who is the Cheshire Cat?"}]
 

@@ -12,8 +12,8 @@ import json
 import pytest
 
 from tests.core.test_tools import tree_hash
-from wikitui.core.mcp_early import HANDSHAKE_FILE, Handshake, answer_early
-from wikitui.core.mcp_session import McpSession
+from wikitui.core.mcp.early import HANDSHAKE_FILE, Handshake, answer_early
+from wikitui.core.mcp.session import McpSession
 from wikitui.core.workspace import Workspace
 
 #: What the SDK answered ``initialize`` with (shortened): remembered from an earlier session.

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tests.core.test_tools import tree_hash
-from wikitui.core.mcp_session import McpSession
+from wikitui.core.mcp.session import McpSession
 from wikitui.core.workspace import Workspace
 
 
@@ -97,7 +97,7 @@ def test_edits_made_elsewhere_reach_search_and_read_through_the_watcher(session,
 
 
 def test_resources_are_confined_to_the_vault(session, sample_vault):
-    from wikitui.core.errors import WikituiError
+    from wikitui.core.base.errors import WikituiError
 
     assert session.read_resource("wiki://page/Alice") == (sample_vault / "wiki/characters/alice.md").read_text(
         encoding="utf-8")

@@ -14,7 +14,7 @@ from wikitui import cli
 from wikitui.core.changes.builder import ChangesetBuilder
 from wikitui.core.changes.undo import list_records
 from wikitui.core.changes.versions import page_versions, propose_restore, version_at
-from wikitui.core.errors import BadQuery
+from wikitui.core.base.errors import BadQuery
 from wikitui.core.workspace import Workspace
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="the git CLI is not installed")

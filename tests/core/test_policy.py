@@ -16,7 +16,7 @@ from wikitui.core.changes.apply import apply_changeset
 from wikitui.core.changes.builder import ChangesetBuilder
 from wikitui.core.changes.pending import PendingStore
 from wikitui.core.changes.policy import page_policy
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.vault.frontmatter_edit import set_frontmatter_keys
 from wikitui.core.vault.layout import Vault
 from wikitui.core.workspace import Workspace

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from whoosh import query
 
-from wikitui.core.errors import BadQuery
+from wikitui.core.base.errors import BadQuery
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.search.whoosh.bounds import MAX_EXPANDED_TERMS, MAX_FUZZY_DISTANCE
 from wikitui.core.search.whoosh.expand import ExpandedTerms, prepare_query

@@ -31,7 +31,7 @@ def _cli(capsys, *argv: str) -> tuple[int, str]:
 
 
 def _mcp(root: Path) -> tuple:
-    from wikitui.core.mcp_session import McpSession
+    from wikitui.core.mcp.session import McpSession
     from wikitui.core.workspace import Workspace
 
     with Workspace.open(root) as ws:  # what `wikitui mcp` opens at start-up
@@ -122,7 +122,7 @@ def test_a_vault_that_cannot_be_written_is_read_as_it_is_with_one_line_saying_so
 
 
 def test_an_mcp_server_already_running_recovers_an_apply_killed_since_before_it_answers(states, tmp_path):
-    from wikitui.core.mcp_session import McpSession
+    from wikitui.core.mcp.session import McpSession
     from wikitui.core.workspace import Workspace
 
     base, _ref, cs_id, total = states
@@ -141,7 +141,7 @@ def test_an_mcp_server_already_running_recovers_an_apply_killed_since_before_it_
 
 
 def test_search_while_a_workspace_runs_does_not_answer_from_an_index_of_the_torn_vault(states, tmp_path, capsys):
-    from wikitui.core import live
+    from wikitui.core.live import heartbeat
     from wikitui.core.workspace import Workspace
 
     base, _ref, cs_id, total = states
@@ -152,7 +152,7 @@ def test_search_while_a_workspace_runs_does_not_answer_from_an_index_of_the_torn
     with Workspace.open(root, recover=False) as ws:  # the running workspace's watcher indexed what the kill left
         ws.update_index()
         assert len(ws.index.search("revised", limit=50)) > 0  # pages of the half-done apply
-        live.beat(ws.vault)  # this process is that workspace: `search` would skip its own scan
+        heartbeat.beat(ws.vault)  # this process is that workspace: `search` would skip its own scan
     try:
         code, out = _cli(capsys, "search", "revised", "--json", "--vault", str(root))
     finally:

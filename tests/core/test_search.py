@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from wikitui.core.errors import BadQuery
+from wikitui.core.base.errors import BadQuery
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.search.whoosh import backend as search_mod
 from wikitui.core.vault.graph import LinkGraph

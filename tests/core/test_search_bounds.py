@@ -17,7 +17,7 @@ import pytest
 from whoosh import query
 
 from wikitui import cli
-from wikitui.core.errors import BadQuery
+from wikitui.core.base.errors import BadQuery
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.search.whoosh.bounds import MAX_EXPANDED_TERMS, MAX_EXPANDING_WORDS, MAX_FUZZY_DISTANCE
 from wikitui.core.search.whoosh.expand import ExpandedTerms, prepare_query

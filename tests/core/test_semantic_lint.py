@@ -43,6 +43,8 @@ def test_lint_semantic_json_leaves_the_models_proposals_pending_and_exits_1(caps
                           "new": "Its remedy is the [[nonsense-and-logic|Caucus-race]]."}]),
         text("Findings: the Dodo page should link the Caucus-race."),
     )
+    (sample_vault / ".wikitui").mkdir(exist_ok=True)  # a 16k window: the full lint prompt (at 8k it is compact)
+    (sample_vault / ".wikitui/config.toml").write_text("context_tokens = 16384\n")
     code, out, err = run(capsys, "lint", "--semantic", "--json", "--vault", str(sample_vault))
     assert code == 1, err
     data = json.loads(out)

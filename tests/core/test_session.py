@@ -19,7 +19,7 @@ from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.session import AgentSession
 from wikitui.core.agent.window import ContextWindow
 from wikitui.core.changes.pending import PendingStore
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
@@ -60,7 +60,7 @@ async def test_ask_searches_reads_and_answers_with_events(fake_llm, sample_vault
         tool_calls(("read", {"path": "Cheshire Cat"}), ("read", {"path": "wiki/sources/chapter-06.md"})),
         text("The Cat vanishes until only its grin remains [[Cheshire Cat]].", usage=(900, 20)),
     )
-    chat = Chat(sample_vault)
+    chat = Chat(sample_vault, context_tokens=16384)  # the whole exchange fits: nothing pruned to save room
     done = await chat.session.ask("Why does the Cat vanish?")
     assert done.text == "The Cat vanishes until only its grin remains [[Cheshire Cat]]."
     assert not done.failed and done.changeset is None
@@ -305,7 +305,7 @@ async def test_file_answer_proposes_a_page_under_answers(fake_llm, sample_vault)
 async def test_lint_sends_the_deterministic_report(fake_llm, sample_vault):
     (sample_vault / "wiki/themes/lonely.md").write_text("---\ntitle: Lonely\n---\nLinks to [[Nowhere Page]].\n")
     fake_llm.script(text("Report: one broken link."))
-    chat = Chat(sample_vault)
+    chat = Chat(sample_vault, context_tokens=16384)  # the full prompt: at 8k the compact one is used (its own tests)
     done = await chat.session.lint()
     assert done.text == "Report: one broken link."
     system = sent(fake_llm, 0)[0]["content"]

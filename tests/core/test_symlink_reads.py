@@ -17,8 +17,8 @@ import pytest
 from tests.core.changes_util import make_vault, page
 from wikitui.cli import main
 from wikitui.core.agent.tools import ToolBox
-from wikitui.core.errors import WikituiError
-from wikitui.core.mcp_session import McpSession
+from wikitui.core.base.errors import WikituiError
+from wikitui.core.mcp.session import McpSession
 from wikitui.core.workspace import Workspace
 
 SECRET = "hunter2-SECRET-TOKEN"

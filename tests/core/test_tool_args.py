@@ -24,7 +24,7 @@ from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.tools import PROPOSE_TOOLS, READ_TOOLS, ToolBox, describe_call
 from wikitui.core.changes.builder import ChangesetBuilder
 from wikitui.core.changes.pending import PendingStore
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 from wikitui.core.workspace import Workspace

@@ -209,7 +209,9 @@ async def test_file_links_the_answer_from_the_pages_it_cites(fake_llm, sample_va
 
 async def test_the_lint_pass_is_asked_to_merge_near_duplicates(fake_llm, sample_vault):
     fake_llm.script(text("## Findings\nnone"))
-    await Chat(sample_vault).session.lint()
+    # A 16k window: at the 8k default the sample's lint report and the ten tools (with evidence) take more than
+    # half of it, and the compact prompt is chosen (tests/core/test_compact_window.py covers that choice).
+    await Chat(sample_vault, context_tokens=16384).session.lint()
     system = sent(fake_llm, 0)[0]["content"]
     assert "read BOTH pages in full" in system and "merge a pair with propose_merge" in system
     assert "propose_move, propose_chart, propose_merge)" in system  # the role names the tool among the changes it can propose

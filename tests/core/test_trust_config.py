@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from wikitui.core.agent.events import AgentError, Notice
 from wikitui.core.agent.llm import LLMClient
 from wikitui.core.agent.prompts.system import cut_to_tokens
 from wikitui.core.agent.session import AgentSession
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.vault.catalog import render_index
 from wikitui.core.vault.graph import LinkGraph

@@ -213,3 +213,20 @@ def test_issue21_an_undecided_date_stays_its_own_hunk_when_another_hunk_is_rejec
     [own_left] = date_hunks(rest.files[0])
     assert [ln for ln in own_left.lines if ln[0] in "+-"] == ["-updated: 2026-01-05\n", f"+updated: {TODAY}\n"]
     assert len(rest.files[0].hunks) == 2 and "P2." not in rest.files[0].new_text
+
+
+@pytest.mark.parametrize("written", ["2026-01-05", '"2026-01-05"', "!!str 2026-01-05", "2026-01-05T10:00:00Z",
+                                     "2026-01-05 # checked", "[2026, 1]"])
+def test_issue22_the_date_an_edit_reads_is_the_one_the_page_reader_reads(written):
+    """Frontmatter is read by one stack: the value an edit compares is what the graph, lint and search see."""
+    from wikitui.core.changes.updated import bump_updated
+    from wikitui.core.vault.frontmatter_edit import frontmatter_value
+    from wikitui.core.vault.page import parse_page
+
+    text = f"---\ntitle: Dated\nupdated: {written}\n---\n{BODY}"
+    assert frontmatter_value(text, "updated") == parse_page("dated.md", text).meta["updated"]
+    bumped, line = bump_updated(text, text.replace("Paragraph 3.", "Paragraph three."))
+    if written == "[2026, 1]":  # not a date: left alone
+        assert line is None
+    else:  # the tagged string too (ruamel read it as a tagged scalar, and the date stayed old)
+        assert line is not None and "2026-12-01" in bumped.splitlines()[2], bumped

@@ -148,7 +148,7 @@ def test_a_stream_of_the_cli_keeps_our_own_progress_codes():
 
 
 def test_mcp_text_shows_them_and_a_proposal_of_them_is_an_error(hostile_vault):
-    from wikitui.core.mcp_session import McpSession
+    from wikitui.core.mcp.session import McpSession
 
     ws = Workspace.open(hostile_vault)
     session = McpSession(ws, client="test-client")

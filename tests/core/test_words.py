@@ -1,10 +1,10 @@
-"""Issue 21, point 6: counts read right in the singular and the plural (``wikitui.core.words``)."""
+"""Issue 21, point 6: counts read right in the singular and the plural (``wikitui.core.base.words``)."""
 
 from __future__ import annotations
 
 from wikitui.core.agent.citations import feedback
 from wikitui.core.changes.policy import refusal_at_apply
-from wikitui.core.words import noun, plural, plural_form
+from wikitui.core.base.words import noun, plural, plural_form
 
 
 def test_plural_says_one_hunk_and_two_hunks():

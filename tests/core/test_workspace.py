@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wikitui.core.changes.builder import ChangesetBuilder
-from wikitui.core.errors import UnknownPage
+from wikitui.core.base.errors import UnknownPage
 from wikitui.core.search import child_process
 from wikitui.core.search.facade import SearchIndex
 from wikitui.core.search.results import UpdateStats

@@ -159,7 +159,7 @@ def test_the_schedule_waits_its_period_skips_a_busy_workspace_and_keeps_failures
 
 
 def test_sync_every_minutes_is_read_from_the_config(tmp_path, monkeypatch):
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     folder = tmp_path / "v" / ".wikitui"
     folder.mkdir(parents=True)

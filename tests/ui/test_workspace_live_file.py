@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from wikitui.core import live
+from wikitui.core.live import heartbeat
 
 from tests.ui.workspace_helpers import wait_for, wait_ready, workspace
 
@@ -14,8 +14,8 @@ async def test_the_workspace_claims_the_live_file_once_its_index_is_current_and_
     vault = app.workspace.vault
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
-        await wait_for(pilot, lambda: live.is_live(vault), "the live file", 10)
-        assert live.read(vault)["pid"] == os.getpid()
+        await wait_for(pilot, lambda: heartbeat.is_live(vault), "the live file", 10)
+        assert heartbeat.read(vault)["pid"] == os.getpid()
         await pilot.press("ctrl+q")
     assert not (sample_vault / ".wikitui/live").exists()
 
@@ -25,7 +25,7 @@ async def test_without_a_watcher_there_is_no_claim(sample_vault):
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         await pilot.pause(0.3)
-        assert not live.is_live(app.workspace.vault)
+        assert not heartbeat.is_live(app.workspace.vault)
 
 
 async def test_the_workspace_answers_wikitui_search_in_another_terminal_while_it_runs(sample_vault):
@@ -43,8 +43,8 @@ async def test_the_workspace_answers_wikitui_search_in_another_terminal_while_it
     vault = app.workspace.vault
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
-        await wait_for(pilot, lambda: "sock" in (live.read(vault) or {}), "the live file naming its socket", 10)
-        sock = live.read(vault)["sock"]
+        await wait_for(pilot, lambda: "sock" in (heartbeat.read(vault) or {}), "the live file naming its socket", 10)
+        sock = heartbeat.read(vault)["sock"]
         during = await search()  # the app's loop keeps running meanwhile: the answer comes from a thread
         assert app.workspace.live_server.answered == 1
         await pilot.press("ctrl+q")

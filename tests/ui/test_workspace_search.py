@@ -57,7 +57,7 @@ async def test_a_failed_build_says_why_in_the_search_screen(sample_vault, monkey
 
 async def test_a_source_the_first_build_could_not_convert_is_named_in_a_notice(sample_vault, monkeypatch):
     from tests.core import formats_samples as samples
-    from wikitui.core.faults import CRASH_CONVERTING_ENV
+    from wikitui.core.base.faults import CRASH_CONVERTING_ENV
 
     samples.make_pdf(sample_vault / "raw" / "broken.pdf", ("Quokka words never indexed",))
     monkeypatch.setenv(CRASH_CONVERTING_ENV, "broken.pdf")  # the index's child inherits it

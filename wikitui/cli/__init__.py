@@ -49,6 +49,8 @@ HANDLERS: dict[str, str | Callable[[argparse.Namespace], int]] = {
     "show": "history:cmd_show",
     "changes": "history:cmd_changes",
     "sync": "sync:cmd_sync",
+    "inbox": "inbox:cmd_inbox",
+    "research": "semantic:cmd_research",
 }
 
 
@@ -119,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    from wikitui.core.errors import WikituiError
+    from wikitui.core.base.errors import WikituiError
 
     for stream in (sys.stdout, sys.stderr):
         try:  # a page title in a terminal that cannot show it must not end in a traceback

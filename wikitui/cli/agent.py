@@ -13,7 +13,7 @@ def _headless():
         from wikitui.core.agent import headless
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith("wikitui"):
-            from wikitui.core.errors import WikituiError
+            from wikitui.core.base.errors import WikituiError
 
             raise WikituiError("the agent is not available in this installation of wikitui") from None
         raise

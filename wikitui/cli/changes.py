@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from wikitui.cli.common import dump, err, open_workspace
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 #: The actions of ``wikitui pending`` and whether each takes a changeset id.
 ACTIONS = {"list": False, "show": True, "apply": True, "reject": True}
@@ -109,7 +109,7 @@ def _one_line_conflict(exc) -> int:
 
 def _apply(ws, changeset, *, as_json: bool) -> int:
     from wikitui.core.changes.summary import held_by_review, held_lines
-    from wikitui.core.errors import Conflict
+    from wikitui.core.base.errors import Conflict
 
     # Every hunk, all or nothing, but those the second reviewer found wrong: the review screen starts
     # them rejected, so here they stay pending for a person to decide (DESIGN §8).
@@ -137,7 +137,7 @@ def _reject(ws, changeset, *, as_json: bool) -> int:
 
 def cmd_undo(args: argparse.Namespace) -> int:
     """``wikitui undo [--json]``: revert the last applied changeset (exit 1 when there is none)."""
-    from wikitui.core.errors import Conflict
+    from wikitui.core.base.errors import Conflict
 
     ws = open_workspace(args)
     try:

@@ -1,4 +1,4 @@
-"""``wikitui search`` asks the running workspace first (DESIGN §10 "a fast CLI"; :mod:`wikitui.core.live_server`).
+"""``wikitui search`` asks the running workspace first (DESIGN §10 "a fast CLI"; :mod:`wikitui.core.live.server`).
 
 A workspace that keeps ``.wikitui/live`` fresh and names a socket there holds the
 index open and warm: asking it costs a connection instead of reading posting
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 
-#: The protocol version spoken (:data:`wikitui.core.live_server.PROTOCOL`).
+#: The protocol version spoken (:data:`wikitui.core.live.server.PROTOCOL`).
 PROTOCOL = 1
 #: Seconds for the whole exchange (connecting, asking, the whole reply): a total deadline, not one per read,
 #: so a socket that trickles its reply a byte at a time is given up on in time too.
@@ -46,17 +46,17 @@ JOURNAL_NAME = "journal.json"
 
 
 def _socket_path(root: str) -> str | None:
-    from wikitui.core import live
+    from wikitui.core.live import heartbeat
 
     state = os.path.join(os.path.realpath(os.path.expanduser(root)), ".wikitui")
     if os.path.exists(os.path.join(state, JOURNAL_NAME)):
         return None  # an apply was interrupted: the command recovers it, then searches itself
     try:
-        with open(os.path.join(state, live.LIVE_FILE), "rb") as fh:
+        with open(os.path.join(state, heartbeat.LIVE_FILE), "rb") as fh:
             info = json.loads(fh.read(65536))
     except (OSError, ValueError, RecursionError):
         return None
-    if not isinstance(info, dict) or not isinstance(info.get("sock"), str) or not live.fresh(info):
+    if not isinstance(info, dict) or not isinstance(info.get("sock"), str) or not heartbeat.fresh(info):
         return None
     try:  # a socket of ours, not one another user (or a synced live file) points at
         st = os.stat(info["sock"])

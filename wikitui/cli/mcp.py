@@ -9,7 +9,7 @@ from wikitui.cli.common import open_workspace
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve the vault over MCP until the client hangs up; proposals stay pending."""
-    from wikitui.core.mcp import serve_stdio
+    from wikitui.core.mcp.server import serve_stdio
 
     ws = open_workspace(args)
     with ws:

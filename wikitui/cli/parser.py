@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 
 COMMANDS = ("init", "sample", "search", "links", "lint", "index", "ask", "ingest", "clip", "export", "eval", "pending",
-            "undo", "mcp", "serve", "completion", "history", "show", "changes", "sync")
+            "undo", "mcp", "serve", "completion", "history", "show", "changes", "sync", "inbox", "research")
 #: Options that take a value: their value is not a command name or a PATH.
 _VALUE_OPTIONS = ("--vault", "--model")
 
@@ -123,6 +123,11 @@ _COMMAND_HELP = {
     "clip": ("a web page or a document into raw/", "Fetch a web page's article (or copy a document) into raw/; "
              "never overwrites: a taken name gets a number, and an address already clipped is refused "
              "unless --refresh. Prints the new file's path."),
+    "inbox": ("new feed items, or an export's, into raw/inbox/", "Bring the new items of the feeds in "
+              "[inbox] feeds (or, with `import FILE|DIR`, of an export: browser bookmarks, Pocket, Instapaper, "
+              "Readwise, Raindrop, mbox/eml, Slack or Discord JSON, .vtt/.srt transcripts) into raw/inbox/ as "
+              "clipped sources, never the same item twice. Prints the new files' paths; exit status 3 when a "
+              "feed could not be read (the others came in)."),
     "export": ("a Marp page as slides (html, pdf, pptx)", "Export a `marp: true` page with marp-cli when it is "
                "installed, else as a self-contained HTML deck. Prints the file's path."),
     "pending": ("the pending changesets: list, show, apply or reject one", "List the changesets waiting for "
@@ -139,6 +144,11 @@ _COMMAND_HELP = {
     "serve": ("the workspace in a browser, on 127.0.0.1", "Run the workspace through textual-serve and print "
               "its address, with a random token: only a browser that opens that URL gets in. Only this machine "
               "can reach it unless --host says otherwise."),
+    "research": ("web sources on a topic, proposed as URLs to accept or reject", "Let the agent search the web "
+                 "(a search provider in [research] of the config) for sources on TOPIC; it proposes URLs with one "
+                 "line why each, which stay pending: nothing is fetched until you accept them. `research accept ID "
+                 "[URL...]` clips the URLs named (every undecided one when none is) into raw/, `research reject ID "
+                 "[URL...]` drops them, `research list` shows what is pending. ID may be `latest`."),
     "completion": ("a shell completion script (bash, zsh or fish)", "Print a completion script for SHELL; e.g. "
                    "`wikitui completion bash > ~/.local/share/bash-completion/completions/wikitui`."),
     "history": ("a page's versions, newest first (git, or wikitui's records)", "List a page's versions, newest "
@@ -174,6 +184,9 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         if name == "lint":
             p.add_argument("--semantic", action="store_true",
                            help="then the model's pass; its proposals stay pending (exit 3 on a model failure)")
+            p.add_argument("--challenge", metavar="PATH",
+                           help="compare a note or a folder (raw/inbox/) with the wiki: contradiction callouts and "
+                                "updates are proposed, pending (exit codes as --semantic)")
     elif name == "index":
         p.add_argument("--rebuild", action="store_true", help="rebuild the index from scratch")
     elif name == "ask":
@@ -203,6 +216,13 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--name", metavar="N", help="the new file's name (default: the title or the file's name)")
         p.add_argument("--refresh", action="store_true",
                        help="an address already in raw/: add a fresh copy beside it (slug-YYYY-MM-DD.md)")
+    elif name == "inbox":
+        p.add_argument("action", nargs="?", choices=("import",), metavar="import",
+                       help="read an export instead of the feeds")
+        p.add_argument("path", nargs="?", metavar="FILE|DIR", help="the export (a file or a folder)")
+        p.add_argument("--json", action="store_true", help='print {"added", "skipped", "problems", "left", "kinds"}')
+        p.add_argument("--no-fetch", action="store_true",
+                       help="do not fetch the pages of links and feed summaries (keep what the feed or export says)")
     elif name == "export":
         p.add_argument("page", metavar="PAGE", help="a Marp page's path, title or alias")
         p.add_argument("--format", choices=("html", "pdf", "pptx"), default="html", help="default html")
@@ -227,10 +247,15 @@ def _define_command(name: str, p: argparse.ArgumentParser) -> None:
         p.add_argument("--no-push", action="store_true", help="only bring the upstream's commits in")
         p.add_argument("--json", action="store_true",
                        help='print {"upstream", "incoming", "outgoing", "written", "conflicts", "pushed", ...}')
+    elif name == "research":
+        p.add_argument("words", nargs="+", metavar="TOPIC | accept ID [URL...] | reject ID [URL...] | list",
+                       help="a topic to research, or what to do with a proposal")
+        p.add_argument("--ingest", action="store_true", help="accept: queue the clipped sources for a batch ingest")
+        p.add_argument("--json", action="store_true", help="print JSON")
     elif name == "completion":
         p.add_argument("shell", choices=("bash", "zsh", "fish"), metavar="SHELL", help="bash, zsh or fish")
     _common(p, suppress=True)
-    if name in ("ask", "ingest", "eval", "lint", "sample"):
+    if name in ("ask", "ingest", "eval", "lint", "sample", "research"):
         _model_option(p, suppress=True)
 
 

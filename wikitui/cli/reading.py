@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 
 from wikitui.cli.common import dump, err, load_graph, open_workspace, vault_arg
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -68,7 +68,7 @@ def cmd_links(args: argparse.Namespace) -> int:
     backlinks = list(dict.fromkeys((b.source, b.link.line, b.link.context) for b in graph.backlinks(path)))
     unlinked = [(m.path, m.line, m.context) for m in graph.unlinked_mentions(path)]
     if args.json:
-        from wikitui.core.jsonstream import write_json
+        from wikitui.core.outputs.jsonstream import write_json
 
         write_json(sys.stdout, {
             "path": path,
@@ -90,6 +90,10 @@ def cmd_links(args: argparse.Namespace) -> int:
 
 def cmd_lint(args: argparse.Namespace) -> int:
     """``wikitui lint``: exit status 1 when any problem is found."""
+    if getattr(args, "challenge", None) is not None:
+        from wikitui.cli.semantic import cmd_lint_challenge
+
+        return cmd_lint_challenge(args)
     if getattr(args, "semantic", False):
         from wikitui.cli.semantic import cmd_lint_semantic
 
@@ -99,7 +103,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
     ws = open_workspace(args)
     report = run_lint(ws.vault, load_graph(ws))
     if args.json:
-        from wikitui.core.jsonstream import write_json
+        from wikitui.core.outputs.jsonstream import write_json
 
         write_json(sys.stdout, {"problems": (p.to_dict() for p in report.problems), "counts": report.counts})
     else:

@@ -28,8 +28,8 @@ from __future__ import annotations
 from enum import Enum
 from pathlib import Path
 
-from wikitui.core.errors import UnknownPage
-from wikitui.core.record import Record
+from wikitui.core.base.errors import UnknownPage
+from wikitui.core.base.record import Record
 from wikitui.core.vault.layout import Vault
 
 TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.changes.model import Changeset
     from wikitui.core.changes.pending import PendingStore
     from wikitui.core.changes.transaction import ApplyResult
-    from wikitui.core.live_server import SearchServer
+    from wikitui.core.live.server import SearchServer
     from wikitui.core.search.facade import SearchIndex
     from wikitui.core.search.results import UpdateStats
     from wikitui.core.vault.graph import LinkGraph
@@ -374,13 +374,13 @@ class Workspace:
         """Say in ``.wikitui/live`` that this workspace keeps the index current, until ``stop`` is set.
 
         Call it in a thread of its own once the index is READY and a watcher follows
-        the vault: ``wikitui search`` then skips its own scan (:mod:`wikitui.core.live`).
+        the vault: ``wikitui search`` then skips its own scan (:mod:`wikitui.core.live.heartbeat`).
         The heartbeat pauses while the index is not READY; the file goes when ``stop`` is set.
-        Meanwhile a socket answers those searches from this warm index (:mod:`wikitui.core.live_server`).
+        Meanwhile a socket answers those searches from this warm index (:mod:`wikitui.core.live.server`).
         """
         import time
 
-        from wikitui.core import live
+        from wikitui.core.live import heartbeat
 
         server = None
         started = time.time()  # the real start: each beat repeats it (only the heartbeat moves)
@@ -388,22 +388,22 @@ class Workspace:
             while not stop.is_set():
                 if self.index_state is IndexState.READY:
                     if server is None:  # it answers `wikitui search` itself from now on
-                        from wikitui.core.live_server import serve_workspace
+                        from wikitui.core.live.server import serve_workspace
 
                         server = self.live_server = serve_workspace(self)
-                    live.beat(self.vault, started=started, sock=server.path)
-                stop.wait(live.BEAT_S)
+                    heartbeat.beat(self.vault, started=started, sock=server.path)
+                stop.wait(heartbeat.BEAT_S)
         finally:
-            live.release(self.vault)
+            heartbeat.release(self.vault)
             if server is not None:
                 server.close()
             self.live_server = None
 
     def release_live(self) -> None:
         """This workspace no longer keeps the index current (it is closing): remove its live file and socket."""
-        from wikitui.core import live
+        from wikitui.core.live import heartbeat
 
-        live.release(self.vault)
+        heartbeat.release(self.vault)
         server = self.live_server
         if server is not None:
             server.close()
@@ -413,15 +413,15 @@ class Workspace:
 
         Call it from the main thread before running (the TUI, ``wikitui mcp``).
         """
-        from wikitui.core import live
+        from wikitui.core.live import heartbeat
 
-        return live.clean_up_on_signals(self.release_live)
+        return heartbeat.clean_up_on_signals(self.release_live)
 
     def kept_current_elsewhere(self) -> bool:
         """Whether another running workspace keeps this vault's index current (a fresh ``.wikitui/live``)."""
-        from wikitui.core import live
+        from wikitui.core.live import heartbeat
 
-        return live.is_live(self.vault)
+        return heartbeat.is_live(self.vault)
 
     # ------------------------------------------------------------------ closing
     def close(self) -> None:

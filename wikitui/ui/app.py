@@ -13,6 +13,7 @@ and shows it.
 from __future__ import annotations
 
 import threading
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping
 
@@ -24,7 +25,7 @@ from textual.screen import Screen
 
 from wikitui import gc_tuning
 from wikitui.core.vault.visible_text import visible
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.core.workspace import IndexState, Workspace
 from wikitui.ui.early_keys import EarlyKeys, KeyHandled
 from wikitui.ui.idle_lint import IdleLint
@@ -37,6 +38,8 @@ from wikitui.ui.vault_watch import watch_vault
 from wikitui.ui.widgets.page_tree import PreparedPages, prepare_pages
 
 if TYPE_CHECKING:
+    from textual.command import Provider
+
     from wikitui.core.vault.graph import LinkGraph
     from wikitui.ui.widgets.chat_pane import ChatPane
 
@@ -48,13 +51,6 @@ def _open_in_browser(url: str) -> None:
     import webbrowser  # deferred: only an external link needs it
 
     webbrowser.open(url)
-
-
-def _page_switcher():
-    """The quick switcher provider, imported when the palette first opens."""
-    from wikitui.ui.commands import PageSwitcher
-
-    return PageSwitcher
 
 
 class WikituiApp(App[None]):
@@ -70,7 +66,6 @@ class WikituiApp(App[None]):
 
     CSS_PATH = "app.tcss"
     TITLE = "wikitui"
-    COMMANDS: ClassVar[set] = App.COMMANDS | {_page_switcher}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
         Binding("ctrl+r", "review", "Review", id="review"),
@@ -95,6 +90,9 @@ class WikituiApp(App[None]):
         # with this app's workspace, handed over explicitly.
         # (Textual declares MODES a ClassVar, yet reads it from the instance: this is the supported per-app override.)
         self.MODES = {"_default": self._workspace_screen}  # type: ignore[misc]
+        # The quick switcher, given what it reads (Textual reads COMMANDS from the instance too, like MODES).
+        self.COMMANDS = App.COMMANDS | {self._page_switcher}  # type: ignore[misc]
+        self._switcher: type[Provider] | None = None
         super().__init__()
         #: Remembered per-vault state (last page).
         self.vault_state = VaultState.load(workspace.vault)
@@ -109,7 +107,7 @@ class WikituiApp(App[None]):
         #: Keys typed while a screen settles (at launch, right after / or ctrl+p), handled once it is ready.
         self.early_keys = EarlyKeys(self)
         #: The background lint after idle minutes (off unless configured).
-        self.idle_lint = IdleLint(self)
+        self.idle_lint = IdleLint(self, workspace=workspace, turn_running=lambda: self.chat.busy)
         self._theme_errors: list[str] = []
         self._register_themes()
         self._choose_theme(theme)
@@ -193,13 +191,14 @@ class WikituiApp(App[None]):
                         f"wikitui keeps its own state in {vault.state_dir}", timeout=8)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         try:
-            from wikitui.core.config import load_settings
+            from wikitui.core.config.settings import load_settings
 
             settings = load_settings(self.workspace.vault)
             if settings.keymap:
                 self.set_keymap(settings.keymap)
             self.idle_lint.configure(settings)
             self.main.sync_schedule.configure(settings.sync_every_minutes, self.set_interval)
+            self.main.inbox.schedule.configure(settings.inbox_every_minutes, self.set_interval)
         except Exception as exc:
             self.notify(f"config: {exc}", severity="warning")
 
@@ -412,6 +411,17 @@ class WikituiApp(App[None]):
                  BatchReviewScreen: "Batch review (/review batch)"}.get(type(self.screen))
         self.push_screen(help_screen(self, MainScreen, first))
 
+    def _page_switcher(self) -> type[Provider]:
+        """The quick switcher provider, imported when the palette first opens and bound to this app's vault."""
+        from wikitui.ui.commands import SwitcherSource, page_switcher
+
+        if self._switcher is None:
+            self._switcher = page_switcher(SwitcherSource(
+                graph=lambda: self.workspace.graph,
+                recent=lambda: [loc.path for loc in self.main.navigator.history.entries()],
+                open_path=self.open_path))
+        return self._switcher
+
     def run_main_action(self, action: str) -> None:
         """Run a workspace action (a palette command) on the main screen."""
         self.call_later(self.main.run_action, action)
@@ -422,7 +432,8 @@ class WikituiApp(App[None]):
 
         yield from super().get_system_commands(screen)
         if isinstance(screen, MainScreen):
-            yield from workspace_commands(self)
+            yield from workspace_commands(run_action=self.run_main_action, themes=self.available_themes,
+                                          use_theme=partial(setattr, self, "theme"))
         else:
             yield from screen_commands(screen)
 

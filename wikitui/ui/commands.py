@@ -6,12 +6,17 @@ offers the pages visited most recently. Every action of the
 workspace is also a palette command (not every terminal delivers every key), and
 each theme can be chosen by name. On another screen (the review), the palette lists
 that screen's own keys instead (:func:`screen_commands`).
+
+Nothing here reaches into the app: the switcher is handed a :class:`SwitcherSource`
+(:func:`page_switcher` binds one to a provider class, as Textual builds providers
+itself), and the command lists are given what they run.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable
 
 from textual.app import SystemCommand
 from textual.binding import Binding
@@ -23,7 +28,7 @@ from wikitui.core.vault.visible_text import has_unsafe, visible_line
 from wikitui.ui.switcher_match import WordMatcher
 
 if TYPE_CHECKING:
-    from wikitui.ui.app import WikituiApp
+    from wikitui.core.vault.graph import LinkGraph
 
 #: Pages offered before anything is typed.
 DISCOVERY_LIMIT = 20
@@ -58,6 +63,10 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Mark reviewed", "The page is checked against its sources: no longer stale", "mark_reviewed"),
     ("Clip a web page or file into raw/…", "Fetch a URL or copy a file into raw/ as a new source, then open it",
      "clip"),
+    ("Inbox: bring in the feeds' new items", "Fetch the [inbox] feeds: new items go to raw/inbox/, not ingested yet "
+     "(wikitui inbox)", "inbox"),
+    ("Inbox: import an export…", "Bookmarks, Pocket/Instapaper/Readwise/Raindrop, mail, Slack or Discord, transcripts "
+     "into raw/inbox/ (wikitui inbox import)", "inbox_import"),
     ("Review batch", "A batch's changesets together: summary, then by page (/review batch)", "app.review_batch"),
     ("Reload", "Re-read the vault from disk", "reload"),
     ("Sync with upstream", "git: bring the upstream's commits in (wikitui's own merge), then push yours", "sync"),
@@ -65,9 +74,28 @@ WORKSPACE_COMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def page_names(app: "WikituiApp") -> list[tuple[str, str, str, str]]:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SwitcherSource:
+    """What the quick switcher reads and does, handed over by the app.
+
+    Attributes:
+        graph: The link graph now (None while it loads).
+        recent: The paths visited, oldest first (the navigation history).
+        open_path: Opens a page in the workspace.
+    """
+
+    graph: Callable[[], LinkGraph | None]
+    recent: Callable[[], list[str]]
+    open_path: Callable[[str], None]
+
+
+def page_switcher(source: SwitcherSource) -> type[Provider]:
+    """A quick switcher provider class bound to ``source`` (Textual makes one per palette opening)."""
+    return type("PageSwitcher", (PageSwitcher,), {"source": source})
+
+
+def page_names(graph: LinkGraph | None) -> list[tuple[str, str, str, str]]:
     """(text to match, vault path, title, help line) for every title, alias and path of the wiki."""
-    graph = app.workspace.graph
     if graph is None:
         return []
     out: list[tuple[str, str, str, str]] = []
@@ -82,26 +110,29 @@ def page_names(app: "WikituiApp") -> list[tuple[str, str, str, str]]:
 
 
 class PageSwitcher(Provider):
-    """Fuzzy quick switcher over page titles, aliases and paths; ``enter`` opens the page."""
+    """Fuzzy quick switcher over page titles, aliases and paths; ``enter`` opens the page.
+
+    Used through :func:`page_switcher`, which gives it its :attr:`source`.
+    """
+
+    source: ClassVar[SwitcherSource]
 
     async def startup(self) -> None:
         """Snapshot the names once per palette opening (the wiki may change later)."""
-        app: WikituiApp = self.app  # type: ignore[assignment]
-        self._names = page_names(app)
+        self._names = page_names(self.source.graph())
 
     def _open(self, path: str) -> None:
-        self.app.open_path(path)  # type: ignore[attr-defined]
+        self.source.open_path(path)
 
     async def discover(self) -> Hits:
         """Recent pages first, then the index."""
-        app: WikituiApp = self.app  # type: ignore[assignment]
-        graph = app.workspace.graph
+        graph = self.source.graph()
         if graph is None:
             return
         seen: list[str] = []
-        for loc in reversed(app.main.navigator.history.entries()):
-            if loc.path in graph.pages and loc.path not in seen:
-                seen.append(loc.path)
+        for path in reversed(self.source.recent()):
+            if path in graph.pages and path not in seen:
+                seen.append(path)
         if graph.vault.index_path in graph.pages and graph.vault.index_path not in seen:
             seen.append(graph.vault.index_path)
         for path in seen[:DISCOVERY_LIMIT]:
@@ -146,14 +177,21 @@ def _highlight(text: str, positions: tuple[int, ...], style) -> Content:
     return content
 
 
-def workspace_commands(app: "WikituiApp") -> Iterable[SystemCommand]:
-    """Every workspace action and every theme, as palette commands."""
+def workspace_commands(*, run_action: Callable[[str], object], themes: Iterable[str],
+                       use_theme: Callable[[str], object]) -> Iterable[SystemCommand]:
+    """Every workspace action and every theme, as palette commands.
+
+    Args:
+        run_action: Runs a workspace action (``"search"``, ``"focus_pane('wiki')"``...) on the workspace screen.
+        themes: The names of the themes there are.
+        use_theme: Switches to a theme by name.
+    """
     for title, help_text, action in WORKSPACE_COMMANDS:
-        yield SystemCommand(title, help_text, partial(app.run_main_action, action))
-    for name in sorted(app.available_themes):
+        yield SystemCommand(title, help_text, partial(run_action, action))
+    for name in sorted(themes):
         if name == "textual-ansi":
             continue
-        yield SystemCommand(f"Theme: {name}", f"Switch to the {name} theme (remembered)", partial(setattr, app, "theme", name))
+        yield SystemCommand(f"Theme: {name}", f"Switch to the {name} theme (remembered)", partial(use_theme, name))
 
 
 def screen_commands(screen: Screen) -> Iterable[SystemCommand]:

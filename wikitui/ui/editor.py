@@ -12,10 +12,38 @@ import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Protocol
 
 if TYPE_CHECKING:
-    from wikitui.ui.screens.main import MainScreen
+    from textual.app import App
+    from textual.notifications import SeverityLevel
+
+    from wikitui.core.workspace import Workspace
+
+
+class EditingScreen(Protocol):
+    """What editing needs of the screen that shows the page (the workspace screen)."""
+
+    workspace: Workspace
+
+    @property
+    def app(self) -> App[Any]:
+        """The app, suspended while the editor runs."""
+
+    @property
+    def current_path(self) -> str | None:
+        """The place shown."""
+
+    @property
+    def current_kind(self) -> str:
+        """What it is: "page", "source", "missing"."""
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """A toast."""
+
+    def page_edited(self, path: str) -> None:
+        """The page was changed outside: show it again."""
 
 
 class EditorError(Exception):
@@ -62,7 +90,7 @@ def run_editor(command: list[str], path: Path, cwd: Path) -> EditResult:
     return EditResult(done.returncode)
 
 
-def edit_shown_page(screen: MainScreen) -> None:
+def edit_shown_page(screen: EditingScreen) -> None:
     """Edit the page ``screen`` shows in the user's editor, the app suspended meanwhile; then show it again."""
     from textual.app import SuspendNotSupported
 

@@ -3,18 +3,25 @@ the semantic lint runs in a worker and leaves its proposals as a pending changes
 
 It never applies anything, runs at most once per idle period (a key starts a new
 period), and is off unless the config sets the minutes. The clock is an attribute,
-so tests move time instead of sleeping.
+so tests move time instead of sleeping. It is handed what it uses (the workspace, a
+way to ask whether a turn runs, the app for timers, workers and notices): it never
+looks anything up on the app.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.css.query import NoMatches
 
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from wikitui.core.workspace import Workspace
 
 #: Longest wait between two looks at the clock, in seconds.
 MAX_CHECK_S = 30.0
@@ -24,13 +31,19 @@ class IdleLint:
     """Watches the workspace for idleness and runs the background lint.
 
     Args:
-        app: The wikitui app (its workspace, workers, notifications, chat).
+        host: Where the timer, the worker and the notices run (the app).
+        workspace: The open vault the lint reads.
+        turn_running: Whether the agent runs a turn now (it may raise ``NoMatches`` while the
+            agent pane is not mounted yet: then none runs).
         clock: Seconds, monotonic (tests give their own).
         client: The model client for the lint (None: one for the settings).
     """
 
-    def __init__(self, app: Any, clock: Callable[[], float] = time.monotonic, client: Any = None) -> None:
-        self.app = app
+    def __init__(self, host: App[Any], *, workspace: Workspace, turn_running: Callable[[], bool],
+                 clock: Callable[[], float] = time.monotonic, client: Any = None) -> None:
+        self.host = host
+        self.workspace = workspace
+        self.turn_running = turn_running
         self.clock = clock
         self.client = client
         self.seconds: float | None = None
@@ -49,7 +62,7 @@ class IdleLint:
         self.seconds = minutes * 60 if minutes else None
         if self.seconds:
             self.last_activity = self.clock()
-            self.app.set_interval(min(MAX_CHECK_S, max(self.seconds / 4, 0.05)), self.check)
+            self.host.set_interval(min(MAX_CHECK_S, max(self.seconds / 4, 0.05)), self.check)
 
     def activity(self) -> None:
         """A key or a turn: the idle period starts again."""
@@ -58,7 +71,7 @@ class IdleLint:
 
     def _turn_running(self) -> bool:
         try:
-            return bool(self.app.chat.busy)
+            return bool(self.turn_running())
         except (LookupError, NoMatches):  # the agent pane is not mounted yet: no turn can run
             return False
 
@@ -69,27 +82,27 @@ class IdleLint:
         if self._turn_running():
             self.activity()
             return False
-        if self.clock() - self.last_activity < self.seconds or self.app.workspace.graph is None:
+        if self.clock() - self.last_activity < self.seconds or self.workspace.graph is None:
             return False
         if not getattr(self.settings, "model", None):
             return False  # no model: nothing to ask (the agent pane says how to configure one)
         self.ran_this_idle = self.running = True
-        self.app.run_worker(self._run(), group="background-lint", exclusive=True)
+        self.host.run_worker(self._run(), group="background-lint", exclusive=True)
         return True
 
     async def _run(self) -> None:
         from wikitui.core.agent.semantic_lint import background_lint
 
         try:
-            found = await background_lint(self.app.workspace, self.settings, client=self.client)
+            found = await background_lint(self.workspace, self.settings, client=self.client)
         except Exception as exc:  # a background job must not bring the app down: say it and go on
-            self.app.notify(f"Background lint failed: {exc}", severity="warning", timeout=8)
+            self.host.notify(f"Background lint failed: {exc}", severity="warning", timeout=8)
             return
         finally:
             self.running = False
         self.last = found
-        self.app.notify(notice_text(found), title="Background lint", timeout=12,
-                        severity="warning" if found.failed else "information")
+        self.host.notify(notice_text(found), title="Background lint", timeout=12,
+                         severity="warning" if found.failed else "information")
 
 
 def notice_text(found: Any) -> str:
@@ -98,7 +111,11 @@ def notice_text(found: Any) -> str:
         return "The model's pass did not finish; nothing is pending from it."
     problems = len(found.report.problems) if found.report is not None else 0
     cs = found.changeset
+    sources = getattr(found, "sources", None)
+    also = (f" {plural(len(sources.sources), 'web source')} proposed, nothing fetched: /research reviews them."
+            if sources is not None else "")
     if cs is None:
-        return f"{plural(problems, 'problem')} from the checks; the model proposed nothing."
+        nothing = "no page change proposed" if also else "the model proposed nothing"
+        return f"{plural(problems, 'problem')} from the checks; {nothing}.{also}"
     return (f"{plural(problems, 'problem')} from the checks; the model's proposals are pending as {cs.id} "
-            f"({plural(len(cs.files), 'file')}): ctrl+r to review. Nothing was applied.")
+            f"({plural(len(cs.files), 'file')}): ctrl+r to review. Nothing was applied.{also}")

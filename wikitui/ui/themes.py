@@ -184,7 +184,7 @@ def pick_theme(wanted: str | None, available: set[str]) -> tuple[str, str | None
 # ------------------------------------------------------------------ remembering
 def saved_theme(vault: object = None) -> str | None:
     """The theme name the configuration names (the vault's config, else the user's); None when unset."""
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     return load_settings(vault).theme
 
@@ -196,6 +196,6 @@ def save_theme(name: str) -> None:
         ConfigError: The config file cannot be updated (e.g. it is not valid TOML).
         OSError: It cannot be written.
     """
-    from wikitui.core.config import save_user_setting
+    from wikitui.core.config.settings import save_user_setting
 
     save_user_setting("theme", name)

@@ -246,17 +246,29 @@ def _adds_line(hunk, line: int) -> bool:
     return False
 
 
-def feedback(answer_missing: list[str], proposal_missing: list[tuple[str, str]]) -> str:
-    """The one message that returns unresolved citations to the model before the turn ends."""
+def feedback(answer_missing: list[str], proposal_missing: list[tuple[str, str]],
+             quotes: list[tuple[str, str]] | None = None) -> str:
+    """The one message that returns unresolved citations, and evidence its sources do not hold
+    (``quotes``: (page, what is wrong)), to the model before the turn ends."""
     parts = []
     if answer_missing:
         parts.append("your answer cites " + ", ".join(_shown(t) for t in answer_missing))
     if proposal_missing:
         parts.append("your proposals add " + ", ".join(f"{_shown(t)} (in {p})" for p, t in proposal_missing))
-    verb = "resolves" if len(answer_missing) + len(proposal_missing) == 1 else "resolve"
-    return ("[wikitui: citations checked: " + "; ".join(parts) + f", which {verb} to nothing. Cite pages that "
-            "exist (search or list_pages to find them) and raw paths that exist, fix the proposals with "
-            "propose_edit, or drop what you cannot back; then give your answer again in full.]")
+    text = ""
+    if parts:
+        verb = "resolves" if len(answer_missing) + len(proposal_missing) == 1 else "resolve"
+        text = ("[wikitui: citations checked: " + "; ".join(parts) + f", which {verb} to nothing. Cite pages that "
+                "exist (search or list_pages to find them) and raw paths that exist, fix the proposals with "
+                "propose_edit, or drop what you cannot back; then give your answer again in full.]")
+    if quotes:
+        listed = "; ".join(f"{why} (evidence for {page})" for page, why in quotes)
+        text += ("\n" if text else "") + (
+            "[wikitui: evidence checked: " + listed + ". Copy each quote exactly from a read of the source (or "
+            "give the line range read shows), then send the corrected evidence: propose_edit with the edit's new "
+            "text as both old and new and the fixed evidence, or propose_page again; drop a claim you cannot back. "
+            "Then give your answer again in full.]")
+    return text
 
 
 def _shown(target: str) -> str:

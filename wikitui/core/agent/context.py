@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from wikitui.core.agent.argcheck import ToolArgError, check_strings, decode_arguments
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 
 @dataclass(slots=True)
@@ -77,6 +77,8 @@ class Turn:
             kept by an ingest's write phase; None until then; not persisted).
         card: What a restored chat's card shows of the turn's changeset (see
             :func:`~wikitui.core.agent.transcript.card_summary`), once it is saved.
+        research: The turn's :class:`~wikitui.core.research.proposals.SourceFinder` when a search provider
+            is configured and the operation may search the web (not persisted).
     """
 
     number: int
@@ -92,6 +94,7 @@ class Turn:
     builder: Any = field(default=None, repr=False, compare=False)
     compact: bool | None = field(default=None, repr=False, compare=False)
     card: dict | None = field(default=None, repr=False, compare=False)
+    research: Any = field(default=None, repr=False, compare=False)
     _summary: list[Entry] | None = field(default=None, repr=False, compare=False)
 
     def summary_entries(self) -> list[Entry]:

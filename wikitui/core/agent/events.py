@@ -142,6 +142,14 @@ class ChangesetReady:
     changeset: Any
 
 
+@dataclass(slots=True)
+class SourcesProposed:
+    """The turn proposed web sources to clip (DESIGN §9): ``proposal`` is a pending
+    :class:`~wikitui.core.research.proposals.SourceProposal`, nothing fetched yet."""
+
+    proposal: Any
+
+
 @dataclass(slots=True, kw_only=True)
 class TurnUsage:
     """Tokens and cost of the current turn, and of the whole session so far.
@@ -206,6 +214,7 @@ class TurnFinished:
         failed: True when it ended with an :class:`AgentError`.
         awaiting_go: True after an ingest's plan: ``go()`` (or a steering message) continues.
         cut: True when the answer was cut off by the model's output limit (``finish_reason: length``).
+        sources: The web sources the turn proposed to clip (a pending ``SourceProposal``), or None.
 
     A failed or cancelled turn may still carry a ``changeset``: the proposals made before
     the failure, saved as pending (DESIGN §8: a turn's proposals are never lost).
@@ -218,3 +227,4 @@ class TurnFinished:
     failed: bool = False
     awaiting_go: bool = False
     cut: bool = False
+    sources: Any = None

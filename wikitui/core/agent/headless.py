@@ -23,9 +23,9 @@ from wikitui.core.agent.events import (
     TurnStarted,
     TurnUsage,
 )
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.visible_text import visible_stream
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 EXIT_OK, EXIT_NOTHING, EXIT_USER, EXIT_MODEL, EXIT_CONFLICT = 0, 1, 2, 3, 4
 
@@ -113,7 +113,7 @@ def _isatty(stream: TextIO) -> bool:
 
 def _open(workspace, model: str | None, err: TextIO):
     """Settings, graph and an up-to-date search index; raises WikituiError for user errors."""
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     settings = load_settings(workspace.vault, model)
     for warning in settings.warnings:

@@ -8,7 +8,7 @@ leans on). The lint prompt carries it; the model follows links from there.
 
 from __future__ import annotations
 
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 
 def pages_to_read(vault, graph, report) -> tuple[list[str], list[tuple[int, str]]]:
@@ -18,7 +18,7 @@ def pages_to_read(vault, graph, report) -> tuple[list[str], list[tuple[int, str]
     """
     special = {vault.index_path, vault.log_path}
     stale = list(dict.fromkeys(p.path for p in getattr(report, "problems", []) or []
-                               if p.check == "stale" and p.path in graph.pages and p.path not in special))
+                               if p.check in ("stale", "stale-claim") and p.path in graph.pages and p.path not in special))
     linked = []
     for path in graph.pages:
         if path in special or path in stale:

@@ -37,8 +37,8 @@ from wikitui.core.agent.llm_errors import (
     time_limit,
 )
 from wikitui.core.agent.window import DEFAULT_CONTEXT_TOKENS, PROBE_TIMEOUT, ContextWindow, probe_server, resolve_window
-from wikitui.core.config import Settings
-from wikitui.core.errors import ModelError
+from wikitui.core.config.settings import Settings
+from wikitui.core.base.errors import ModelError
 
 #: Context window assumed for models nothing knows (kept under its old name for callers).
 DEFAULT_CONTEXT_WINDOW = DEFAULT_CONTEXT_TOKENS

@@ -14,8 +14,8 @@ import os
 import re
 from typing import Any
 
-from wikitui.core.config import Settings, scrub
-from wikitui.core.errors import ModelError
+from wikitui.core.config.settings import Settings, scrub
+from wikitui.core.base.errors import ModelError
 
 #: The variable each provider reads its key from (for messages; litellm reads them itself).
 KEY_VARS = {

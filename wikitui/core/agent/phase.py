@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from wikitui.core.agent import citations
 from wikitui.core.agent.argcheck import MAX_ARGUMENTS_CHARS
@@ -37,11 +37,57 @@ from wikitui.core.agent.sources import sees_pictures
 from wikitui.core.agent.tools import ToolBox, describe_call
 from wikitui.core.agent.turn_catalog import Focus, TurnCatalog, turn_focus
 from wikitui.core.agent.toolschema import ToolArgError, parse_arguments
-from wikitui.core.config import scrub
-from wikitui.core.errors import WikituiError
+from wikitui.core.config.settings import scrub
+from wikitui.core.base.errors import WikituiError
 
 if TYPE_CHECKING:
-    from wikitui.core.agent.session import AgentSession
+    from wikitui.core.agent.context import TurnUsageTotals
+    from wikitui.core.agent.transcript import Transcript
+    from wikitui.core.agent.window import ContextWindow
+    from wikitui.core.config.settings import Settings
+
+
+class PhaseSession(Protocol):
+    """What a phase uses of its session (an :class:`~wikitui.core.agent.session.AgentSession`).
+
+    Named here so this module does not import the session that calls it. The
+    underscored members are the session's own state the loop still shares with it
+    (issue 22 point 2 makes the loop a collaborator with a public interface).
+    """
+
+    vault: Any
+    graph: Any
+    search_index: Any
+    overlay: Any
+    client: Any
+    settings: Settings
+    transcript: Transcript
+    turns: list[Turn]
+    totals: TurnUsageTotals
+    round_overheads: list[float]
+    prep_times: list[float]
+    _cancel: asyncio.Event
+    _running: bool
+    _told_compact: int | None
+    _sync: asyncio.Future | None
+
+    async def _emit(self, event: Any) -> None: ...
+    async def _note(self, turn: Turn, kind: str, text: str) -> None: ...
+    async def _emit_usage(self, turn: Turn, *, final: bool = True) -> None: ...
+    async def _finish(self, turn: Turn, builder: Any, text: str, *, awaiting_go: bool = False,
+                      cut: bool = False) -> TurnFinished: ...
+    async def _finish_cancelled(self, turn: Turn, partial: str) -> TurnFinished: ...
+    async def _finish_failed(self, turn: Turn, message: str, exit_code: int, *,
+                             partial: str = "") -> TurnFinished: ...
+    def _abandon(self, turn: Turn) -> None: ...
+    def _builder(self) -> Any: ...
+    def _add(self, turn: Turn, message: dict, *, description: str | None = None,
+             prompt: str | None = None) -> None: ...
+    async def _synced(self) -> None: ...
+    async def _window_info(self) -> ContextWindow: ...
+    def _count_tools(self, tools: list[dict]) -> int: ...
+    def _count_text(self, text: str) -> int: ...
+    def _count_message(self, message: dict) -> int: ...
 
 #: Said under an answer that rests on nothing the wiki showed (issue 25: ingest's "no tool calls" note, for ask).
 UNSOURCED = ("The model answered without calling any tool or citing anything: the answer may come from its own "
@@ -53,7 +99,7 @@ _LAST_ROUND = ("[wikitui: the tool budget for this turn is used up. Answer now w
                "what is left undone.]")
 
 
-async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_text: str, *, phase: str,
+async def run_phase(session: PhaseSession, turn: Turn, task: Task | str, user_text: str, *, phase: str,
                     attach_source: str | None = None, typed: str | None = None,
                     focus: Focus | None = None) -> TurnFinished:
     """Run one phase of ``session``'s ``turn`` until the model answers, fails or is cancelled.
@@ -82,7 +128,8 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         catalog = TurnCatalog(session.vault, session.graph, session.search_index,
                               focus or turn_focus(session.vault, turn))
         fitted = fit_first_request(session.vault, session.graph, task, window,
-                                   lambda small: session._count_tools(ToolBox.tool_schemas(small)),
+                                   lambda small: session._count_tools(ToolBox.tool_schemas(
+                                       small, turn.research is not None)),
                                    turn.entries[-1].message, session._count_text, session._count_message,
                                    model=session.settings.model or "",
                                    initial_context_tokens=session.settings.initial_context_tokens,
@@ -92,7 +139,7 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         budget, system, system_tokens = fitted.budget, fitted.system, fitted.system_tokens
         toolbox = ToolBox(session.vault, session.graph, session.search_index, turn.builder, phase,
                           budget.result_chars(), vision=sees_pictures(session.client), compact=fitted.compact,
-                          overlay=session.overlay)
+                          overlay=session.overlay, research=turn.research)
         tools = toolbox.schemas()
         if fitted.compact and session._told_compact != window.tokens:
             session._told_compact = window.tokens
@@ -131,8 +178,9 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
                 if not cited_once and not last:
                     cited_once = True  # returned to the model once at most (DESIGN §11)
                     missing = await asyncio.to_thread(_unresolved, session, turn, text)  # may read a PDF
-                    if missing[0] or missing[1]:
-                        session._add(turn, {"role": "user", "content": citations.feedback(*missing)})
+                    quotes = await asyncio.to_thread(_bad_evidence, turn)  # reads the sources the quotes name
+                    if missing[0] or missing[1] or quotes:
+                        session._add(turn, {"role": "user", "content": citations.feedback(*missing, quotes=quotes)})
                         # The chat shows the next answer in this one's place (kind "revising").
                         await session._emit(Notice("the answer's citations went back to the model once", "revising"))
                         continue
@@ -169,6 +217,10 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         if answer_missing or proposal_missing:
             unresolved = [*answer_missing, *(f"{t} (in {p})" for p, t in proposal_missing)]
             await session._note(turn, "citations", "Unresolved citations: " + ", ".join(unresolved))
+        quotes = await asyncio.to_thread(_bad_evidence, turn)
+        if quotes:
+            await session._note(turn, "citations", "Evidence its source does not hold (marked ⚠ in the review): "
+                                + "; ".join(f"{why} (for {page})" for page, why in quotes))
         return await session._finish(turn, turn.builder, turn.answer, cut=cut)
     except WikituiError as exc:  # ModelError, NoModelConfigured, ContextOverflow...
         partial = getattr(exc, "partial", "") if isinstance(exc, CutAnswer) else ""
@@ -183,7 +235,7 @@ async def run_phase(session: AgentSession, turn: Turn, task: Task | str, user_te
         if session.search_index is None and toolbox is not None:
             session.search_index = toolbox.search_index  # opened by the first search: keep it
 
-async def _request(session: AgentSession, turn: Turn, messages: list[dict], tools,
+async def _request(session: PhaseSession, turn: Turn, messages: list[dict], tools,
                    max_tokens: int) -> tuple[str, list[ToolCall], bool, str | None]:
     """One streamed model request, its answer capped at ``max_tokens`` (the room the request leaves, at least
     the window's share kept for it);
@@ -208,7 +260,7 @@ async def _request(session: AgentSession, turn: Turn, messages: list[dict], tool
         raise
     return "".join(parts), [], session._cancel.is_set(), None
 
-async def _tool(session: AgentSession, toolbox: ToolBox, call: ToolCall):
+async def _tool(session: PhaseSession, toolbox: ToolBox, call: ToolCall):
     try:
         args = parse_arguments(call.arguments_json)
     except ToolArgError:
@@ -223,7 +275,7 @@ async def _tool(session: AgentSession, toolbox: ToolBox, call: ToolCall):
     return outcome
 
 
-def _unresolved(session: AgentSession, turn: Turn, text: str) -> tuple[list[str], list[tuple[str, str]]]:
+def _unresolved(session: PhaseSession, turn: Turn, text: str) -> tuple[list[str], list[tuple[str, str]]]:
     """The unresolved citations of the answer, and those the turn's proposals add.
 
     Only an answer to a question is checked for its citations: a lint report or an ingest's
@@ -236,6 +288,11 @@ def _unresolved(session: AgentSession, turn: Turn, text: str) -> tuple[list[str]
     if turn.builder is not None:
         proposals = citations.builder_unresolved(turn.builder, session.graph)
     return answer, proposals
+
+
+def _bad_evidence(turn: Turn) -> list[tuple[str, str]]:
+    """(page, what is wrong) of each evidence quote of the turn's proposals that its source does not hold."""
+    return turn.builder.check_evidence() if turn.builder is not None else []
 
 
 def _assistant(text: str, calls: list[ToolCall]) -> dict:

@@ -12,7 +12,7 @@ import difflib
 import struct
 from pathlib import Path, PurePosixPath
 
-from wikitui.core.errors import UnknownPage, UnsafePath
+from wikitui.core.base.errors import UnknownPage, UnsafePath
 from wikitui.core.vault.layout import SCHEMA_FILE
 
 _IMAGE_TYPES = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".gif": "GIF", ".webp": "WebP", ".bmp": "BMP",

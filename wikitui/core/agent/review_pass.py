@@ -1,7 +1,8 @@
 """A second reviewer (DESIGN §11): ``review_model`` reads each hunk of a changeset before the human does.
 
-The model is shown every hunk (its id, file, the agent's reason, the diff) and the
-raw sources the page lists, and is asked to answer with JSON only:
+The model is shown every hunk (its id, file, the agent's reason, the diff) and, for a hunk
+that carries evidence, the source lines that evidence points at; the raw sources a page lists
+are shown whole only for pages whose hunks carry no evidence. It is asked to answer with JSON only:
 ``[{"hunk": id, "verdict": "ok"|"doubt"|"wrong", "note": "one line why"}]``.
 Each verdict goes on its hunk as ``hunk.review = {"verdict", "note", "model"}``
 (saved with the pending changeset); the review screen shows the notes and starts
@@ -18,8 +19,9 @@ from dataclasses import dataclass, replace
 
 from wikitui.core.agent.events import Done, TextDelta, Usage
 from wikitui.core.changes.model import Changeset
+from wikitui.core.vault.evidence import SourceTexts, evidence_source_lines, problem
 from wikitui.core.vault.page import load_frontmatter, split_frontmatter
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 VERDICTS = ("ok", "doubt", "wrong")
 #: Characters of each listed source shown to the reviewer, and of all of them together.
@@ -27,6 +29,8 @@ SOURCE_CHARS, SOURCES_TOTAL = 6_000, 24_000
 #: Characters of one hunk's diff shown to the reviewer, and of all hunks together (a big ingest must
 #: still fit a modest context window).
 HUNK_CHARS, HUNKS_TOTAL = 4_000, 48_000
+#: Source lines of one evidence shown to the reviewer.
+EVIDENCE_LINES = 12
 
 INSTRUCTIONS = """You review changes another model proposed to a personal markdown wiki, before a human does.
 For EACH hunk below, judge whether it is supported by the sources shown and consistent with the page:
@@ -68,6 +72,8 @@ def _sources_text(vault, changeset: Changeset) -> str:
     """The raw sources the changed pages list, each cut, within a total budget."""
     seen: list[str] = []
     for fc in changeset.files:
+        if any(h.evidence for h in fc.hunks):
+            continue  # its hunks come with the lines their claims draw on
         for src in _listed_sources(fc.new_text or fc.base_text):
             if src not in seen and vault.is_raw(src) and ".." not in src.split("/"):
                 seen.append(src)
@@ -88,13 +94,34 @@ def _sources_text(vault, changeset: Changeset) -> str:
         budget -= len(cut)
         more = "\n[cut]" if len(cut) < len(body) else ""
         parts.append(f"=== source {src} ===\n{cut}{more}")
-    return "\n\n".join(parts) if parts else "(the changed pages list no raw source)"
+    if parts:
+        return "\n\n".join(parts)
+    if any(h.evidence for fc in changeset.files for h in fc.hunks):
+        return "(each hunk below comes with the source lines its evidence points at)"
+    return "(the changed pages list no raw source)"
+
+
+def _evidence_text(hunk, texts: SourceTexts) -> str:
+    """The evidence of one hunk for the reviewer: each source's lines, numbered, or why there are none."""
+    parts = []
+    for ev in hunk.evidence:
+        why = problem(ev)
+        if why is not None:
+            parts.append(f"evidence {ev.source}: NOT FOUND: {why}")
+            continue
+        rows = evidence_source_lines(ev, texts, EVIDENCE_LINES)
+        span = f"{ev.start}" if ev.start == ev.end else f"{ev.start}-{ev.end}"
+        body = "\n".join(f"{n:>5}| {line}" for n, line in rows)
+        more = "\n      [more lines not shown]" if ev.end - ev.start + 1 > len(rows) else ""
+        parts.append(f"evidence {ev.source} lines {span}:\n{body}{more}")
+    return "\n".join(parts)
 
 
 def review_messages(vault, changeset: Changeset) -> list[dict]:
     """The request: instructions, then the sources, then every hunk with its id."""
     hunks: list[str] = []
     budget = HUNKS_TOTAL
+    texts = SourceTexts(vault)
     for fc in changeset.files:
         for h in fc.hunks:
             diff = "".join(h.lines) if h.lines else h.header
@@ -103,7 +130,9 @@ def review_messages(vault, changeset: Changeset) -> list[dict]:
                 diff = diff[:room] + "\n[hunk cut: judge only what is shown; say doubt when that is not enough]"
             budget -= len(diff)
             why = f" (reason: {fc.reason})" if fc.reason else ""
-            hunks.append(f"--- hunk {h.id}: {fc.action} {fc.display_path}{why}\n{h.header}\n{diff}")
+            evidence = _evidence_text(h, texts) if h.evidence else ""
+            hunks.append(f"--- hunk {h.id}: {fc.action} {fc.display_path}{why}\n{h.header}\n{diff}"
+                         + (f"\n{evidence}" if evidence else ""))
     user = (f"Sources:\n\n{_sources_text(vault, changeset)}\n\nHunks ({len(hunks)}):\n\n" + "\n\n".join(hunks)
             + "\n\nAnswer with the JSON list now.")
     return [{"role": "system", "content": INSTRUCTIONS}, {"role": "user", "content": user}]

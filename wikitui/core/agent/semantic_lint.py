@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from wikitui.core.agent.events import LintReady, TurnFinished, TurnUsage
 from wikitui.core.vault.visible_text import visible_stream
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 EXIT_CLEAN, EXIT_PROBLEMS, EXIT_MODEL = 0, 1, 3
 #: Where the background lint's transcripts go, under ``.wikitui/``.
@@ -46,6 +46,11 @@ class SemanticLint:
         return self.done.changeset if self.done is not None else None
 
     @property
+    def sources(self):
+        """The web sources the model proposed (a pending ``SourceProposal``; None without a search provider)."""
+        return self.done.sources if self.done is not None else None
+
+    @property
     def failed(self) -> bool:
         """Whether the model's pass failed or was cancelled."""
         return self.done is None or self.done.failed or self.done.cancelled
@@ -53,7 +58,8 @@ class SemanticLint:
     @property
     def problems_remain(self) -> bool:
         """Deterministic problems, or findings the model turned into proposals."""
-        return bool(self.report is not None and self.report.problems) or self.changeset is not None
+        return (bool(self.report is not None and self.report.problems) or self.changeset is not None
+                or self.sources is not None)
 
 
 async def semantic_lint(session, on_event=None) -> SemanticLint:
@@ -94,6 +100,7 @@ def _json_result(found: SemanticLint) -> dict:
             "files": [{"path": fc.final_path, "op": "new" if fc.action == "create" else fc.action,
                        "hunks": len(fc.hunks)} for fc in cs.files],
         },
+        "research": found.sources.id if found.sources is not None else None,
         "tokens": {"in": usage.prompt_tokens if usage else 0, "out": usage.completion_tokens if usage else 0},
         "cost": round(usage.cost, 6) if usage else 0.0,
     }
@@ -105,7 +112,8 @@ def run_semantic_lint(workspace, *, as_json: bool = False, model: str | None = N
 
     Without ``as_json``, stdout gets the deterministic problems (as ``wikitui lint``
     prints them) and then the model's report; with it, one JSON object:
-    ``{"problems", "counts", "report", "changeset": {"id", "files"} or null, "tokens", "cost"}``.
+    ``{"problems", "counts", "report", "changeset": {"id", "files"} or null, "research": id or null, "tokens",
+    "cost"}`` (``research``: the web sources proposed, pending, with a search provider configured).
     Progress and messages go to stderr.
 
     Returns:
@@ -130,7 +138,7 @@ def run_semantic_lint(workspace, *, as_json: bool = False, model: str | None = N
             return EXIT_MODEL if code == EXIT_PROBLEMS else code
         cs = found.changeset
         if as_json:
-            from wikitui.core.jsonstream import write_json
+            from wikitui.core.outputs.jsonstream import write_json
 
             write_json(out, _json_result(found))
         if cs is not None:

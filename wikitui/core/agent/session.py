@@ -32,19 +32,20 @@ from wikitui.core.agent.prompts import compact
 from wikitui.core.agent.prompts import fold as fold_prompt
 from wikitui.core.agent.prompts import ingest as ingest_prompt
 from wikitui.core.agent.prompts import lint as lint_prompt
+from wikitui.core.agent.prompts import research as research_prompt
 from wikitui.core.agent.prompts.system import INDEX_MARKER
 from wikitui.core.agent.reading import resolve_readable
 from wikitui.core.agent.recent_models import remember_model
 from wikitui.core.agent.sources import sees_pictures, unreadable_source
 from wikitui.core.agent.transcript import Transcript, chat_log, turns_from_records
-from wikitui.core.agent.turn_catalog import Focus, lint_focus
+from wikitui.core.agent.turn_catalog import Focus, lint_focus, source_focus
 from wikitui.core.agent.turn_end import TurnEndings
 from wikitui.core.agent.window import ContextWindow
-from wikitui.core.config import Settings
-from wikitui.core.errors import WikituiError
+from wikitui.core.config.settings import Settings
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.files import is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 Approver = Callable[[Any], Awaitable[Any]]
 
@@ -249,11 +250,57 @@ class AgentSession(TurnEndings):
         await self._emit(LintReady(report))
         await self._emit(Notice("lint: " + text.splitlines()[0]))
         turn = self._new_turn("lint", "health check")
+        turn.research = self.source_finder()  # with a search provider: web search for the sources to look for
         plan = reading_plan(self.vault, self.graph, report)
         short = lint_prompt.format_lint_report(report, limit=30, per_check=6)  # for a small window's compact pass
-        task = compact.Task(lint_prompt.lint_task(text, plan), compact.lint_task(short))
+        extra = research_prompt.LINT_SOURCES if turn.research is not None else ""
+        task = compact.Task(lint_prompt.lint_task(text, plan) + extra, compact.lint_task(short) + extra)
         focus = lint_focus(self.vault, self.graph, report)  # its catalog, when index.md is too big: those pages
         return await self._run(turn, task, "Health-check the wiki.", phase="write", typed="/lint", focus=focus)
+
+    def source_finder(self):
+        """A :class:`~wikitui.core.research.proposals.SourceFinder` for a turn, or None with no search provider."""
+        from wikitui.core.research.proposals import SourceFinder
+        from wikitui.core.research.provider import provider_from
+
+        provider = provider_from(self.settings.research)
+        return SourceFinder(provider) if provider is not None else None
+
+    async def research(self, topic: str, *, typed: str | None = None) -> TurnFinished:
+        """Search the web for sources on ``topic``; the URLs found are proposed, nothing fetched (DESIGN §9).
+
+        The turn ends with a pending :class:`~wikitui.core.research.proposals.SourceProposal`
+        (``TurnFinished.sources``) the person accepts or rejects URL by URL.
+        """
+        from wikitui.core.research.provider import NoSearchProvider
+
+        if self._running:
+            return await self._fail_early("research", topic, _busy())
+        finder = self.source_finder()
+        if finder is None:
+            return await self._fail_early("research", topic, NoSearchProvider())
+        topic = " ".join(topic.split())
+        if not topic:
+            return await self._fail_early("research", "", WikituiError("research needs a topic: /research TOPIC"))
+        turn = self._new_turn("research", topic)
+        turn.research = finder
+        text = research_prompt.research_task(topic)
+        return await self._run(turn, compact.Task(text, text), self._with_feedback(f"Research: {topic}"),
+                               phase="write", typed=typed or f"/research {topic}", focus=Focus(topic))
+
+    async def challenge(self, paths: list[str], *, label: str) -> TurnFinished:
+        """Compare new material (``paths``, vault-relative files) with the wiki: contradiction callouts and
+        updates are proposed where they disagree, as one pending changeset (``lint --challenge``)."""
+        if self._running:
+            return await self._fail_early("challenge", label, _busy())
+        if not paths:
+            return await self._fail_early("challenge", label, WikituiError(f"{label}: no file to compare"))
+        turn = self._new_turn("challenge", label)
+        text = research_prompt.challenge_task(paths)
+        message = f"Check the wiki's assumptions against {label}."
+        return await self._run(turn, compact.Task(text, text), self._with_feedback(message), phase="write",
+                               typed=f"lint --challenge {label}",
+                               focus=source_focus(self.vault, paths[0]) if len(paths) == 1 else Focus(label))
 
     async def file_answer(self) -> TurnFinished:
         """Propose the last answer as a page under the wiki's answers/ folder, linked from the pages it cites.

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from wikitui.core.agent.numbered import numbered
 from wikitui.core.agent.reading import describe_binary
-from wikitui.core.errors import WikituiError
-from wikitui.core.record import Record
+from wikitui.core.base.errors import WikituiError
+from wikitui.core.base.record import Record
 from wikitui.core.vault.formats import Conversion, kind_of, source_text
 
 #: A picture Pillow cannot open is described from its header when it is at most this large.

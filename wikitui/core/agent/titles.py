@@ -69,11 +69,13 @@ def _first_h1(text: str) -> str:
 
 def turn_title(op: str, prompt: str, root=None, source: str | None = None) -> str:
     """The changeset title of a turn: the source's title for an ingest, "Health check" for lint, else the question
-    (``Fold in: <question>`` for a fold)."""
+    (``Fold in: <question>`` for a fold, ``Assumptions checked against <path>`` for ``lint --challenge``)."""
     if op == "ingest" and source and root is not None:
         return source_title(root, source)
     if op == "lint":
         return "Health check"
     if op == "fold":
         return _one_line("Fold in: " + prompt, 80)
+    if op == "challenge":
+        return _one_line("Assumptions checked against " + prompt, 80)
     return _one_line(prompt, 80)

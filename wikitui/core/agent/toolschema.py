@@ -26,8 +26,13 @@ def _is_typeddict(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__annotations__") and hasattr(tp, "__total__")
 
 
-def type_schema(tp: Any) -> dict:
-    """The JSON schema of a Python annotation (str, int, float, bool, their unions, Literal, list[X], TypedDict)."""
+def type_schema(tp: Any, *, nested: bool = False) -> dict:
+    """The JSON schema of a Python annotation (str, int, float, bool, their unions, Literal, list[X], TypedDict).
+
+    A TypedDict says ``additionalProperties: false``; one nested in another (an edit's evidence items) leaves it
+    out, as the compact schemas do: the checks refuse other keys all the same, and each says it in tokens the
+    window has to hold.
+    """
     if tp in _SIMPLE:
         return {"type": _SIMPLE[tp]}
     origin = get_origin(tp)
@@ -39,15 +44,17 @@ def type_schema(tp: Any) -> dict:
         return {"type": _SIMPLE[type(values[0])], "enum": values}
     if origin is list:
         (item,) = get_args(tp) or (str,)
-        return {"type": "array", "items": type_schema(item)}
+        return {"type": "array", "items": type_schema(item, nested=nested)}
     if _is_typeddict(tp):
         hints = typing.get_type_hints(tp)
-        return {
+        schema: dict[str, Any] = {
             "type": "object",
-            "properties": {k: type_schema(v) for k, v in hints.items()},
+            "properties": {k: type_schema(v, nested=True) for k, v in hints.items()},
             "required": sorted(tp.__required_keys__),
-            "additionalProperties": False,
         }
+        if not nested:
+            schema["additionalProperties"] = False
+        return schema
     raise TypeError(f"no JSON schema for {tp!r}")
 
 
@@ -86,12 +93,16 @@ def function_schema(fn: Callable) -> dict:
     for name, param in sig.parameters.items():
         if name in ("self", "box"):  # a method's instance, a registered tool's tool box: not the model's
             continue
-        schema = dict(type_schema(hints[name]))
+        hint = hints[name]
+        optional = _without_none(hint)
+        if optional is not None and param.default is None:  # `X | None = None`: an optional X, no default shown
+            hint = optional
+        schema = dict(type_schema(hint))
         if name in arg_docs:
             schema["description"] = arg_docs[name]
         if param.default is inspect.Parameter.empty:
             required.append(name)
-        else:
+        elif param.default is not None:
             schema["default"] = param.default
         properties[name] = schema
     return {
@@ -102,6 +113,15 @@ def function_schema(fn: Callable) -> dict:
             "parameters": {"type": "object", "properties": properties, "required": required},
         },
     }
+
+
+def _without_none(tp: Any) -> Any:
+    """``X`` of an annotation ``X | None`` (None for any other annotation)."""
+    if get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if len(args) == 1 and len(get_args(tp)) == 2:
+            return args[0]
+    return None
 
 
 def _coerce(value: Any, schema: dict, where: str) -> Any:

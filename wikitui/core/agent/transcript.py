@@ -35,7 +35,7 @@ from pathlib import Path
 
 from wikitui.core.agent.argcheck import encodable
 from wikitui.core.agent.context import Entry, Turn, TurnUsageTotals
-from wikitui.core.config import Settings, scrub
+from wikitui.core.config.settings import Settings, scrub
 
 
 def new_session_id(now: _dt.datetime | None = None) -> str:

@@ -14,18 +14,19 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from wikitui.core.agent.context import Turn
-from wikitui.core.agent.events import AgentError, ChangesetReady, Notice, TurnFinished, TurnUsage
+from wikitui.core.agent.events import AgentError, ChangesetReady, Notice, SourcesProposed, TurnFinished, TurnUsage
 from wikitui.core.agent.titles import turn_title
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.agent.context import TurnUsageTotals
     from wikitui.core.agent.transcript import Transcript
-    from wikitui.core.config import Settings
+    from wikitui.core.config.settings import Settings
     from wikitui.core.vault.layout import Vault
 
 #: The ops a changeset records for each session operation (log.md's vocabulary).
-LOG_OP = {"ask": "query", "ingest": "ingest", "lint": "lint", "file": "query", "fold": "query"}
+LOG_OP = {"ask": "query", "ingest": "ingest", "lint": "lint", "file": "query", "fold": "query", "research": "query",
+          "challenge": "lint"}
 
 
 class TurnEndings:
@@ -57,7 +58,8 @@ class TurnEndings:
         await self._emit_usage(turn)
         if changeset is not None:
             await self._emit(ChangesetReady(changeset))
-        done = TurnFinished(turn.op, text, changeset, awaiting_go=awaiting_go, cut=cut)
+        sources = await self._save_sources(turn)
+        done = TurnFinished(turn.op, text, changeset, awaiting_go=awaiting_go, cut=cut, sources=sources)
         await self._emit(done)
         if changeset is not None and self.approver is not None:
             feedback = await self.approver(changeset)
@@ -95,7 +97,8 @@ class TurnEndings:
         await self._emit_usage(turn)
         if changeset is not None:
             await self._emit(ChangesetReady(changeset))
-        done = TurnFinished(turn.op, partial, changeset, cancelled=True)
+        sources = await self._save_sources(turn)
+        done = TurnFinished(turn.op, partial, changeset, cancelled=True, sources=sources)
         await self._emit(done)
         return done
 
@@ -116,7 +119,8 @@ class TurnEndings:
             await self._note(turn, "pending", _pending_line(changeset, "failure"))
             await self._emit(ChangesetReady(changeset))
         await self._emit_usage(turn)
-        done = TurnFinished(turn.op, "", changeset, failed=True)
+        sources = await self._save_sources(turn)
+        done = TurnFinished(turn.op, "", changeset, failed=True, sources=sources)
         await self._emit(done)
         return done
 
@@ -128,6 +132,8 @@ class TurnEndings:
         """
         turn.state = "cancelled"
         changeset = self._save_changeset(turn, turn.builder)
+        if turn.research is not None:  # the sources proposed so far stay pending too
+            turn.research.save(self.vault, _sources_topic(turn), turn.op)
         if changeset is not None:
             line = _pending_line(changeset, "cancel")
             self.transcript.append({"type": "event", "turn": turn.number, "kind": "pending", "text": line})
@@ -167,6 +173,21 @@ class TurnEndings:
         self.transcript.append({"type": "event", "turn": turn.number, "changeset": turn.card})
         return changeset
 
+    async def _save_sources(self, turn: Turn):
+        """The web sources the turn proposed, saved as a pending proposal (None when none); nothing is fetched."""
+        finder = turn.research
+        if finder is None:
+            return None
+        proposal = finder.save(self.vault, _sources_topic(turn), turn.op)
+        if proposal is None:
+            return None
+        n = len(proposal.sources)
+        await self._note(turn, "sources", f"{n} web source{'s' if n != 1 else ''} proposed ({proposal.id}); "
+                         "nothing is fetched until you accept them: the review in wikitui, or "
+                         f"`wikitui research accept {proposal.id} [URL...]`")
+        await self._emit(SourcesProposed(proposal))
+        return proposal
+
     async def _note(self, turn: Turn, kind: str, text: str) -> None:
         """A note the chat shows now and again when the conversation is restored."""
         self.transcript.append({"type": "event", "turn": turn.number, "kind": kind, "text": text})
@@ -186,6 +207,11 @@ class TurnEndings:
         result = self.on_event(event)
         if inspect.isawaitable(result):
             await result
+
+
+def _sources_topic(turn: Turn) -> str:
+    """What a turn's proposed web sources are about: the research topic, or the operation's sources pass."""
+    return turn.prompt if turn.op == "research" else f"{turn.op}: sources to look for"
 
 
 def _pending_line(changeset, why: str) -> str:

@@ -17,7 +17,7 @@ from wikitui.core.batch.events import AgentEvent, BatchEvent, BatchNotice, Sourc
 from wikitui.core.batch.preflight import prepare
 from wikitui.core.batch.queue import STATES, Batch, Entry
 from wikitui.core.batch.runner import EXIT_INTERRUPTED, BatchRunner
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 Confirm = Callable[[str], bool]
 

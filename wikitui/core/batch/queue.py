@@ -22,7 +22,7 @@ from pathlib import Path
 
 from wikitui.core.changes.builder import new_changeset_id
 from wikitui.core.changes.pending import PendingStore
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.files import atomic_write
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.statedir import ensure_state_dir
@@ -233,3 +233,19 @@ def proposed_elsewhere(vault: Vault) -> tuple[dict[tuple[str, str], str], set[st
             if e.changeset and e.sha256 and (store.folder / f"{e.changeset}.json").is_file():
                 out[(e.source, e.sha256)] = e.changeset
     return out, ids
+
+
+def queue_sources(vault: Vault, paths: list[str], selection: str, model: str | None) -> str:
+    """A new batch of ``paths`` (clipped sources, say), every one queued; ``wikitui ingest --resume`` runs it.
+
+    Returns:
+        The batch's id.
+    """
+    from wikitui.core.vault.staleness import file_sha256
+
+    entries = []
+    for path in dict.fromkeys(paths):
+        absolute = vault.root / path
+        entries.append(Entry(path, sha256=file_sha256(absolute) or "",
+                             size=absolute.stat().st_size if absolute.is_file() else 0))
+    return new_batch(vault, selection, model, entries).id

@@ -19,7 +19,7 @@ from typing import Protocol
 from wikitui.core.batch.review import ACCEPTED, REJECTED, BatchReview, SourceChanges
 from wikitui.core.changes.model import Changeset
 from wikitui.core.changes.transaction import ApplyResult
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 
 class Applier(Protocol):

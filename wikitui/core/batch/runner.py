@@ -46,7 +46,7 @@ from wikitui.core.batch.events import (
     SourceStarted,
 )
 from wikitui.core.batch.queue import Batch, Entry
-from wikitui.core.errors import ModelError
+from wikitui.core.base.errors import ModelError
 
 #: Sources failing one after another before the batch stops (the rest stays queued).
 MAX_FAILURES = 3
@@ -284,7 +284,7 @@ class BatchRunner:
         """The overlay of what the batch proposed before this run (a resume), still pending, in order."""
         from wikitui.core.changes.overlay import Overlay
         from wikitui.core.changes.pending import PendingStore
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
 
         overlay = Overlay(self.workspace.require_graph())
         store = PendingStore(self.workspace.vault)

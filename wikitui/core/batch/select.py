@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikitui.core.batch.queue import Entry, proposed_elsewhere
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.staleness import SourceRecords, file_sha256, page_sources, resolver_for_graph
 
 _GLOB_CHARS = re.compile(r"[*?\[]")

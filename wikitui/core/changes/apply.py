@@ -32,10 +32,11 @@ from wikitui.core.changes.lock import write_lock
 from wikitui.core.changes.policy import refusal_at_apply
 from wikitui.core.changes.recovery import recover_locked
 from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
-from wikitui.core.errors import UnsafePath, WikituiError
+from wikitui.core.base.errors import UnsafePath, WikituiError
 from wikitui.core.vault.files import encode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
+from wikitui.core.vault.evidence import evidence_summary
 from wikitui.core.vault.log_md import review_usage
 
 __all__ = ["ApplyResult", "apply_changeset", "apply_hunks"]
@@ -208,11 +209,14 @@ def _own_line_in(fc: FileChange, base: str, new: str) -> tuple[int, int] | None:
 def carry_reviews(changeset: Changeset, rest: list[FileChange]) -> None:
     """A second reviewer's notes and the person's reasons follow the hunks that stay pending (the same
     lines in the same file)."""
-    notes = {(path, tuple(h.lines), h.header if not h.lines else ""): (h.review, h.reason)
-             for fc in changeset.files for h in fc.hunks if h.review or h.reason for path in {fc.path, fc.final_path}}
+    notes = {(path, tuple(h.lines), h.header if not h.lines else ""): (h.review, h.reason, h.evidence)
+             for fc in changeset.files for h in fc.hunks if h.review or h.reason or h.evidence
+             for path in {fc.path, fc.final_path}}
     for fc in rest if notes else []:
         for h in fc.hunks:
-            h.review, h.reason = notes.get((fc.path, tuple(h.lines), h.header if not h.lines else ""), (None, ""))
+            h.review, h.reason, evidence = notes.get((fc.path, tuple(h.lines), h.header if not h.lines else ""),
+                                                     (None, "", []))
+            h.evidence = list(evidence)
 
 
 def _hunks_note(applied: list[str], total: int) -> str:
@@ -306,7 +310,8 @@ def _apply(
     history_rel = next_record_path(vault, changeset)
     history_data = record_for_apply(vault, changeset, writes, applied)
 
-    log_fields: dict[str, Any] = {"model": changeset.model, "hunks": _hunks_note(applied, len(all_ids))}
+    log_fields: dict[str, Any] = {"model": changeset.model, "hunks": _hunks_note(applied, len(all_ids)),
+                                  "evidence": evidence_summary(_applied_evidence(changeset, set(applied)))}
     if not changeset.usage_logged:
         log_fields.update(tokens=changeset.tokens, cost=changeset.cost, review=review_usage(changeset.review))
     tx = WriteTransaction(vault, graph, "apply", changeset.id, writes)
@@ -326,13 +331,41 @@ def _apply(
     result.merged = [p.fc.path for p in plans if p.merged or p.fc.path in late or (p.at in late)]
     result.take(outcome)
     result.unresolved_links = unresolved_in(graph, [*result.written, *(linked_to_removed - set(removed))])
+    try:
+        _record_claims(vault, graph, changeset, set(applied), result.written, removed)
+    except Exception as exc:  # noqa: BLE001 - a cache of verdicts: never worth failing an apply for
+        result.warnings.append(f"claim records not updated: {exc}")
     return result
+
+
+def _applied_evidence(changeset: Changeset, applied: set[str]) -> list:
+    return [ev for fc in changeset.files for h in fc.hunks if h.id in applied for ev in h.evidence]
+
+
+def _record_claims(vault: Vault, graph: LinkGraph, changeset: Changeset, applied: set[str], written: list[str],
+                   removed: list[str]) -> None:
+    """Record the applied claims' evidence with the hash of the source lines as they are now (DESIGN §11)."""
+    from wikitui.core.vault.claims import ClaimRecords
+    from wikitui.core.vault.evidence import SourceTexts, check_evidence
+
+    records = ClaimRecords(vault)
+    for rel in removed:
+        records.forget(rel)
+    texts = SourceTexts(vault)
+    done = set(written)
+    for fc in changeset.files:
+        evidence = [ev for h in fc.hunks if h.id in applied for ev in h.evidence]
+        page = fc.final_path if fc.final_path in done else fc.path if fc.path in done else None
+        if page is None or not evidence:
+            continue
+        text = text_of(vault, page) or ""
+        records.record(page, text, [check_evidence(graph, ev, texts) for ev in evidence], texts)
 
 
 def _prune_history(vault: Vault, warnings: list[str]) -> None:
     """Keep the newest ``history_keep`` apply records (undo's before-images, a page's history without git)."""
     from wikitui.core.changes.undo import prune_records
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     try:
         prune_records(vault, load_settings(vault).history_keep)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from wikitui.core.changes.assets import is_asset_path, is_binary_data
 from wikitui.core.changes.builder import ChangesetBuilder, ProposalError, _Entry
 from wikitui.core.changes.model import sha256_bytes
-from wikitui.core.errors import UnsafePath
+from wikitui.core.base.errors import UnsafePath
 from wikitui.core.vault.files import decode_exact
 from wikitui.core.vault.visible_text import describe, path_unsafe
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 
 def propose_asset(builder: ChangesetBuilder, rel: str, content: bytes | str, reason: str = "") -> str:

@@ -11,7 +11,7 @@ from wikitui.core.vault.layout import Vault
 
 def author_of(vault: Vault) -> str | None:
     """The name this vault's changes are made under here (None: neither the config nor git names one)."""
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     try:
         configured = load_settings(vault).author

@@ -28,18 +28,20 @@ from wikitui.core.changes.model import (  # noqa: F401  (re-exported: the public
 )
 from wikitui.core.changes.diffs import Hunk
 from wikitui.core.changes.drafts import Draft, Entry as _Entry
+from wikitui.core.changes.evidence_hunks import add_footnotes, attach, schema_wants_footnotes
 from wikitui.core.changes.overlay import Overlay
 from wikitui.core.changes.policy import check_proposal, page_policy, proposal_allowed
 from wikitui.core.changes.proposal_text import check_text as _check_text, line_delta as _line_delta
 from wikitui.core.changes.relink import rewrite_links_for_move
 from wikitui.core.changes.text_edits import EditError, apply_edits, newline_style, to_style
 from wikitui.core.changes.updated import bump_updated
-from wikitui.core.errors import UnsafePath
+from wikitui.core.base.errors import UnsafePath
+from wikitui.core.vault.evidence import Evidence, SourceTexts, check_evidence, from_argument, problem, short_claim
 from wikitui.core.vault.files import decode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import SCHEMA_FILE, Vault
 from wikitui.core.vault.visible_text import describe, path_unsafe, proposal_control
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 __all__ = ["ACTIONS", "Changeset", "ChangeStats", "ChangesetBuilder", "FileChange", "FileConflict", "Hunk",
            "ProposalError", "make_file_change", "new_changeset_id", "sha256_bytes"]
@@ -212,27 +214,96 @@ class ChangesetBuilder:
         """The page's ``llm:`` policy, read from the page on disk (:mod:`wikitui.core.changes.policy`)."""
         check_proposal(entry.orig, entry.base_text if entry.exists else None, new_text, action=action)
 
+    # --------------------------------------------------------------- evidence
+    @staticmethod
+    def _evidence_of(items: object, claim: str, rel: str) -> list[tuple[str, Evidence]]:
+        """(the words it backs, the evidence) of each item the model sent; checked before anything is recorded."""
+        if items is None:
+            return []
+        if not isinstance(items, list):
+            raise ProposalError(f"{rel}: evidence must be a list of {{\"source\", \"quote\"}} objects")
+        out = []
+        for item in items:
+            if not isinstance(item, dict):
+                raise ProposalError(f"{rel}: each evidence item is an object {{\"source\", \"quote\" or \"lines\"}}")
+            try:
+                ev = from_argument(item, claim)
+            except ValueError as exc:
+                raise ProposalError(f"{rel}: {exc}; nothing of this call was recorded") from None
+            words = str(item.get("claim") or "").strip() or claim
+            out.append((words, ev))
+        return out
+
+    @staticmethod
+    def _keep_evidence(entry: _Entry, claims: list[tuple[str, Evidence]], *, whole: bool = False) -> None:
+        """Keep a proposal's evidence on its entry: new evidence for a claim replaces the claim's old one, and
+        evidence of claims the text no longer holds is dropped (a rewrite, or an edit of the claim itself)."""
+        if not claims and not entry.evidence:
+            return
+        text = entry.text or ""
+        renewed = {short_claim(words) for words, _ in claims}
+        kept = [(words, ev) for words, ev in entry.evidence
+                if short_claim(words) not in renewed and (words.strip() in text if words.strip() else not whole)]
+        entry.evidence = kept + claims
+
+    def check_evidence(self) -> list[tuple[str, str]]:
+        """Check every quote proposed so far against its source (DESIGN §11): (page, what is wrong) of each
+        that does not match; each evidence now says where it was found."""
+        texts = SourceTexts(self.vault)
+        out: list[tuple[str, str]] = []
+        for entry in self._order:
+            if entry.text is None or not entry.evidence:
+                continue
+            checked = []
+            for words, ev in entry.evidence:
+                ev = check_evidence(self.graph, ev, texts)
+                checked.append((words, ev))
+                why = problem(ev)
+                if why is not None:
+                    out.append((entry.current, why))
+            entry.evidence = checked
+        return out
+
+    def has_evidence(self) -> bool:
+        """Whether any proposal of this turn carries evidence."""
+        return any(e.evidence for e in self._order if e.text is not None)
+
     # -------------------------------------------------------------- proposals
     def edit(self, path: str, edits: list[dict], reason: str = "") -> str:
         """Propose exact search/replace edits to an existing page.
 
         Args:
             path: The page, relative to the wiki folder or the vault.
-            edits: ``[{"old": str, "new": str}]``; each ``old`` must occur exactly once.
+            edits: ``[{"old": str, "new": str, "evidence"?: [...]}]``; each ``old`` must occur exactly
+                once. An edit whose ``new`` is its ``old``, with evidence, only gives its claim new evidence.
             reason: Why.
 
         Raises:
-            ProposalError: The path is refused or missing, or an ``old`` is missing or
-                ambiguous. No edit of the call is recorded then.
+            ProposalError: The path is refused or missing, an ``old`` is missing or ambiguous,
+                or an evidence item is malformed. No edit of the call is recorded then.
         """
         rel = self._resolve(path)
+        claims: list[tuple[str, Evidence]] = []
+        plain: list[dict] = []
+        cited: list[str] = []  # evidence only: an edit whose new text is its old one, with evidence
         for edit in edits if isinstance(edits, list) else []:
             if isinstance(edit, dict):
                 _check_text(edit.get("new"), f'"new" of an edit to {rel}')
+                claims += self._evidence_of(edit.get("evidence"), str(edit.get("new") or ""), rel)
+                if edit.get("evidence") and isinstance(edit.get("old"), str) and edit.get("old") == edit.get("new"):
+                    cited.append(edit["old"])
+                    continue
+                edit = {k: v for k, v in edit.items() if k != "evidence"}
+            plain.append(edit)
         entry = self._lookup(rel, must_exist=True)
         assert entry is not None and entry.text is not None
+        for words in cited:
+            if not words.strip() or words.replace("\r\n", "\n") not in entry.text.replace("\r\n", "\n"):
+                raise ProposalError(f"{rel}: the text given for new evidence is not on the page as proposed; "
+                                    "copy the claim's words exactly (an edit's new text); nothing was recorded")
+        edits = plain
         try:
-            new = apply_edits(entry.text, edits)
+            new = apply_edits(entry.text, edits) if edits or not cited else entry.text
         except EditError as exc:
             raise ProposalError(f"{rel}: {exc}") from None
         _check_controls(rel, entry.text, new)
@@ -240,11 +311,15 @@ class ChangesetBuilder:
         self._check_policy(entry, new)
         delta = _line_delta(entry.text, new)
         entry.text = new
-        entry.edited = True
+        entry.edited = entry.edited or bool(edits)
         self._register(entry, reason)
-        return f"recorded {plural(len(edits), 'edit')} to {rel} ({delta})"
+        self._keep_evidence(entry, claims)
+        if not edits:
+            return f"recorded new evidence for {plural(len(cited), 'claim')} on {rel}{_evidence_note(claims)}"
+        return f"recorded {plural(len(edits), 'edit')} to {rel} ({delta}){_evidence_note(claims)}"
 
-    def new_page(self, path: str, content: str, reason: str = "", *, carried: str = "") -> str:
+    def new_page(self, path: str, content: str, reason: str = "", *, carried: str = "",
+                 evidence: list[dict] | None = None) -> str:
         """Propose a new page, or a whole new text for an existing one.
 
         A rewrite keeps the file's byte-order mark and line-ending style.
@@ -255,6 +330,8 @@ class ChangesetBuilder:
             reason: Why.
             carried: Text of another page this content takes in (a merge): the control
                 characters it holds are the human's, not added by the proposal.
+            evidence: ``[{"source", "quote"?, "lines"?, "claim"?}]``: what the page's claims draw on
+                (without ``claim``, the page as a whole).
 
         Raises:
             ProposalError: The path is refused, or the content is not text or adds a
@@ -264,6 +341,7 @@ class ChangesetBuilder:
         if not isinstance(content, str):
             raise ProposalError("content must be the page's full markdown text")
         _check_text(content, f"the content of {rel}")
+        claims = self._evidence_of(evidence, "", rel)
         if content and not content.endswith("\n"):
             content += "\n"
         entry = self._lookup(rel, must_exist=False)
@@ -272,7 +350,8 @@ class ChangesetBuilder:
         if entry is None:
             entry = _Entry(rel, False, None, "", content.replace("\r\n", "\n"))
             self._register(entry, reason)
-            return f"recorded new page {rel} ({plural(content.count(chr(10)), 'line')})"
+            self._keep_evidence(entry, claims, whole=True)
+            return f"recorded new page {rel} ({plural(content.count(chr(10)), 'line')}){_evidence_note(claims)}"
         before = entry.text if entry.text is not None else entry.base_text
         style_of = entry.base_text or before
         bom = _BOM if style_of.startswith(_BOM) else ""
@@ -283,8 +362,9 @@ class ChangesetBuilder:
         entry.text = new
         entry.edited = True
         self._register(entry, reason)
+        self._keep_evidence(entry, claims, whole=True)
         what = "new page" if not entry.exists else "rewrite of"
-        return f"recorded {what} {rel} ({delta})"
+        return f"recorded {what} {rel} ({delta}){_evidence_note(claims)}"
 
     def delete(self, path: str, reason: str = "") -> str:
         """Propose deleting a page.
@@ -428,28 +508,23 @@ class ChangesetBuilder:
         """
         if op not in OPS:
             raise ValueError(f"unknown operation {op!r}; expected one of {', '.join(OPS)}")
+        footnotes = False
+        if self.has_evidence():
+            self.check_evidence()
+            footnotes = schema_wants_footnotes(self.vault)
         files: list[FileChange] = []
         for entry in self._order:
             reason = "; ".join(entry.reasons)
             i = len(files)
-            if not entry.exists:
-                if entry.text is not None:
-                    files.append(make_file_change(i, entry.orig, "create", None, "", entry.text, reason=reason,
-                                                  binary=entry.binary))
-            elif entry.text is None:
-                files.append(make_file_change(i, entry.orig, "delete", entry.base_hash, entry.base_text, "", reason=reason))
-            else:
-                # An edit keeps the page's `updated:` current, as a hunk of its own the user decides.
-                # Not on a page with an `llm:` policy: changing the date would be refused at apply.
-                bump = entry.edited and page_policy(entry.base_text) is None
-                text, own = bump_updated(entry.base_text, entry.text) if bump else (entry.text, None)
-                if entry.dest:
-                    files.append(make_file_change(
-                        i, entry.orig, "move", entry.base_hash, entry.base_text, text, entry.dest, reason, own_line=own
-                    ))
-                elif text != entry.base_text:
-                    files.append(make_file_change(i, entry.orig, "edit", entry.base_hash, entry.base_text, text,
-                                                  reason=reason, own_line=own, binary=entry.binary))
+            text_now = entry.text
+            if footnotes and entry.text is not None and entry.evidence and not entry.binary:
+                entry.text = add_footnotes(entry.text, entry.evidence)
+            try:
+                self._build_file(files, entry, i, reason)
+            finally:
+                entry.text = text_now  # the turn's drafts stay as proposed; the footnotes are the changeset's
+            if files and len(files) > i and entry.evidence:
+                attach(files[i], entry.evidence)
         if not files:
             return None
         now = _dt.datetime.now()
@@ -457,3 +532,31 @@ class ChangesetBuilder:
             id=self.changeset_id, op=op, title=title, created=now.isoformat(timespec="seconds"),
             model=model, tokens=tokens, cost=cost, files=files,
         )
+
+    def _build_file(self, files: list[FileChange], entry: _Entry, i: int, reason: str) -> None:
+        """Append the file change of one entry (nothing when it changes nothing)."""
+        if not entry.exists:
+            if entry.text is not None:
+                files.append(make_file_change(i, entry.orig, "create", None, "", entry.text, reason=reason,
+                                              binary=entry.binary))
+        elif entry.text is None:
+            files.append(make_file_change(i, entry.orig, "delete", entry.base_hash, entry.base_text, "", reason=reason))
+        else:
+            # An edit keeps the page's `updated:` current, as a hunk of its own the user decides.
+            # Not on a page with an `llm:` policy: changing the date would be refused at apply.
+            bump = entry.edited and page_policy(entry.base_text) is None
+            text, own = bump_updated(entry.base_text, entry.text) if bump else (entry.text, None)
+            if entry.dest:
+                files.append(make_file_change(
+                    i, entry.orig, "move", entry.base_hash, entry.base_text, text, entry.dest, reason, own_line=own
+                ))
+            elif text != entry.base_text:
+                files.append(make_file_change(i, entry.orig, "edit", entry.base_hash, entry.base_text, text,
+                                              reason=reason, own_line=own, binary=entry.binary))
+
+
+def _evidence_note(claims: list) -> str:
+    """What the confirmation says of the evidence recorded with a proposal."""
+    if not claims:
+        return ""
+    return f"; {plural(len(claims), 'evidence item')} kept, checked against the sources when the turn ends"

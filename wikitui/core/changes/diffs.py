@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from wikitui.core.changes.hunk_groups import groups, groups_with_own
+from wikitui.core.vault.evidence import Evidence, evidence_list
 
 #: Lines of context around each change, as ``diff -u``.
 CONTEXT = 3
@@ -46,6 +47,8 @@ class Hunk:
         reason: The person's reason for the agent, written in the review (``e``) while the
             hunk is still undecided: it waits here, in the pending file, until the hunk is
             decided and the reason goes to the agent ("" when none).
+        evidence: The source lines its claims draw on (DESIGN §11 "Evidence"), as the agent gave
+            them and as the check found them; empty when none was given.
     """
 
     id: str
@@ -61,6 +64,7 @@ class Hunk:
     kind: str = "text"
     review: dict | None = None
     reason: str = ""
+    evidence: list[Evidence] = field(default_factory=list)
 
     @property
     def display_lines(self) -> list[str]:
@@ -83,12 +87,17 @@ class Hunk:
         return out
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict (``review`` only when a reviewer read the hunk, ``reason`` only when written)."""
+        """A JSON-ready dict (``review`` only when a reviewer read the hunk, ``reason`` only when written,
+        ``evidence`` only when given)."""
         data = asdict(self)
         if data["review"] is None:
             del data["review"]
         if not data["reason"]:
             del data["reason"]
+        if self.evidence:
+            data["evidence"] = [e.to_dict() for e in self.evidence]
+        else:
+            del data["evidence"]
         return data
 
     @classmethod
@@ -96,7 +105,8 @@ class Hunk:
         """The inverse of :meth:`to_dict`."""
         review, reason = data.get("review"), data.get("reason")
         return cls(**{**data, "review": review if isinstance(review, dict) else None,
-                      "reason": reason if isinstance(reason, str) else ""})
+                      "reason": reason if isinstance(reason, str) else "",
+                      "evidence": evidence_list(data.get("evidence"))})
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

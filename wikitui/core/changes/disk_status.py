@@ -17,7 +17,7 @@ from wikitui.core.changes.diffs import HunkMismatch, apply_hunks, merge_texts
 from wikitui.core.vault.files import encode_exact
 from wikitui.core.changes.model import sha256_bytes
 from wikitui.core.changes.transaction import text_of
-from wikitui.core.errors import UnsafePath
+from wikitui.core.base.errors import UnsafePath
 from wikitui.core.vault.layout import Vault
 
 __all__ = ["DiskStatus", "disk_status"]

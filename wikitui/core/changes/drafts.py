@@ -35,6 +35,8 @@ class Entry:
     reasons: list[str] = field(default_factory=list)
     edited: bool = False  # the agent changed its content (not only links a move rewrote)
     binary: bool = False  # a chart's picture (changes.assets)
+    #: (the words it backs, the evidence) of each claim proposed for the file (core.vault.evidence)
+    evidence: list = field(default_factory=list)
 
     @property
     def current(self) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
-from wikitui.core import faults
+from wikitui.core.base import faults
 from wikitui.core.vault.files import file_mode, sync_dir, temp_path, unlink_quietly, write_temp
 
 _AT_FDCWD = -100

@@ -17,7 +17,7 @@ import subprocess
 import time
 from typing import Any, TypedDict
 
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.layout import Vault
 
 #: Used only when the repository has no identity configured.
@@ -83,7 +83,7 @@ def identity_args(vault: Vault) -> list[str]:
 
 def _identity_args(vault: Vault) -> list[str]:
     """``-c user.name=...`` for the config's ``author``, and a fallback identity where the repository has none."""
-    from wikitui.core.config import load_settings
+    from wikitui.core.config.settings import load_settings
 
     try:
         configured = load_settings(vault).author

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikitui.core import faults
+from wikitui.core.base import faults
 from wikitui.core.changes.model import sha256_bytes
 from wikitui.core.changes.replace import Merge, late_saves, replace_checked
 from wikitui.core.vault.files import append_bytes, atomic_write

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from wikitui.core.errors import ReadOnlyVault, WikituiError
+from wikitui.core.base.errors import ReadOnlyVault, WikituiError
 from wikitui.core.vault.layout import Vault
 
 LOCK_NAME = "write.lock"

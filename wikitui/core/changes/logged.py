@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from wikitui.core.changes.versions import Version, page_versions
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.log_entries import LogEntry, read_log
 

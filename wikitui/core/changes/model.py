@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from wikitui.core.changes.assets import binary_hunk, format_binary_patch, from_base64, to_base64
 from wikitui.core.changes.diffs import Hunk, compute_hunks, format_file_patch
-from wikitui.core.errors import Conflict, WikituiError
+from wikitui.core.base.errors import Conflict, WikituiError
 from wikitui.core.vault.files import decode_exact, encode_exact
 
 #: File actions.

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from wikitui.core.changes.model import Changeset
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.files import atomic_write, json_bytes
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.statedir import ensure_state_dir

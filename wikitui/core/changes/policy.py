@@ -16,7 +16,7 @@ import re
 from wikitui.core.changes.diffs import Hunk, compute_hunks
 from wikitui.core.changes.model import ProposalError
 from wikitui.core.vault.page import load_frontmatter, split_frontmatter
-from wikitui.core.words import noun, plural
+from wikitui.core.base.words import noun, plural
 
 #: The frontmatter key and its values.
 KEY = "llm"

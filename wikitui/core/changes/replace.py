@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from wikitui.core import faults
+from wikitui.core.base import faults
 from wikitui.core.changes.exchange import create_new, maybe_partial, put_in, read_or_none, settled, swap_in
 from wikitui.core.vault.files import append_bytes, file_mode, sync_dir, temp_path, unlink_quietly, write_temp
 

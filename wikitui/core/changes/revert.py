@@ -28,7 +28,7 @@ from wikitui.core.changes.diffs import merge_texts, split_lines
 from wikitui.core.changes.logged import LoggedChange, LoggedFile, logged_change
 from wikitui.core.changes.model import Changeset, FileChange, make_file_change, new_changeset_id, sha256_bytes
 from wikitui.core.changes.updated import bump_updated
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.files import encode_exact
 from wikitui.core.vault.frontmatter_edit import FrontmatterEditError, frontmatter_value, set_frontmatter_keys
 from wikitui.core.vault.layout import Vault

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from wikitui.core.changes.file_merge import file_merge
 from wikitui.core.changes.journal import Journal, read_file_bytes
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.files import decode_exact, encode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
@@ -261,7 +261,7 @@ class WriteTransaction:
     def _regenerate_index(self, journal: Journal) -> None:
         """index.md's catalog from the pages as they are now (when it has the marker and changed)."""
         from wikitui.core.vault.catalog import INDEX_MARKER, regenerate_index
-        from wikitui.core.words import plural
+        from wikitui.core.base.words import plural
 
         index_rel = self.vault.index_path
         index_bytes = read_file_bytes(self.vault.root / index_rel)

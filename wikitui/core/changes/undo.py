@@ -24,7 +24,7 @@ from wikitui.core.changes.lock import write_lock
 from wikitui.core.changes.model import Changeset, FileConflict
 from wikitui.core.changes.recovery import recover_locked
 from wikitui.core.changes.transaction import ApplyResult, WriteTransaction, text_of, unresolved_in
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.catalog import INDEX_MARKER
 from wikitui.core.vault.files import atomic_write, decode_exact, json_bytes
 from wikitui.core.vault.graph import LinkGraph

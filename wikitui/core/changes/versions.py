@@ -22,7 +22,7 @@ import re
 from collections import deque
 from dataclasses import dataclass
 
-from wikitui.core.errors import UnknownPage, WikituiError
+from wikitui.core.base.errors import UnknownPage, WikituiError
 from wikitui.core.vault.files import decode_exact
 from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.visible_text import json_visible, visible_stream
 from wikitui.core.eval.runner import DEFAULT_TASK_TIMEOUT, RunStopped, run_eval
 from wikitui.core.eval.tasks import select
@@ -63,7 +63,7 @@ def main(*, vault: Path | None = None, model: str | None = None, only: str | Non
         err: Where progress and errors go (stderr).
         client: The model client (tests inject one with fast retries).
     """
-    from wikitui.core.config import NoModelConfigured, load_settings
+    from wikitui.core.config.settings import NoModelConfigured, load_settings
 
     # What the model, a page or a source says reaches the terminal shown, never obeyed (DESIGN §8).
     out, err = visible_stream(out or sys.stdout), visible_stream(err or sys.stderr)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wikitui.core.errors import ModelError, WikituiError
+from wikitui.core.base.errors import ModelError, WikituiError
 from wikitui.core.eval.fixture import PREPARE, task_vault
 from wikitui.core.eval.outcome import Outcome, snapshot, tool_uses
 from wikitui.core.eval.tasks import Task

@@ -16,7 +16,7 @@ import stat
 from pathlib import Path
 
 import wikitui
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 
 def _is_sample(path: Path) -> bool:

@@ -8,10 +8,12 @@ What this package owns:
   use), plus the sidecar ``<name>.chart.json`` that holds the spec; a spec is data,
   never code: no model-written code runs;
 - ``slides``: a ``marp: true`` page split into slides, and ``export`` of a deck
-  (marp-cli when it is on PATH, else ``deck_html``'s self-contained HTML deck).
+  (marp-cli when it is on PATH, else ``deck_html``'s self-contained HTML deck);
+- ``jsonstream``: JSON written as it is produced, for outputs that can be large
+  (``lint --json``, ``links --json``).
 
-What it may import: the standard library, ``wikitui.core.errors``, ``record``,
-``vault.files`` and ``vault.page`` (frontmatter), markdown-it-py; matplotlib only inside the
+What it may import: the standard library, ``wikitui.core.base.errors``, ``record``,
+``vault.files``, ``vault.page`` and ``vault.visible_text`` (frontmatter), markdown-it-py; matplotlib only inside the
 functions that render. Never Textual or Rich; never the agent or the UI. The files
 it makes are returned as bytes/text (charts) or written where the user asked
 (exports): putting a chart into a changeset is the caller's job.

@@ -16,7 +16,7 @@ import json
 import math
 from pathlib import PurePosixPath
 
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 KINDS = ("bar", "line", "scatter", "pie", "hist")
 KEYS = ("kind", "title", "x_label", "y_label", "series")

@@ -30,7 +30,7 @@ from wikitui.core.outputs.chart_spec import (
     spec_text,
     validate_spec,
 )
-from wikitui.core.record import Record
+from wikitui.core.base.record import Record
 
 if TYPE_CHECKING:  # matplotlib is imported only to draw
     from matplotlib.typing import RcKeyType

@@ -22,7 +22,7 @@ from urllib.parse import unquote
 
 from wikitui.core.outputs.deck_html import _obsidian_to_markdown, render_deck_html
 from wikitui.core.outputs.slides import DeckError, is_deck, parse_deck
-from wikitui.core.record import Record
+from wikitui.core.base.record import Record
 from wikitui.core.vault.files import atomic_write, read_text
 
 FORMATS = ("html", "pdf", "pptx")

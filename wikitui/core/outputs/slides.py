@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from wikitui.core.errors import WikituiError
-from wikitui.core.record import Record
+from wikitui.core.base.errors import WikituiError
+from wikitui.core.base.record import Record
 
 #: Marp's directives (a leading ``_`` scopes a local one to its own slide).
 DIRECTIVES = frozenset({

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from wikitui.core.errors import BadQuery
+from wikitui.core.base.errors import BadQuery
 from wikitui.core.search.results import Hit
 from wikitui.core.vault.dates import BadDate, day_of, parse_day
 from wikitui.core.vault.layout import Vault

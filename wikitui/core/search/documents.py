@@ -18,7 +18,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 
-from wikitui.core.record import Record
+from wikitui.core.base.record import Record
 from wikitui.core.vault.files import decode_text, is_binary, read_bytes
 from wikitui.core.vault.formats.kinds import needs_conversion
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from wikitui.core.errors import BadQuery
+from wikitui.core.base.errors import BadQuery
 from wikitui.core.search.results import Hits, UpdateStats
 from wikitui.core.vault.layout import FileStat, Vault
 

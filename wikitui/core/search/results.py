@@ -9,7 +9,7 @@ agent's ``search`` tool in its result.
 
 from __future__ import annotations
 
-from wikitui.core.record import Record
+from wikitui.core.base.record import Record
 
 
 class Hit(Record):

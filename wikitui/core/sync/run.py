@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from wikitui.core.changes.git import GitError, commit_paths, dirty_paths, is_git_vault, run_git
 from wikitui.core.changes.lock import write_lock
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.sync import repo
 from wikitui.core.sync.combine import INDEX_MARKER, Combined, Conflict, combine
 from wikitui.core.sync.state import CHOICES, SyncState, clear_state, load_state, save_state

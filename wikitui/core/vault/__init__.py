@@ -17,7 +17,7 @@ What this package owns:
   ``natural_order`` (how trees sort);
 - ``formats/``: raw sources in any format turned into markdown text.
 
-What it may import: the standard library, ``wikitui.core.errors``, ``record`` and
+What it may import: the standard library, ``wikitui.core.base.errors``, ``record`` and
 ``faults``, and its own modules. Never ``changes``, ``search``, ``agent``, the UI,
 Textual or Rich: the other subsystems build on the vault, not the other way round.
 """

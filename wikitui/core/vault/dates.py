@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 _SPAN = re.compile(r"^(\d{1,5})\s*([dwmy])$", re.IGNORECASE)
 _DAYS = {"d": 1, "w": 7, "m": 30, "y": 365}

@@ -21,7 +21,7 @@ import stat
 import time
 from pathlib import Path
 
-from wikitui.core import faults
+from wikitui.core.base import faults
 
 #: Bytes sniffed to decide whether a file is binary.
 _SNIFF = 8192

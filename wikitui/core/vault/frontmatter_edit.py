@@ -8,6 +8,10 @@ style and comments survive, and a one-key edit changes one line.
 A few files use layouts ruamel cannot reproduce exactly (odd indentation, say).
 For those, :func:`set_frontmatter_keys` falls back to replacing or appending the
 top-level ``key: value`` line itself, so other lines are still left alone.
+
+Only edits use ruamel: reading a value (:func:`frontmatter_value`) goes through the
+one reader every page is read with (:func:`~wikitui.core.vault.page.load_frontmatter`),
+so what an edit compares is what the page says everywhere else.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import io
 import re
 from typing import Any
 
-from wikitui.core.vault.page import ALIASES_REFUSED, split_frontmatter, uses_yaml_aliases
+from wikitui.core.vault.page import ALIASES_REFUSED, load_frontmatter, split_frontmatter, uses_yaml_aliases
 
 _BOM = "\ufeff"
 _SEQ_ITEM = re.compile(r"^( *)- ", re.MULTILINE)
@@ -253,13 +257,19 @@ def set_frontmatter_keys(text: str, updates: dict[str, Any]) -> str:
 
 
 def frontmatter_value(text: str, key: str) -> Any:
-    """A top-level frontmatter value (None when absent or when the block does not parse)."""
+    """A top-level frontmatter value, as the page reader reads it (None when absent or when the block does not parse).
+
+    Read with :func:`~wikitui.core.vault.page.load_frontmatter` (the flat reader, else PyYAML), not ruamel: a
+    value is the same here as in the graph, the lint and the search, and a page whose block never names the key
+    costs a substring test.
+    """
     parts = _split(text)
     if parts is None:
         return None
     fm = parts[2]
-    try:
-        data = _load(_yaml(fm), fm)
-    except FrontmatterEditError:
+    if key not in fm or _too_deep(fm):
         return None
-    return data.get(key)
+    try:
+        return load_frontmatter(fm).get(key)
+    except Exception:  # noqa: BLE001 - yaml.YAMLError (PyYAML is imported only on this path): the block does not parse
+        return None

@@ -290,7 +290,7 @@ class LinkGraph:
 
     def unlinked_mentions(self, path: str) -> list[Mention]:
         """Places where another page names ``path``'s title or an alias in plain text (see :mod:`wikitui.core.vault.mentions`)."""
-        return unlinked_mentions(self, path)
+        return unlinked_mentions(self.pages, path, root=self.vault.root, skip=self.vault.log_path)
 
     # ------------------------------------------------------------ incremental
     def update_path(self, rel: str) -> None:

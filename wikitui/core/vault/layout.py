@@ -21,8 +21,8 @@ import os
 from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
-from wikitui.core.errors import NotAVault, UnsafePath
-from wikitui.core.record import Record
+from wikitui.core.base.errors import NotAVault, UnsafePath
+from wikitui.core.base.record import Record
 from wikitui.core.vault.statedir import STATE_DIR
 
 SCHEMA_FILE = "WIKI.md"

@@ -19,7 +19,9 @@ Each check has a stable name and meaning, part of the ``lint --json`` contract:
   ``source``), nor cites by the web address the file was clipped from (its frontmatter's
   ``source_url``, ``url`` or ``source``), in its frontmatter or its text.
 - ``stale``: a page whose listed source changed by content since wikitui first saw it listed,
-  last wrote the page, or the user marked it reviewed.
+  last wrote the page, or the user marked it reviewed (a source its recorded claims cover aside).
+- ``stale-claim``: a claim whose evidence lines changed since it was applied: its quote moved to
+  other lines, or vanished from the source (DESIGN §11 "Evidence").
 - ``contradiction``: a ``> [!contradiction]`` callout (DESIGN §11), the claim as message.
 - ``near-duplicate``: two pages with near-equal names or mostly the same text (DESIGN §11).
 
@@ -53,6 +55,7 @@ CHECKS = (
     "duplicate-title",
     "uningested-source",
     "stale",
+    "stale-claim",
     "contradiction",
     "near-duplicate",
 )
@@ -219,6 +222,30 @@ def _stale(vault: Vault, graph: LinkGraph) -> list[Problem]:
     ]
 
 
+def _stale_claims(vault: Vault, graph: LinkGraph) -> list[Problem]:
+    from wikitui.core.vault.claims import ClaimRecords
+
+    out = []
+    for c in ClaimRecords(vault).stale():
+        if c.page not in graph.pages:
+            continue
+        out.append(Problem("stale-claim", c.page, claim_line_of(vault, c.page, c.claim), c.source, c.describe()))
+    return out
+
+
+def claim_line_of(vault: Vault, page: str, claim: str) -> int | None:
+    """The 1-based line of ``page`` that starts stating ``claim`` (None when it is not found as written)."""
+    from wikitui.core.vault.files import read_text
+
+    try:
+        text = read_text(vault.root / page)
+    except OSError:
+        return None
+    head = claim.rstrip("…").strip()[:60]
+    at = text.find(head) if head else -1
+    return text.count("\n", 0, at) + 1 if at != -1 else None
+
+
 def run_lint(vault: Vault, graph: LinkGraph, *, text_checks: bool = True) -> LintReport:
     """Run every deterministic check over the vault.
 
@@ -241,7 +268,7 @@ def run_lint(vault: Vault, graph: LinkGraph, *, text_checks: bool = True) -> Lin
         problems.extend(check(vault, graph))
     problems.extend(_not_in_index(vault, graph, rules))
     problems.extend(_frontmatter(vault, graph, rules))
-    for check in (_duplicate_titles, _uningested, _stale):
+    for check in (_duplicate_titles, _uningested, _stale, _stale_claims):
         problems.extend(check(vault, graph))
     if text_checks:
         problems.extend(text_problems(vault, graph))

@@ -63,6 +63,7 @@ def format_log_entry(
     date: _dt.date | str | None = None,
     review: str | None = None,
     author: str | None = None,
+    evidence: str | None = None,
 ) -> str:
     """Format one log.md entry (ending with a newline).
 
@@ -79,6 +80,7 @@ def format_log_entry(
         date: The entry's date; today (local time) by default.
         review: The second reviewer's model, tokens and cost (:func:`review_usage`), logged apart.
         author: Who made or accepted the change (the config's ``author``, else git's ``user.name``).
+        evidence: What the applied claims drew on, in one line (DESIGN §11 "Evidence").
 
     Raises:
         ValueError: ``op`` is not one of :data:`OPS`.
@@ -105,6 +107,8 @@ def format_log_entry(
         lines.append(f"- changeset: {_one_line(changeset)}")
     if hunks is not None:
         lines.append(f"- hunks: {_format_hunks(hunks)}")
+    if evidence:
+        lines.append(f"- evidence: {_one_line(evidence)}")
     if commit:
         lines.append(f"- commit: {_one_line(commit)}")
     return "\n".join(lines) + "\n"

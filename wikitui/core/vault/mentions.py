@@ -20,7 +20,9 @@ from wikitui.core.vault.links import WIKILINK, cut_context, mask_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from wikitui.core.vault.graph import LinkGraph
+    from collections.abc import Mapping
+    from pathlib import Path
+
     from wikitui.core.vault.page import PageInfo
 
 
@@ -33,9 +35,16 @@ class Mention:
     context: str
 
 
-def unlinked_mentions(graph: LinkGraph, path: str) -> list[Mention]:
-    """The lines of other pages that name ``path``'s title or an alias (3 letters or more) without a link."""
-    info = graph.pages.get(path)
+def unlinked_mentions(pages: Mapping[str, PageInfo], path: str, *, root: Path, skip: str) -> list[Mention]:
+    """The lines of other pages that name ``path``'s title or an alias (3 letters or more) without a link.
+
+    Args:
+        pages: The vault's pages by path (the link graph's ``pages``).
+        path: The page whose names are looked for.
+        root: The vault's root folder, where the other pages are read.
+        skip: A page never searched (log.md, which names every page it logged).
+    """
+    info = pages.get(path)
     if info is None:
         return []
     names = sorted({n for n in info.names if len(n) >= 3}, key=len, reverse=True)
@@ -44,11 +53,11 @@ def unlinked_mentions(graph: LinkGraph, path: str) -> list[Mention]:
     lowered = [n.lower() for n in names]
     pattern = re.compile(r"(?<![\w])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w])", re.IGNORECASE)
     out: list[Mention] = []
-    for other, oinfo in graph.pages.items():
-        if other == path or other == graph.vault.log_path:
+    for other, oinfo in pages.items():
+        if other == path or other == skip:
             continue
         try:
-            text, _ = decode_text((graph.vault.root / other).read_bytes())
+            text, _ = decode_text((root / other).read_bytes())
         except OSError:
             continue
         low = text.lower()

@@ -7,7 +7,9 @@ write them in many ways (``raw/x.md``, ``x.md``, ``[[raw/x.md]]``, ``"[[x]]"``,
 :class:`SourceRecords` remembers, per page, the sha256 of each listed source as it
 was when wikitui first saw it listed, last wrote the page, or the user marked the
 page reviewed (``.wikitui/sources.json``); lint's ``stale`` check and the page
-header compare those against the sources' current content (DESIGN §11).
+header compare those against the sources' current content (DESIGN §11). A source that a
+page's recorded claims cover (:mod:`~wikitui.core.vault.claims`) is judged claim by claim
+instead: the page is not stale for it as a whole, and ``stale-claim`` names the claims whose lines changed.
 """
 
 from __future__ import annotations
@@ -313,7 +315,11 @@ class SourceRecords:
         self._check(graph, pages)
 
     def _check(self, graph: "LinkGraph", pages: list[str]) -> list[tuple[str, str]]:
+        from wikitui.core.vault.claims import ClaimRecords
+
         data = self.load()
+        claims = ClaimRecords(self.vault)
+        by_claim = claims.load()  # a source a page's claims cover is judged claim by claim (stale-claim)
         resolver = None
         hashes: dict[str, str | None] = {}
         out: list[tuple[str, str]] = []
@@ -334,7 +340,7 @@ class SourceRecords:
                 old = recorded.get(src) if recorded is not None else None
                 if old is None:
                     first_seen.setdefault(page, {})[src] = now
-                elif now != old:
+                elif now != old and src not in claims.covered(page, by_claim):
                     out.append((page, src))
         if first_seen:
             with _LOCK:  # added to the records as they are now: a "mark reviewed" meanwhile is kept

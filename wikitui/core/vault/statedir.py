@@ -13,14 +13,20 @@ from wikitui.core.vault.files import atomic_write
 
 TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
-    from wikitui.core.vault.layout import Vault
+    from typing import Protocol
+
+    class Stated(Protocol):
+        """What this module needs of a vault (a :class:`~wikitui.core.vault.layout.Vault`): its state folder."""
+
+        @property
+        def state_dir(self) -> Path: ...
 
 #: wikitui's own folder in a vault.
 STATE_DIR = ".wikitui"
 GITIGNORE = "*\n"
 
 
-def ensure_state_dir(vault: Vault | Path, *, create: bool = True) -> Path:
+def ensure_state_dir(vault: Stated | Path, *, create: bool = True) -> Path:
     """The vault's ``.wikitui/`` folder, with its ``.gitignore``.
 
     Args:

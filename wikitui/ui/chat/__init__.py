@@ -3,8 +3,9 @@
 - ``controller``: :class:`~wikitui.ui.chat.controller.ChatController` turns what the
   user sends into calls on an :class:`~wikitui.core.agent.session.AgentSession`,
   runs each turn in a worker, and turns the session's events into the chat's
-  widgets; it knows the chat pane only as a :class:`~wikitui.ui.chat.controller.ChatView`;
-- ``slash``: the slash commands (``/ingest``, ``/ask``, ``/model``...);
+  widgets; it knows the chat pane only as a :class:`~wikitui.ui.chat.view.ChatView`;
+- ``slash``: the slash commands (``/ingest``, ``/ask``, ``/model``...), given the controller as a ``Chat``;
+- ``view``: ``ChatView``, what the controller and the commands need of the chat pane;
 - ``notes``: pure formatting of what the chat shows (errors with hints, notices,
   lint reports, applies, undos, conflicts), as Textual ``Content``.
 

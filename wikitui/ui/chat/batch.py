@@ -12,18 +12,47 @@ on disk, and the next start of the workspace offers to continue it.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from textual.content import Content
 
 from wikitui.core.agent.events import AgentError, ChangesetReady, TextDelta
 from wikitui.core.batch.events import AgentEvent, BatchEvent, BatchNotice, SourceFinished
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 if TYPE_CHECKING:
     from wikitui.core.batch.preflight import Preflight
     from wikitui.core.batch.runner import BatchRunner
-    from wikitui.ui.chat.controller import ChatController
+    from wikitui.core.config.settings import Settings
+    from wikitui.core.workspace import Workspace
+    from wikitui.ui.chat.view import ChatView
+    from wikitui.ui.widgets.chat_log import ChatLog
+
+
+class BatchChat(Protocol):
+    """What a batch uses of its chat (a :class:`~wikitui.ui.chat.controller.ChatController`)."""
+
+    view: ChatView
+    workspace: Workspace
+    settings: Settings
+    running: bool
+    client_factory: Callable[[Settings], Any] | None
+
+    @property
+    def log(self) -> ChatLog:
+        """The chat's log, where notes and cards go."""
+
+    def show_setup(self) -> None:
+        """Say how to configure a model."""
+
+    async def wait_for_graph(self) -> bool:
+        """Wait for the link graph; whether it loaded."""
+
+    async def ensure_model_client(self) -> None:
+        """Import litellm once, off the event loop."""
+
+    def update_footer(self) -> None:
+        """Redraw the line below the input."""
 
 
 def batch_request(arg: str) -> tuple[str | None, bool, bool] | None:
@@ -45,7 +74,7 @@ class ChatBatch:
         chat: The controller whose log, view, settings and model client factory the batch uses.
     """
 
-    def __init__(self, chat: ChatController) -> None:
+    def __init__(self, chat: BatchChat) -> None:
         self.chat = chat
         #: The pre-flight waiting for ``/go`` (None: none).
         self.waiting: Preflight | None = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from textual.content import Content
 
@@ -30,19 +30,16 @@ from wikitui.core.agent.events import (
     TurnStarted,
     TurnUsage,
 )
-from wikitui.core.config import NoModelConfigured, Settings, load_settings
-from wikitui.core.words import plural
+from wikitui.core.config.settings import NoModelConfigured, Settings, load_settings
+from wikitui.core.base.words import plural
 from wikitui.ui.chat.batch import ChatBatch
 from wikitui.ui.chat.notes import error_note, lint_note, notice_note, usage_line
 from wikitui.ui.chat.slash import SlashCommands
+from wikitui.ui.chat.view import ChatView
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
-
     from wikitui.core.agent.session import AgentSession
     from wikitui.core.workspace import Workspace
-    from wikitui.ui.widgets.batch_panel import BatchPanel
-    from wikitui.ui.widgets.chat_input import ChatInput
     from wikitui.ui.widgets.chat_log import ChatLog, ToolLine
     from wikitui.ui.widgets.chat_message import ChatMessage
 
@@ -62,41 +59,6 @@ def load_model_client() -> None:
 
     load_litellm()
     gc_tuning.freeze()
-
-
-class ChatView(Protocol):
-    """What the controller needs of the chat's widget (the chat pane)."""
-
-    chat_log: ChatLog
-    chat_input: ChatInput
-    batch_panel: BatchPanel
-
-    def set_status(self, text: str | Content) -> None:
-        """The line above the input ("" hides it)."""
-
-    def set_busy(self, busy: bool, activity: str = "") -> None:
-        """Show what the agent is doing, or nothing."""
-
-    def set_footer(self, text: Content) -> None:
-        """The line below the input."""
-
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None:
-        """A toast."""
-
-    def run_worker(self, work: Any, name: str | None = "", group: str = "default", description: str = "",
-                   exit_on_error: bool = True, start: bool = True, exclusive: bool = False,
-                   thread: bool = False) -> Any:
-        """Run a coroutine as a worker of the view."""
-
-    def run_undo(self) -> None:
-        """``/undo``."""
-
-    def action_review(self) -> None:
-        """``/review`` (ctrl+r)."""
-
-    def review_batch(self, batch_id: str | None) -> None:
-        """``/review batch [ID]``."""
 
 
 class ChatController:
@@ -425,6 +387,11 @@ class ChatController:
                 self.log.add_note(Content.assemble(("Filed. ", "bold"), "/fold folds the answer into the pages "
                                                    "it cites: the agent proposes the edits, for you to review."),
                                   "plan")
+        if event.sources is not None and event.op == "research" and not event.cancelled:
+            self.view.review_sources()  # what /research was asked for: its review opens at once
+        elif event.sources is not None:
+            self.log.add_note("Web sources were proposed too: /research alone reviews them (nothing is fetched "
+                              "until you accept them).", "plan")
 
     def _show_notice(self, notice: Notice) -> None:
         """A session's note; a live cancel is said by the turn's end instead (``_finish_turn``)."""

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from textual.content import Content
 
 from wikitui.core.agent.events import Notice
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
+from wikitui.core.vault.visible_text import visible_line
 
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.ui.widgets.chat_log import NoteKind
@@ -180,3 +181,18 @@ def review_feedback(changeset: Any, decision: Any) -> str:
             where, verdict = key, ""  # a reason about a whole file: keyed by its path
         lines.append(f"- {where}{f' ({verdict})' if verdict else ''}: {reason}")
     return "\n".join(lines)
+
+
+def sources_note(done: Any, rejected: int) -> Content:
+    """What accepting proposed web sources did: each clipped file, each failure, the ingest queue."""
+    parts: list[Any] = [("Sources  ", "bold"),
+                        f"{len(done.clipped)} clipped into raw/, {rejected} rejected"]
+    for _url, path in done.clipped:
+        parts += ["\n", ("+ ", "$text-success"), path]
+    for url, why in done.failed:
+        parts += ["\n", ("✗ ", "$text-error"), visible_line(url)[:200], (f" {visible_line(why)[:300]}", "$text-muted")]
+    if done.batch:
+        parts += ["\n", f"Queued as {done.batch}: `wikitui ingest --resume` ingests them (or /ingest each)."]
+    elif done.clipped:
+        parts += ["\n", ("/ingest PATH reads one; `wikitui ingest --new` ingests every new source.", "$text-muted")]
+    return Content.assemble(*parts)

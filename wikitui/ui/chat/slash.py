@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import shlex
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Protocol
 
 from textual.content import Content
 
 from wikitui.core.agent.recent_models import recent_models
-from wikitui.core.config import load_settings
+from wikitui.core.config.settings import load_settings
 
 if TYPE_CHECKING:
     from wikitui.core.agent.session import AgentSession
-    from wikitui.ui.chat.controller import ChatController
+    from wikitui.core.config.settings import Settings
+    from wikitui.core.workspace import Workspace
+    from wikitui.ui.chat.batch import ChatBatch
+    from wikitui.ui.chat.view import ChatView
+    from wikitui.ui.widgets.chat_log import ChatLog
 
 #: The slash commands: name and a few words of help (also the completion menu's detail).
 COMMANDS: list[tuple[str, str]] = [
@@ -29,6 +33,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("file", "file the last answer as a page"),
     ("fold", "fold the last answer into the pages it cites"),
     ("lint", "check the wiki's health"),
+    ("research", "TOPIC · web sources on a topic, to accept or reject"),
     ("undo", "revert the last applied changeset"),
     ("review", "[batch [ID]] · review the pending changeset (ctrl+r), or a batch's together"),
     ("model", "[NAME] · list the models, or use another in this session"),
@@ -46,6 +51,40 @@ def unquote(arg: str) -> str:
     return parts[0] if len(parts) == 1 else arg
 
 
+class Chat(Protocol):
+    """What the commands use of their chat (a :class:`~wikitui.ui.chat.controller.ChatController`)."""
+
+    view: ChatView
+    workspace: Workspace
+    settings: Settings
+    running: bool
+    session: AgentSession | None
+    client_factory: Callable[[Settings], Any] | None
+    batch: ChatBatch
+
+    @property
+    def log(self) -> ChatLog:
+        """The chat's log, where notes go."""
+
+    async def clear(self) -> None:
+        """Start a new conversation."""
+
+    def model_turn(self, label: str, call: Callable[[AgentSession], Awaitable[Any]]) -> None:
+        """Run a turn that needs the model."""
+
+    def turn(self, label: str, call: Callable[[AgentSession], Awaitable[Any]], *, needs_model: bool) -> None:
+        """Run ``call(session)`` as a turn."""
+
+    def show_lint(self, report: Any) -> None:
+        """A lint report as a note."""
+
+    def new_session(self, *, resume: bool = False, session_id: str | None = None) -> AgentSession:
+        """A new agent session for this chat."""
+
+    def update_footer(self) -> None:
+        """Redraw the line below the input."""
+
+
 class SlashCommands:
     """Runs the slash commands for one chat.
 
@@ -53,7 +92,7 @@ class SlashCommands:
         chat: The controller whose session, log and turns the commands use.
     """
 
-    def __init__(self, chat: ChatController) -> None:
+    def __init__(self, chat: Chat) -> None:
         self.chat = chat
 
     def run(self, name: str, arg: str) -> None:
@@ -126,6 +165,18 @@ class SlashCommands:
         report = await asyncio.to_thread(run_lint, workspace.vault, workspace.graph)
         self.chat.show_lint(report)
         self.chat.log.add_note("Configure a model for the agent's pass (contradictions, missing pages).")
+
+    def cmd_research(self, arg: str) -> None:
+        """``/research TOPIC``: the agent searches the web and proposes URLs; alone: review the pending ones."""
+        from wikitui.core.research.provider import NO_PROVIDER, provider_from
+
+        if not arg.strip():
+            self.chat.view.review_sources()
+            return
+        if provider_from(self.chat.settings.research) is None:
+            self.chat.log.add_note(NO_PROVIDER[:1].upper() + NO_PROVIDER[1:] + ".", "error")
+            return
+        self.chat.model_turn("research", lambda s: s.research(arg, typed=f"/research {arg}"))
 
     def cmd_undo(self, _arg: str) -> None:
         """``/undo``: revert the last applied changeset."""

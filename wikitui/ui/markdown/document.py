@@ -19,7 +19,7 @@ from typing import Iterator
 
 from wikitui.core.vault.links import Link, extract_links, mask_text
 from wikitui.core.vault.page import Heading, PageInfo, parse_page, split_frontmatter
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.ui.markdown.anchors import atx_headings, block_id_line, normalize_anchor
 from wikitui.ui.markdown.blocks import BlankBlock, Block, FoldBlock, TextBlock
 from wikitui.ui.markdown.chunk_blocks import markdown_blocks, source_blocks

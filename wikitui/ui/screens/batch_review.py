@@ -41,9 +41,9 @@ from textual.widgets import ContentSwitcher, Footer, Label, Static
 
 from wikitui.core.batch.review import ACCEPTED, REJECTED, BatchHunk, BatchReview, Decision
 from wikitui.core.batch.review_apply import BatchApplied
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.visible_text import visible, visible_line
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.ui.screens.batch_review_views import PageEntry, PageShown, ShownHunk, shown_hunk, summary_text
 from wikitui.ui.widgets.changeset_files import ChangesetFileList
 from wikitui.ui.widgets.diff_view import DiffView

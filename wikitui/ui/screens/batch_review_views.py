@@ -16,7 +16,7 @@ from textual.content import Content
 
 from wikitui.core.batch.review import BatchHunk, BatchReview
 from wikitui.core.vault.visible_text import visible_line
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,7 +97,7 @@ def clip_source(vault, source: str, *, refresh: bool = False) -> ClipResult:
 
 def ask_and_clip(screen: Screen, open_path) -> None:
     """Ask for a URL or path on ``screen``, clip it in a thread worker, notify, and ``open_path`` the new file."""
-    from wikitui.core.errors import WikituiError
+    from wikitui.core.base.errors import WikituiError
 
     vault = screen.app.workspace.vault  # type: ignore[attr-defined]
 

@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from wikitui.core.errors import Conflict
+from wikitui.core.base.errors import Conflict
 
 __all__ = ["ConflictScreen"]
 

@@ -77,7 +77,7 @@ class DatedPageScreen(Screen[None]):
         """Read ``name`` on the day; ``link``: the link followed to it (None: the first page, or back)."""
         from wikitui.core.changes.dated import page_named_then
         from wikitui.core.changes.versions import history_path, text_at
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
 
         ws = self.workspace
         try:

@@ -17,13 +17,13 @@ from wikitui.core.vault.files import decode_text
 from wikitui.ui.markdown.embedded_notes import MAX_EMBED_DEPTH, EmbeddedNote
 
 if TYPE_CHECKING:
-    from wikitui.ui.screens.page_display import PageDisplay
+    from wikitui.ui.screens.shown_place import ShownPlace
 
 #: Bytes of an embedded page read at most (a part of a huge page is not worth freezing for).
 MAX_EMBEDDED_BYTES = 2_000_000
 
 
-def load_embedded_notes(display: PageDisplay, path: str) -> None:
+def load_embedded_notes(display: ShownPlace, path: str) -> None:
     """Start finding the parts ``path`` (just shown) embeds; they are drawn under their lines when ready."""
     graph = display.workspace.graph
     doc = display.page.document
@@ -49,7 +49,7 @@ def load_embedded_notes(display: PageDisplay, path: str) -> None:
     display.screen.run_worker(work, thread=True, group="page-embeds", exclusive=True, exit_on_error=False)
 
 
-def _arrived(display: PageDisplay, doc, notes: dict) -> None:
+def _arrived(display: ShownPlace, doc, notes: dict) -> None:
     page = display.page
     if page.document is not doc:
         return  # another page is shown now

@@ -27,13 +27,13 @@ from wikitui.ui.picture_method import method_in_use
 from wikitui.ui.terminal_pictures import app_truecolor, cell_pixels, driver_writer
 
 if TYPE_CHECKING:
-    from wikitui.ui.screens.page_display import PageDisplay
+    from wikitui.ui.screens.shown_place import ShownPlace
 
 #: Most pictures of one page that are drawn (the rest keep their line).
 MAX_PICTURES = 24
 
 
-def load_embedded_pictures(display: PageDisplay, path: str) -> None:
+def load_embedded_pictures(display: ShownPlace, path: str) -> None:
     """Start decoding the pictures ``path`` (just shown) embeds; they are drawn when ready."""
     graph = display.workspace.graph
     page = display.page
@@ -100,7 +100,7 @@ def page_method(app) -> str:
     return method if method in ("kitty", "sixel") else "halfcell"
 
 
-def sixel_encoder(display: PageDisplay, doc, cell: tuple[int, int]):
+def sixel_encoder(display: ShownPlace, doc, cell: tuple[int, int]):
     """A function that encodes a sixel picture of ``doc`` for another size in a worker, then repaints the page."""
     from textual.worker import get_current_worker
 
@@ -117,14 +117,14 @@ def sixel_encoder(display: PageDisplay, doc, cell: tuple[int, int]):
     return request
 
 
-def _encoded(display: PageDisplay, doc, picture, size: tuple[int, int], data: str | None) -> None:
+def _encoded(display: ShownPlace, doc, picture, size: tuple[int, int], data: str | None) -> None:
     if display.page.document is not doc:
         return  # another page is shown now
     picture.add_sixel(size, data)
     display.page.refresh()
 
 
-def _arrived(display: PageDisplay, doc, decoded: dict, cell: tuple[int, int] | None) -> None:
+def _arrived(display: ShownPlace, doc, decoded: dict, cell: tuple[int, int] | None) -> None:
     page = display.page
     if page.document is not doc:
         return  # another page is shown now (nothing was sent to the terminal yet)

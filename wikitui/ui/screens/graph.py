@@ -44,7 +44,7 @@ from wikitui.core.vault.graph_layout import (
 )
 from wikitui.core.vault.graph_model import MAX_DEPTH, GraphFilter, GraphIndex, GraphModel, local_graph, whole_graph
 from wikitui.core.vault.visible_text import visible_line
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.ui.widgets.graph_canvas import GraphCanvas
 
 if TYPE_CHECKING:

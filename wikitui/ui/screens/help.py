@@ -62,13 +62,16 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
     from wikitui.ui.screens.batch_review import BatchReviewScreen
     from wikitui.ui.screens.dialogs import ConfirmScreen, CreatePageScreen
     from wikitui.ui.screens.dated_page import DatedPageScreen
+    from wikitui.ui.screens.evidence_source import EvidenceSourceScreen
     from wikitui.ui.screens.graph import GraphScreen
     from wikitui.ui.screens.history import HistoryScreen
     from wikitui.ui.screens.log_rows import LogScreen
     from wikitui.ui.screens.logged_diff import LoggedDiffScreen
     from wikitui.ui.screens.outline import OutlineScreen
+    from wikitui.ui.screens.research import ResearchReviewScreen
     from wikitui.ui.screens.review import ConflictScreen, ReasonInput, ReviewScreen
     from wikitui.ui.screens.search import SearchScreen
+    from wikitui.ui.screens.sync_conflicts import SyncConflictsScreen
     from wikitui.ui.widgets.chat_input import ChatInput
     from wikitui.ui.widgets.chat_log import ChatLog
     from wikitui.ui.widgets.chat_pane import ChatPane
@@ -99,12 +102,15 @@ def places(app_class: type, workspace_screen: type) -> list[Place]:
         Place("Review (ctrl+r)", (ReviewScreen,)),
         Place("Review: writing a reason (e)", (ReasonInput,)),
         Place("Review: a conflict", (ConflictScreen,)),
+        Place("Review: an evidence line's source (v, then enter)", (EvidenceSourceScreen,)),
         Place("Batch review (/review batch)", (BatchReviewScreen,)),
+        Place("Web sources proposed (/research)", (ResearchReviewScreen,)),
         Place("A page's history (h)", (HistoryScreen,)),
         Place("A page on a day (d in its history)", (DatedPageScreen,)),
         Place("log.md's entries (open log.md)", (LogScreen,)),
         Place("A logged changeset's diff (enter on an entry)", (LoggedDiffScreen,)),
         Place("The graph (g)", (GraphScreen,)),
+        Place("A sync's conflicts (Sync with upstream)", (SyncConflictsScreen,)),
         Place("A question (open a link in the browser?)", (ConfirmScreen,)),
         Place("Creating a missing page", (CreatePageScreen,)),
         Place("This help", (HelpScreen,)),

@@ -212,7 +212,7 @@ class HistoryScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="history-restore")
     def _restore(self, version: Version) -> None:
         from wikitui.core.changes.versions import propose_restore
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
 
         ws = self.workspace
         try:

@@ -32,7 +32,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label
 
 from wikitui.core.vault.visible_text import visible_line
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 if TYPE_CHECKING:
     from wikitui.core.changes.logged import LogRow
@@ -137,7 +137,7 @@ class LogScreen(Screen[LogExit]):
     @work(thread=True, exclusive=True, group="log-diff")
     def _read_change(self, number: int) -> None:
         from wikitui.core.changes.logged import change_diff, logged_change
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
 
         try:
             change = logged_change(self.workspace.vault, number)
@@ -162,7 +162,7 @@ class LogScreen(Screen[LogExit]):
     @work(thread=True, exclusive=True, group="log-revert")
     def _revert(self, number: int) -> None:
         from wikitui.core.changes.revert import propose_revert
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
 
         try:
             changeset, plan = propose_revert(self.workspace.vault, self.workspace.pending, number)

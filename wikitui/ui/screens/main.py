@@ -23,7 +23,8 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
+from wikitui.ui.inbox_run import InboxRunner
 from wikitui.ui.messages import AskAgentRequested, IndexProgress, IngestRequested, OpenRequested
 from wikitui.ui.screens.navigation import Navigator
 from wikitui.ui.screens.page_display import PageDisplay
@@ -116,6 +117,8 @@ class MainScreen(Screen[None]):
         #: The background sync of ``[sync] every_minutes`` (the app configures it once the settings are read).
         self.sync_schedule = SyncSchedule(start=lambda push: self.start_sync(push=push, scheduled=True),
                                           busy=self._turn_running, has_pending=self._has_pending)
+        #: The inbox's runs: the palette's and the background one of ``[inbox] every_minutes``.
+        self.inbox = InboxRunner(self, self, busy=self._turn_running)
         self.page_display = PageDisplay(self, workspace, vault_state)
         # The whole-wiki graph's cluster layouts, kept between openings of the graph view.
         self._graph_memo: LayoutMemo | None = None
@@ -181,11 +184,13 @@ class MainScreen(Screen[None]):
 
         The chat and the graph thread would otherwise both delay the first frame.
         """
+        from wikitui.ui.screens.research import sources_reviewer
         from wikitui.ui.screens.review import screen_reviewer
         from wikitui.ui.widgets.agent_pane import AgentPane
 
         reviewer = screen_reviewer(self.app, self.workspace.vault)
-        self.query_one("#agent").mount(AgentPane(self.workspace, reviewer=reviewer))
+        self.query_one("#agent").mount(AgentPane(self.workspace, reviewer=reviewer,
+                                                 sources_reviewer=sources_reviewer(self.app)))
         self.post_message(self.FirstFrame())
 
     @property
@@ -266,6 +271,34 @@ class MainScreen(Screen[None]):
         from wikitui.ui.screens.clip import ask_and_clip
 
         ask_and_clip(self, self.open_path)
+
+    def action_inbox(self) -> None:
+        """Bring the configured feeds' new items into raw/inbox/ (``wikitui inbox``), in a worker."""
+        self.inbox.start()
+
+    def action_inbox_import(self) -> None:
+        """Import an export (bookmarks, Pocket, mail, Slack...) into raw/inbox/: asks for it, then a worker."""
+        from wikitui.ui.screens.inbox_import import InboxImportScreen
+
+        def chosen(source: str | None) -> None:
+            if source:
+                self.inbox.start_import(source)
+
+        self.app.push_screen(InboxImportScreen(), chosen)
+
+    def files_added(self, paths: list[str], *, reveal: bool) -> None:
+        """New files are in raw/ (the inbox's): the graph, the trees and the index learn them.
+
+        ``reveal`` moves the Sources cursor to the first of them (a run the user asked for).
+        """
+        if self.workspace.graph is None:
+            return
+        self.workspace.files_changed(paths, index=False)
+        self.vault_changed(set(paths))
+        self._index_later(paths)
+        if reveal:
+            vault = self.workspace.vault
+            self.query_one(SourceTree).reveal(paths[0], paths[0][len(vault.raw_prefix) + 1:])
 
     def action_search(self) -> None:
         """Open the full-text search screen."""
@@ -375,7 +408,7 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="sync", name="sync")
     def _sync_worker(self, push: bool, scheduled: bool) -> None:
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
         from wikitui.core.sync.run import sync
 
         try:

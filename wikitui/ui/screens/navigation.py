@@ -2,7 +2,7 @@
 
 Every route that opens something (tree, palette, search, link, backlink, outline)
 ends in :meth:`Navigator.open_path`, which records the place in the history
-(:class:`~wikitui.core.navigation.History`, a pure class) and puts the focus in the
+(:class:`~wikitui.core.base.navigation.History`, a pure class) and puts the focus in the
 page pane. :class:`Navigator` is an object the workspace screen owns: the screen's
 key actions and message handlers call it; it shows places through the screen's
 :class:`~wikitui.ui.screens.page_display.PageDisplay` and reads the link graph from
@@ -15,8 +15,8 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from wikitui.core.errors import UnsafePath
-from wikitui.core.navigation import History
+from wikitui.core.base.errors import UnsafePath
+from wikitui.core.base.navigation import History
 from wikitui.core.vault.files import atomic_write
 from wikitui.ui.messages import AskAgentRequested
 from wikitui.ui.screens.dialogs import ConfirmScreen, CreateChoice, CreatePageScreen, suggest_page_path

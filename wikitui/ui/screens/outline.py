@@ -17,7 +17,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from wikitui.core.vault.visible_text import visible_line
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 if TYPE_CHECKING:
     from wikitui.core.vault.page import Heading

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
 from wikitui.core.vault.page import PageInfo, parse_page
+from wikitui.core.vault.claims import ClaimRecords
 from wikitui.core.vault.staleness import SourceRecords
 from wikitui.core.vault.visible_text import visible_line
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.ui.screens.embedded_notes import load_embedded_notes
 from wikitui.ui.screens.embedded_pictures import load_embedded_pictures
 from wikitui.ui.screens.source_display import hide_picture, lexer_for, show_converted
@@ -162,16 +163,21 @@ class PageDisplay:
 
     # ------------------------------------------------------------- staleness
     def _check_stale(self, path: str, info: PageInfo) -> None:
-        """Say in the page's title when a source it lists changed (hashing runs in a thread)."""
+        """Say in the page's title when a source it lists changed, and list its claims whose evidence lines
+        moved or vanished (DESIGN §11; hashing and reading the sources run in a thread)."""
         graph = self.workspace.graph
-        if graph is None or not info.sources or path not in graph.pages:
+        if graph is None or path not in graph.pages:
             return
         records = SourceRecords(self.workspace.vault)
+        claims = ClaimRecords(self.workspace.vault)
 
         def check() -> None:
-            changed = records.stale_sources(path, graph)
+            changed = records.stale_sources(path, graph) if info.sources else []
             if changed:
                 self.screen.app.call_from_thread(self._show_stale, path, changed)
+            stale_claims = claims.stale([path])
+            if stale_claims:
+                self.screen.app.call_from_thread(self._show_stale_claims, path, stale_claims)
 
         self.screen.run_worker(check, thread=True, group="stale", exclusive=True)
 
@@ -182,6 +188,10 @@ class PageDisplay:
         page = self.page
         base = page.border_title.split(" · stale: ", 1)[0] if isinstance(page.border_title, str) else ""
         page.border_title = f"{base} · stale: {visible_line(shown)} changed"
+
+    def _show_stale_claims(self, path: str, stale_claims: list) -> None:
+        if path == self.current_path and self.current_kind == "page":
+            self.screen.query_one(LinksPanel).show_stale_claims(path, stale_claims)
 
     def mark_reviewed(self) -> None:
         """The user checked the page against its sources: record their hashes; it is no longer stale."""

@@ -4,7 +4,7 @@ Left, the changeset's files (action, path, +/−, how many hunks are decided);
 right, the selected file's unified diff with a cursor on one hunk. Hunks start
 undecided and nothing is written until ``enter``: the screen dismisses with a
 :class:`ReviewResult` and the caller applies the accepted hunks (or hands an
-``on_apply`` callback that does, and a :class:`~wikitui.core.errors.Conflict`
+``on_apply`` callback that does, and a :class:`~wikitui.core.base.errors.Conflict`
 keeps the review open and is shown in a :class:`ConflictScreen`).
 
 Keys (DESIGN §4 "Changesets"):
@@ -19,6 +19,7 @@ Keys (DESIGN §4 "Changesets"):
 | `j` `k` / `↓` `↑` | next / previous hunk, deciding nothing |
 | `n` / `p` | next / previous file |
 | `e` | write a reason for the agent about this hunk |
+| `v` | the next evidence line of the hunk (its source's lines, DESIGN §11); `enter` on one opens the source there |
 | `g` | on a chart: draw its picture again from the spec (the sidecar) |
 
 ``ctrl+p`` lists these keys as commands (:func:`wikitui.ui.commands.screen_commands`).
@@ -41,7 +42,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label
 
 from wikitui.core.changes.disk_status import DiskStatus
-from wikitui.core.errors import Conflict, WikituiError
+from wikitui.core.base.errors import Conflict, WikituiError
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.visible_text import visible_line
 from wikitui.ui.messages import VaultChanged
@@ -51,6 +52,7 @@ from wikitui.ui.screens.review_state import ReviewResult, ReviewState
 from wikitui.ui.widgets.changeset_files import DISK_LABELS, ChangesetFileList
 from wikitui.ui.widgets.chart_preview import ChartPreview
 from wikitui.ui.widgets.diff_view import Decision, DiffView
+from wikitui.ui.widgets.evidence_marks import find_evidence_marks
 from wikitui.ui.widgets.link_marks import find_link_marks
 from wikitui.ui.widgets.reason_input import ReasonInput
 
@@ -85,6 +87,8 @@ class ReviewScreen(Screen[ReviewResult]):
         Binding("r", "decide('rejected')", "reject", tooltip="Reject the hunk, on to the next undecided one"),
         Binding("question_mark", "app.help", "help", tooltip="Every key (this list)"),
         Binding("e", "reason", "reason", tooltip="Write a reason for the agent about this hunk"),
+        Binding("v", "evidence", "evidence", show=False,
+                tooltip="The hunk's next evidence line; enter opens its source there"),
         Binding("A", "decide_file('accepted')", "accept file", key_display="A",
                 tooltip="Accept every undecided hunk of this file"),
         Binding("R", "decide_file('rejected')", "reject file", key_display="R",
@@ -129,7 +133,7 @@ class ReviewScreen(Screen[ReviewResult]):
                 yield ChangesetFileList(self.state.files, id="review-files")
             with Vertical(id="review-right"):
                 yield DiffView(id="review-diff")
-                yield ChartPreview(id="review-chart")
+                yield ChartPreview(truecolor=self.app.console.color_system == "truecolor", id="review-chart")
         with Horizontal(id="review-reason-bar"):
             yield Label("✎ reason", id="review-reason-label")
             yield ReasonInput(
@@ -155,6 +159,19 @@ class ReviewScreen(Screen[ReviewResult]):
         self.run_worker(self.diff_view.prewarm(self.state.files), group="review-prewarm", exclusive=True)
         if self._vault is not None:
             self.run_worker(self._mark_links, thread=True, group="review-links", exclusive=True)
+            self.run_worker(self._mark_evidence, thread=True, group="review-evidence", exclusive=True)
+
+    def _mark_evidence(self) -> None:
+        """Read each hunk's evidence lines from its sources (DESIGN §11); a thread: it reads files."""
+        marks = find_evidence_marks(self._vault, self.changeset)
+        if marks:
+            self.app.call_from_thread(self._show_evidence_marks, marks)
+
+    def _show_evidence_marks(self, marks: dict[str, Any]) -> None:
+        if not self.is_attached:
+            return
+        self.diff_view.evidence_marks = marks
+        self._sync(full=True)
 
     def _mark_links(self) -> None:
         """Mark the hunks that add an unresolved link (DESIGN §11); a thread: it loads the link graph."""
@@ -348,8 +365,20 @@ class ReviewScreen(Screen[ReviewResult]):
             return
         self.dismiss(self.state.result(applied=False))
 
+    def action_evidence(self) -> None:
+        """``v``: the hunk's next evidence line (past the last, none)."""
+        if not self.diff_view.next_evidence():
+            self.notify("This hunk shows no evidence lines.", severity="warning", timeout=3)
+
     def action_apply(self) -> None:
-        """``enter``: apply the accepted hunks and drop the rejected ones."""
+        """``enter``: apply the accepted hunks and drop the rejected ones; on an evidence line (``v``),
+        open its source at that line instead."""
+        target = self.diff_view.selected_evidence
+        if target is not None and self._vault is not None:
+            from wikitui.ui.screens.evidence_source import EvidenceSourceScreen
+
+            self.app.push_screen(EvidenceSourceScreen(self._vault, *target))
+            return
         result = self.state.result(applied=True)
         if not result.accepted and not result.rejected:
             self.notify("Nothing decided yet: a accepts, r rejects (esc leaves it all pending).", severity="warning")

@@ -157,7 +157,7 @@ class SearchScreen(ModalScreen["Hit | None"]):
 
     @work(thread=True, exclusive=True, group="search")
     def _search(self, index: Any, query: str) -> None:
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
 
         worker = get_current_worker()
         try:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from wikitui.core.record import Record
+from wikitui.core.base.record import Record
 from wikitui.core.vault.formats import kind_of
 from wikitui.core.vault.formats.citations import locate
 from wikitui.core.vault.visible_text import visible_line
@@ -26,7 +26,7 @@ from wikitui.core.vault.visible_text import visible_line
 if TYPE_CHECKING:
     from wikitui.core.vault.formats import Conversion
     from wikitui.ui.markdown.document import PageDocument
-    from wikitui.ui.screens.page_display import PageDisplay
+    from wikitui.ui.screens.shown_place import ShownPlace
 
 _PAGE_ANCHOR = re.compile(r"^(?:page|slide)=?(\d{1,9})$", re.IGNORECASE)
 
@@ -48,7 +48,7 @@ def cited_page(anchor: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def show_converted(display: PageDisplay, path: str, *, anchor: str, line: int | None, scroll_y: float) -> None:
+def show_converted(display: ShownPlace, path: str, *, anchor: str, line: int | None, scroll_y: float) -> None:
     """Show ``path`` through its converter: a "Converting…" message now, the prepared text from a worker."""
     screen, page = display.screen, display.page
     kind = kind_of(path) or "text"
@@ -137,7 +137,7 @@ def prepare(path: str, conversion: Conversion, *, anchor: str, line: int | None,
     return Prepared(conversion, doc, subtitle, line, problem)
 
 
-def _arrived(display: PageDisplay, path: str, shown: Prepared, scroll_y: float) -> None:
+def _arrived(display: ShownPlace, path: str, shown: Prepared, scroll_y: float) -> None:
     if display.current_path != path or display.current_kind != "source":
         return  # the user moved on meanwhile
     page, notify, conversion = display.page, display.screen.notify, shown.conversion
@@ -163,7 +163,7 @@ def _decode(path):
         return None
 
 
-def show_picture(display: PageDisplay, path: str, picture, caption: str) -> None:
+def show_picture(display: ShownPlace, path: str, picture, caption: str) -> None:
     """Show an image source as a picture in place of the page pane (its description below it)."""
     from textual.widget import Widget
 
@@ -185,7 +185,7 @@ def show_picture(display: PageDisplay, path: str, picture, caption: str) -> None
         view.focus()
 
 
-def hide_picture(display: PageDisplay) -> None:
+def hide_picture(display: ShownPlace) -> None:
     """Put the page pane back in place of a picture shown by :func:`show_picture` (nothing when none is)."""
     pictures = display.screen.query("#picture")
     if pictures:

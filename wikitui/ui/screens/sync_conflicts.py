@@ -29,7 +29,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label, Static
 
 from wikitui.core.vault.visible_text import visible, visible_line
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 if TYPE_CHECKING:
     from wikitui.core.sync.combine import Conflict
@@ -124,7 +124,7 @@ class SyncConflictsScreen(Screen[None]):
         self.query_one("#conflict-status", Label).update(status)
 
     def _record(self, path: str, choice: str) -> None:
-        from wikitui.core.errors import WikituiError
+        from wikitui.core.base.errors import WikituiError
         from wikitui.core.sync.run import resolve
 
         try:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from wikitui.ui.widgets.chat_pane import ChatPane, Reviewer
+from wikitui.ui.widgets.chat_pane import ChatPane, Reviewer, SourcesReviewer
 
 if TYPE_CHECKING:
     from wikitui.core.workspace import Workspace
@@ -24,20 +24,23 @@ class AgentPane(Vertical):
     Args:
         workspace: The open vault (its ``.wikitui/config.toml`` may name the model).
         reviewer: Shows a changeset for review (see :class:`~wikitui.ui.widgets.chat_pane.ChatPane`).
+        sources_reviewer: Shows proposed web sources for review (the same).
     """
 
     DEFAULT_CSS = """
     AgentPane { height: 1fr; }
     """
 
-    def __init__(self, workspace: Workspace, *, reviewer: Reviewer | None = None, id: str | None = None,
+    def __init__(self, workspace: Workspace, *, reviewer: Reviewer | None = None,
+                 sources_reviewer: SourcesReviewer | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.workspace = workspace
         self.reviewer = reviewer
+        self.sources_reviewer = sources_reviewer
 
     def compose(self) -> ComposeResult:
-        yield ChatPane(self.workspace, reviewer=self.reviewer)
+        yield ChatPane(self.workspace, reviewer=self.reviewer, sources_reviewer=self.sources_reviewer)
 
     @property
     def chat(self) -> ChatPane:

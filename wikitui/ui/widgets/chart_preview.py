@@ -10,16 +10,21 @@ same on every terminal), with half-block characters: each cell shows two pixels
 (``▀`` with the upper pixel as its colour and the lower one as its background).
 ``rerender`` draws the chart again from the sidecar's spec in a worker (matplotlib is
 slow to import) and says whether it gives the same picture as the proposal.
+
+The workers hand their results back as messages to the widget itself; whether the
+terminal shows true colour is given at construction: nothing is looked up on the app.
 """
 
 from __future__ import annotations
 
 import io
 import os
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -102,8 +107,35 @@ class ChartPreview(Widget):
     }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
+    @dataclass
+    class Drawn(Message):
+        """A worker decoded and scaled ``png``: half-block ``strips``, or the ``image`` for the picture widget."""
+
+        bubble: ClassVar[bool] = False
+        png: bytes
+        strips: list[Strip]
+        image: Any
+        rich: Any
+
+    @dataclass
+    class Rerendered(Message):
+        """A worker drew the chart again from its spec: the picture, and whether it is the proposal's."""
+
+        bubble: ClassVar[bool] = False
+        png: bytes
+        same: bool
+
+    @dataclass
+    class RerenderFailed(Message):
+        """The spec could not be drawn: why, in one line."""
+
+        bubble: ClassVar[bool] = False
+        reason: str
+
+    def __init__(self, *, truecolor: bool = True, id: str | None = None) -> None:
+        """``truecolor``: the terminal shows true colour (the picture widget's choice of method depends on it)."""
         super().__init__(id=id)
+        self._truecolor = truecolor
         self._png: bytes | None = None
         self._sidecar: str | None = None
         self._strips: list[Strip] = []
@@ -137,7 +169,7 @@ class ChartPreview(Widget):
         png, width, height = self._png, self.size.width, self.size.height
         if png is None or width <= 0 or height <= 0:
             return
-        rich = picture_widget(getattr(self.app.console, "color_system", None) == "truecolor")
+        rich = picture_widget(self._truecolor)
 
         def scale() -> None:
             strips: list[Strip] = []
@@ -149,14 +181,15 @@ class ChartPreview(Widget):
                     image = decode_png(png)
             except ValueError as exc:
                 strips = [Strip([Segment(str(exc)[:width])])]
-            self.app.call_from_thread(self._drawn, png, strips, image, rich)
+            self.post_message(self.Drawn(png, strips, image, rich))  # post_message is thread-safe
 
         self.run_worker(scale, thread=True, group="chart-draw", exclusive=True)
 
-    def _drawn(self, png: bytes, strips: list[Strip], image, rich) -> None:
+    def on_chart_preview_drawn(self, message: Drawn) -> None:
+        png, image, rich = message.png, message.image, message.rich
         if png is not self._png:  # another picture is shown since
             return
-        self._strips = strips
+        self._strips = message.strips
         if image is not None and rich is not None:
             widget_class, fitted_cells = rich
             try:
@@ -183,12 +216,15 @@ class ChartPreview(Widget):
         try:
             png = render_from_sidecar(self._sidecar or "")
         except ChartSpecError as exc:
-            self.app.call_from_thread(self.notify, str(exc)[:300], severity="error")
+            self.post_message(self.RerenderFailed(str(exc)[:300]))
             return
-        same = png == self._png
-        self.app.call_from_thread(self._rerendered, png, same)
+        self.post_message(self.Rerendered(png, png == self._png))
 
-    def _rerendered(self, png: bytes, same: bool) -> None:
+    def on_chart_preview_rerender_failed(self, message: RerenderFailed) -> None:
+        self.notify(message.reason, severity="error")
+
+    def on_chart_preview_rerendered(self, message: Rerendered) -> None:
+        png, same = message.png, message.same
         self._png = png
         self._draw()
         self.notify("drawn again from the spec: " + ("the same picture" if same else "it differs from the proposal"),

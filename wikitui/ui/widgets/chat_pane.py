@@ -28,11 +28,19 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, Static
 
-from wikitui.core.errors import Conflict, WikituiError
+from wikitui.core.base.errors import Conflict, WikituiError
 from wikitui.core.vault.links import Link
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 from wikitui.ui.chat.controller import ChatController
-from wikitui.ui.chat.notes import applied_note, conflict_note, review_feedback, sentence, undone_note, unresolved_links
+from wikitui.ui.chat.notes import (
+    applied_note,
+    conflict_note,
+    review_feedback,
+    sentence,
+    sources_note,
+    undone_note,
+    unresolved_links,
+)
 from wikitui.ui.chat.slash import COMMANDS
 from wikitui.ui.widgets.batch_panel import BatchPanel
 from wikitui.ui.widgets.changeset_card import ChangesetCard
@@ -44,6 +52,8 @@ if TYPE_CHECKING:
 
 #: Shows a changeset for review: ``await reviewer(changeset, on_apply)`` is the decision (None: left pending).
 Reviewer = Callable[[Any, Callable[[Any], None]], Awaitable[Any]]
+#: Shows proposed web sources for review: ``await sources_reviewer(proposal)`` is the decision (None: left pending).
+SourcesReviewer = Callable[[Any], Awaitable[Any]]
 
 
 class ChatPane(Vertical):
@@ -54,6 +64,8 @@ class ChatPane(Vertical):
         reviewer: Shows a changeset for review and returns the decision (``await
             reviewer(changeset, on_apply)``; the workspace screen hands the review
             screen's); None: ``ctrl+r`` says reviews are not available here.
+        sources_reviewer: Shows web sources a research turn proposed (``await sources_reviewer(proposal)``
+            returns what was accepted and rejected); None: they are reviewed with ``wikitui research``.
         client_factory: Builds the model client from the settings (tests pass one that
             does not wait between retries); None: the agent's own client.
     """
@@ -120,10 +132,12 @@ class ChatPane(Vertical):
 
     def __init__(self, workspace: Workspace, *, reviewer: Reviewer | None = None,
                  client_factory: Callable[[Any], Any] | None = None,
+                 sources_reviewer: SourcesReviewer | None = None,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.workspace = workspace
         self.reviewer = reviewer
+        self.sources_reviewer = sources_reviewer
         self.controller = ChatController(self, workspace, client_factory=client_factory)
         self.chat_log = ChatLog(id="chat-log", resolve=self._resolve)
         self.batch_panel = BatchPanel(id="batch-panel")
@@ -233,7 +247,7 @@ class ChatPane(Vertical):
     # ------------------------------------------------------------------ input
     def on_key(self, event: events.Key) -> None:
         """Typing while the log has the focus goes to the input (the log's own keys are not letters)."""
-        if self.app.focused is self.chat_log and event.is_printable and event.character:
+        if self.screen.focused is self.chat_log and event.is_printable and event.character:
             event.stop()
             self.chat_input.focus()
             self.chat_input.insert(event.character)
@@ -320,6 +334,9 @@ class ChatPane(Vertical):
             return
         changeset = await asyncio.to_thread(self.workspace.pending.latest)
         if changeset is None:
+            if await asyncio.to_thread(self._pending_sources) is not None:  # the web sources wait instead
+                self.review_sources()
+                return
             self.notify("Nothing to review: no changeset is pending.")
             return
         outcome: dict[str, Any] = {}
@@ -351,6 +368,55 @@ class ChatPane(Vertical):
                                        "you decide those hunks.")
             return
         self._applied(changeset, decision, result)
+
+    # ------------------------------------------------------------------ proposed web sources
+    def _pending_sources(self) -> Any:
+        from wikitui.core.research.proposals import ResearchStore
+
+        return ResearchStore(self.vault).latest()
+
+    def review_sources(self) -> None:
+        """Review the newest pending web sources; clip the accepted ones into raw/ (``/research``, ctrl+r)."""
+        if self._reviewing:
+            return
+        self._review_sources()
+
+    @work(exclusive=True, group="chat-review")
+    async def _review_sources(self) -> None:
+        from wikitui.core.batch.queue import queue_sources
+        from wikitui.core.research.proposals import decide
+
+        if self.sources_reviewer is None:
+            self.notify("Review the sources with `wikitui research accept ID`.", severity="warning")
+            return
+        proposal = await asyncio.to_thread(self._pending_sources)
+        if proposal is None:
+            self.notify("No web sources are pending.")
+            return
+        self._reviewing = True
+        try:
+            decision = await self.sources_reviewer(proposal)
+        finally:
+            self._reviewing = False
+        if decision is None:
+            self.chat_log.add_note("Sources left pending: /research alone (or ctrl+r) reviews them again.")
+            return
+        if decision.accepted or any(s.decision == "accepted" and not s.clipped for s in proposal.sources):
+            self.set_status(Content.assemble(("● ", "$text-accent"), "clipping the accepted sources…"))
+        try:
+            def queue(paths: list[str]) -> str:
+                return queue_sources(self.vault, paths, f"research {proposal.id}", self.controller.settings.model)
+
+            done = await asyncio.to_thread(decide, self.vault, proposal, accepted=decision.accepted,
+                                           rejected=decision.rejected, queue=queue if decision.queue else None)
+        except (WikituiError, OSError) as exc:  # OSError: the proposal could not be saved
+            self.chat_log.add_note(sentence(str(exc)), "error")
+            return
+        finally:
+            self.set_status("")
+        self.chat_log.add_note(sources_note(done, len(decision.rejected)), "success" if done.clipped else "note")
+        if done.clipped:
+            self.notify(f"Clipped {plural(len(done.clipped), 'source')} into raw/", title="Sources clipped")
 
     def _show_conflict(self, conflict: Conflict) -> None:
         self.chat_log.add_note(conflict_note(conflict), "error")

@@ -31,6 +31,7 @@ from textual.strip import Strip
 from wikitui.core.vault.visible_text import control_chars, format_chars, visible, visible_line
 from wikitui.ui.markdown.wrap import wrap_content
 from wikitui.ui.widgets.diff_highlight import HunkLine, highlight_hunk
+from wikitui.ui.widgets.evidence_marks import evidence_rows
 from wikitui.ui.widgets.link_marks import link_mark
 from wikitui.ui.widgets.review_note import review_line
 
@@ -42,7 +43,7 @@ REJECTED: Decision = "rejected"
 #: The gutter marker of a hunk by decision (None: undecided).
 MARKERS: dict[str | None, str] = {ACCEPTED: "✓", REJECTED: "✗", None: "·"}
 
-RowKind = Literal["title", "reason", "blank", "header", "note", " ", "+", "-", "\\"]
+RowKind = Literal["title", "reason", "blank", "header", "note", "evidence", " ", "+", "-", "\\"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,7 @@ class _Row:
     content: Content
     old: int | None = None  # line number in the old text (first wrapped piece only)
     new: int | None = None  # line number in the new text (first wrapped piece only)
+    target: tuple[str, int] | None = None  # an evidence row: the (source, line) enter opens
 
 
 def hidden_mark(hunk: Any) -> Content | None:
@@ -117,6 +119,9 @@ class DiffView(ScrollView, can_focus=False):
         self._decisions: Mapping[str, str] = {}
         self._notes: Mapping[str, str] = {}
         self.link_marks: Mapping[str, list[str]] = {}  # hunk id -> unresolved links it adds (DESIGN §11)
+        self._evidence: Mapping[str, Any] = {}  # hunk id -> its evidence to show (evidence_marks)
+        self._evidence_serial = 0
+        self._evidence_row: int | None = None  # the evidence line under the v cursor (a row index)
         self._lines: list[list[HunkLine]] = []
         self._rows: list[_Row] = []
         self._hunk_rows: list[tuple[int, int]] = []
@@ -137,6 +142,52 @@ class DiffView(ScrollView, can_focus=False):
         self._removed = "error"
 
     # ------------------------------------------------------------------ public API
+    @property
+    def evidence_marks(self) -> Mapping[str, Any]:
+        """Hunk id to the evidence shown under it (:func:`~wikitui.ui.widgets.evidence_marks.find_evidence_marks`)."""
+        return self._evidence
+
+    @evidence_marks.setter
+    def evidence_marks(self, marks: Mapping[str, Any]) -> None:
+        self._evidence = marks
+        self._evidence_serial += 1
+
+    @property
+    def selected_evidence(self) -> tuple[str, int] | None:
+        """The (source, line) of the evidence line under the ``v`` cursor, or None."""
+        if self._evidence_row is None or self._evidence_row >= len(self._rows):
+            return None
+        return self._rows[self._evidence_row].target
+
+    def shown_rows(self, kind: str) -> list[tuple[int, str]]:
+        """(hunk index, plain text) of each row of ``kind`` (``"evidence"``, ``"note"``...) as laid out now."""
+        return [(row.hunk, row.content.plain) for row in self._rows if row.kind == kind]
+
+    def next_evidence(self) -> bool:
+        """Move the evidence cursor to the current hunk's next evidence line (past the last: none);
+        whether the hunk has any."""
+        if self.cursor is None or not 0 <= self.cursor < len(self._hunk_rows):
+            return False
+        start, end = self._hunk_rows[self.cursor]
+        stops = [i for i in range(start, end) if self._rows[i].target is not None]
+        if not stops:
+            return False
+        old = self._evidence_row
+        later = [i for i in stops if old is None or i > old]
+        self._evidence_row = later[0] if later else None
+        for row in (old, self._evidence_row):
+            if row is not None:
+                self.refresh_lines(row, 1)
+        if self._evidence_row is not None:
+            self._scroll_to_row(self._evidence_row)
+        return True
+
+    def clear_evidence(self) -> None:
+        """Take the evidence cursor away."""
+        if self._evidence_row is not None:
+            row, self._evidence_row = self._evidence_row, None
+            self.refresh_lines(row, 1)
+
     @property
     def change(self) -> Any:
         """The FileChange shown (None before :meth:`show`)."""
@@ -199,6 +250,7 @@ class DiffView(ScrollView, can_focus=False):
 
     # ------------------------------------------------------------------ reactives
     def watch_cursor(self, old: int | None, new: int | None) -> None:
+        self._evidence_row = None  # the evidence cursor stays with its hunk
         for index in (old, new):
             if index is not None and 0 <= index < len(self._hunk_rows):
                 start, end = self._hunk_rows[index]
@@ -248,7 +300,9 @@ class DiffView(ScrollView, can_focus=False):
         self._wrap_width = width
         change = self._change
         self._layout_notes = tuple(self._notes.get(h.id) for h in change.hunks)
-        key = (id(change), width, self._layout_notes, tuple(str(self.link_marks.get(h.id)) for h in change.hunks))
+        key = (id(change), width, self._layout_notes, tuple(str(self.link_marks.get(h.id)) for h in change.hunks),
+               self._evidence_serial)
+        self._evidence_row = None
         cached = self._layouts.get(key)
         if cached is not None and cached[0] is change:
             _, self._rows, self._hunk_rows, self._serial = cached
@@ -276,6 +330,10 @@ class DiffView(ScrollView, can_focus=False):
             if hunk.id in self.link_marks:
                 for piece in link_mark(self.link_marks[hunk.id]).wrap(text_width):
                     rows.append(_Row("note", index, piece))
+            if hunk.id in self._evidence:
+                for content, target in evidence_rows(self._evidence[hunk.id], text_width):
+                    pieces = content.wrap(text_width) if target is None else [content]
+                    rows.extend(_Row("evidence", index, piece, target=target) for piece in pieces)
             for kind, content, old, new in lines[1:]:
                 pieces = wrap_content(content, text_width) if content.cell_length > text_width else [content]
                 for n, piece in enumerate(pieces):
@@ -338,14 +396,16 @@ class DiffView(ScrollView, can_focus=False):
         if row.hunk >= 0:
             decision = self._decisions.get(self._change.hunks[row.hunk].id)
         selected = row.hunk == self.cursor and row.hunk >= 0
-        key = (self._serial, row_index, selected, decision)
+        pointed = row_index == self._evidence_row
+        key = (self._serial, row_index, selected, decision, pointed)
         strip = self._strips.get(key)
         if strip is None or strip.cell_length != width:
-            strip = self._render_row(row, selected, decision, width)
+            strip = self._render_row(row, selected, decision, width, pointed)
             self._strips[key] = strip
         return strip.apply_offsets(0, row_index)
 
-    def _render_row(self, row: _Row, selected: bool, decision: str | None, width: int) -> Strip:
+    def _render_row(self, row: _Row, selected: bool, decision: str | None, width: int,
+                    pointed: bool = False) -> Strip:
         if row.hunk < 0:  # the file's title and reason run the full width
             line = Content(" ") + row.content
             return Strip(line.render_segments(self.visual_style), line.cell_length).adjust_cell_length(
@@ -371,7 +431,9 @@ class DiffView(ScrollView, can_focus=False):
                 if line.cell_length > width:
                     line = line.truncate(width)
                 line = line[: max(width - tag.cell_length, 0)] + tag
-        if decision == REJECTED and row.kind not in ("header", "note"):
+        if pointed:  # the evidence line enter opens
+            line = line.pad_right(max(width - line.cell_length, 0)).stylize_before("reverse", gutter.cell_length)
+        if decision == REJECTED and row.kind not in ("header", "note", "evidence"):
             # A rejected hunk fades: it will not be written.
             line = line.stylize("$foreground 40%", gutter.cell_length - 2)
         if selected:
@@ -415,6 +477,13 @@ class DiffView(ScrollView, can_focus=False):
         if start >= top and end <= top + height:
             return
         self.scroll_to(y=max(start - 1, 0), animate=False, immediate=True)
+
+    def _scroll_to_row(self, row: int) -> None:
+        """Bring one row into view (the evidence cursor's)."""
+        height = self.scrollable_content_region.height or self.size.height
+        top = self.scroll_offset.y
+        if not top <= row < top + height:
+            self.scroll_to(y=max(row - height // 2, 0), animate=False, immediate=True)
 
     def on_click(self, event: events.Click) -> None:
         row_index = self.scroll_offset.y + event.y

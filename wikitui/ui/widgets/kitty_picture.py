@@ -13,10 +13,12 @@ review's chart preview.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -37,6 +39,13 @@ class KittyPictureWidget(Widget):
 
     DEFAULT_CSS = "KittyPictureWidget { width: auto; height: auto; }"
 
+    @dataclass
+    class Encoded(Message):
+        """The worker encoded the picture, ready to send."""
+
+        bubble: ClassVar[bool] = False
+        picture: KittyPicture
+
     def __init__(self, image: PILImage, *, classes: str | None = None) -> None:
         super().__init__(classes=classes)
         self.image = image
@@ -48,14 +57,14 @@ class KittyPictureWidget(Widget):
 
         def encode() -> None:
             data = png_base64(image)
-            self.app.call_from_thread(self._encoded, KittyPicture(data, image.size, cell, send))
+            self.post_message(self.Encoded(KittyPicture(data, image.size, cell, send)))  # post_message is thread-safe
 
         self.run_worker(encode, thread=True, group="kitty-picture", exclusive=True, exit_on_error=False)
 
-    def _encoded(self, picture: KittyPicture) -> None:
+    def on_kitty_picture_widget_encoded(self, message: Encoded) -> None:
         if not self.is_attached:
             return  # gone before it was ready: nothing was sent
-        self.picture = picture
+        self.picture = message.picture
         self.refresh()
 
     def render_line(self, y: int) -> Strip:

@@ -6,7 +6,9 @@ every other page read from disk, so they are computed in a worker, a moment afte
 the page opens and only while the panel is shown; in a large wiki only when the
 Unlinked list is opened (a thread reading 10,000 files would slow every frame).
 A page's ``> [!contradiction]`` callouts (DESIGN §11) get a list of their own, whose
-tab shows only on a page that has some.
+tab shows only on a page that has some; so do its stale claims (claims whose evidence lines
+moved or vanished since they were applied, DESIGN §11 "Evidence"), filled by
+:meth:`LinksPanel.show_stale_claims` once a thread has read the sources.
 """
 
 from __future__ import annotations
@@ -34,7 +36,9 @@ from wikitui.ui.messages import OpenRequested
 if TYPE_CHECKING:
     from wikitui.core.vault.graph import LinkGraph
 
-TABS = ("backlinks", "outgoing", "unlinked", "contradictions")
+TABS = ("backlinks", "outgoing", "unlinked", "contradictions", "claims")
+#: The lists shown only when they have entries, first (the header is one line; a narrow pane cuts its end).
+_WHEN_ANY = ("claims", "contradictions")
 #: Most entries a list shows.
 LIST_LIMIT = 300
 #: Above this many pages, unlinked mentions are looked for only when their list is opened.
@@ -73,7 +77,7 @@ class LinksPanel(Vertical):
     | Key | Action |
     | :- | :- |
     | left / right | Previous / next list. |
-    | b / o / u / c | Backlinks / Outgoing / Unlinked / Contradictions. |
+    | b / o / u / c / s | Backlinks / Outgoing / Unlinked / Contradictions / Stale claims. |
     | enter | Open the entry. |
     """
 
@@ -84,6 +88,7 @@ class LinksPanel(Vertical):
         Binding("o", "show_tab('outgoing')", "Outgoing", show=False),
         Binding("u", "show_tab('unlinked')", "Unlinked", show=False),
         Binding("c", "show_tab('contradictions')", "Contradictions", show=False),
+        Binding("s", "show_tab('claims')", "Stale claims", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -111,6 +116,15 @@ class LinksPanel(Vertical):
     """The list shown: ``backlinks``, ``outgoing`` or ``unlinked``."""
 
     @dataclass
+    class UnlinkedFound(Message):
+        """The worker found the unlinked mentions of ``path`` (the list's rows), or could not (``error``)."""
+
+        bubble: ClassVar[bool] = False
+        path: str
+        items: list
+        error: str = ""
+
+    @dataclass
     class LinkChosen(Message):
         """The reader chose an outgoing link: follow it as the page would.
 
@@ -125,6 +139,7 @@ class LinksPanel(Vertical):
         self._graph: LinkGraph | None = None
         self._path: str | None = None
         self._is_source = False
+        self._stale_claims: tuple[str, _Rows] | None = None  # (page, its stale claims' rows)
         # Each entry renders itself on demand: a page may have 50,000 links, and only
         # the first LIST_LIMIT of a list are ever shown.
         self._lists: dict[str, list[tuple[Callable[[], Text], _Entry | None]]] = {t: [] for t in TABS}
@@ -167,8 +182,9 @@ class LinksPanel(Vertical):
             (partial(_contradiction_line, c), _Entry("open", path, c.line))
             for c in page_contradictions(graph.vault, path)
         ]
-        self._lists = {"backlinks": back, "outgoing": out, "unlinked": [], "contradictions": contra}
-        if self.tab == "contradictions" and not contra:
+        claims = self._stale_claims[1] if self._stale_claims and self._stale_claims[0] == path else []
+        self._lists = {"backlinks": back, "outgoing": out, "unlinked": [], "contradictions": contra, "claims": claims}
+        if self.tab in _WHEN_ANY and not self._lists[self.tab]:
             self.tab = "backlinks"
         self._unlinked_for = None
         self._render_tabs()
@@ -188,12 +204,25 @@ class LinksPanel(Vertical):
                 cited.append(
                     (partial(_context_line, graph, b.source, b.link.line, b.link.context), _Entry("open", b.source, b.link.line))
                 )
-        self._lists = {"backlinks": cited, "outgoing": [], "unlinked": [], "contradictions": []}
+        self._lists = {"backlinks": cited, "outgoing": [], "unlinked": [], "contradictions": [], "claims": []}
         self._unlinked_for = path
         if self.tab != "backlinks":
             self.tab = "backlinks"
         self._render_tabs()
         self._render_list()
+
+    def show_stale_claims(self, path: str, claims: list) -> None:
+        """List the claims of page ``path`` whose evidence moved or vanished
+        (:class:`~wikitui.core.vault.claims.StaleClaim`); choosing one opens the source where the lines are now."""
+        if path != self._path or self._is_source:
+            return  # an answer for a page no longer shown
+        rows: _Rows = [(partial(_stale_claim_line, c), _Entry("open", c.source, (c.now or c.was)[0])) for c in claims]
+        self._stale_claims = (path, rows)  # kept while the page is shown: the lists are refilled often
+        self._lists["claims"] = rows
+        if self.tab == "claims" and not rows:
+            self.tab = "backlinks"
+        self._render_tabs()
+        self._render_list(reset=False)
 
     def counts(self) -> dict[str, int | None]:
         """Entries per list (None for unlinked mentions not yet counted)."""
@@ -205,7 +234,7 @@ class LinksPanel(Vertical):
     def _render_tabs(self) -> None:
         counts = self.counts()
         names = {"backlinks": "Cited by" if self._is_source else "Backlinks", "outgoing": "Outgoing",
-                 "unlinked": "Unlinked", "contradictions": "⚠ Contradictions"}
+                 "unlinked": "Unlinked", "contradictions": "⚠ Contradictions", "claims": "⚠ Stale claims"}
         parts = []
         for t in self._tabs():
             n = counts[t]
@@ -238,6 +267,7 @@ class LinksPanel(Vertical):
                 "outgoing": "This page links nowhere.",
                 "unlinked": "Looking for mentions…" if self.counts()["unlinked"] is None else "No unlinked mentions.",
                 "contradictions": "No contradiction noted on this page.",
+                "claims": "No claim of this page lost its evidence.",
             }[self.tab]
             options.append(Option(Text(empty, style="dim italic"), disabled=True))
         keep = ol.highlighted
@@ -274,7 +304,7 @@ class LinksPanel(Vertical):
         if self._is_source:
             return ("backlinks",)
         # First when there are some: the header is one line, and on a narrow pane its end is cut.
-        return (TABS[-1], *TABS[:-1]) if self._lists["contradictions"] else TABS[:-1]
+        return (*(t for t in _WHEN_ANY if self._lists[t]), *(t for t in TABS if t not in _WHEN_ANY))
 
     # ----------------------------------------------------------------- opening
     @on(OptionList.OptionSelected, "#links-list")
@@ -319,12 +349,16 @@ class LinksPanel(Vertical):
         try:
             mentions = graph.unlinked_mentions(path)
         except Exception as exc:  # a file vanishing mid-scan must not crash the panel
-            self.app.call_from_thread(self.notify, f"unlinked mentions: {exc}", severity="warning")
+            self.post_message(self.UnlinkedFound(path, [], error=f"unlinked mentions: {exc}"))  # thread-safe
             return
         items = [(partial(_context_line, graph, m.path, m.line, m.context), _Entry("open", m.path, m.line)) for m in mentions]
-        self.app.call_from_thread(self._set_unlinked, path, items)
+        self.post_message(self.UnlinkedFound(path, items))
 
-    def _set_unlinked(self, path: str, items: list) -> None:
+    def on_links_panel_unlinked_found(self, message: UnlinkedFound) -> None:
+        if message.error:
+            self.notify(message.error, severity="warning")
+            return
+        path, items = message.path, message.items
         if path != self._path:
             return  # a stale answer for a page no longer shown
         self._lists["unlinked"] = items
@@ -368,6 +402,17 @@ def _context_line(graph: "LinkGraph", source: str, line: int | None, context: st
         text.append(f":{line}", style="dim")
     text.append("  ")
     text.append(readable(context), style="dim")
+    return text
+
+
+@_shown
+def _stale_claim_line(c) -> Text:
+    """``⚠ vanished raw/x.md 200 “the claim”``: a claim whose evidence lines changed (``moved`` shows old→new)."""
+    where = f"{c.was[0]}→{c.now[0]}" if c.state == "moved" and c.now else f"{c.was[0]}"
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"⚠ {c.state} ", style="bold red" if c.state == "vanished" else "bold yellow")
+    text.append(f"{c.source}:{where} ", style="dim")
+    text.append(f"“{c.claim}”")
     return text
 
 

@@ -15,6 +15,7 @@ from typing import ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
+from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -28,10 +29,29 @@ from wikitui.ui.markdown.paint import ROLES, LinePainter
 from wikitui.ui.markdown.pictures import release_pictures
 from wikitui.ui.markdown.sixel_pictures import SixelImages, paint_row
 from wikitui.ui.widgets.background_layout import BackgroundLayout
-from wikitui.ui.widgets.link_message import LinkMessage
 from wikitui.ui.widgets.page_scrolling import PageScrolling
 from wikitui.ui.widgets.page_styles import PAGE_VIEW_CSS
 from wikitui.ui.widgets.slide_mode import SlideMode, slide_or_scroll
+
+
+class LinkMessage(Message):
+    """The base of the page view's link messages (a link followed, the link cursor moved).
+
+    Attributes:
+        link_index: Index of the link in :attr:`PageView.links` (None: no link).
+        link: The link (None: no link).
+    """
+
+    def __init__(self, page_view: PageView, link_index: int | None, link: Link | None) -> None:
+        super().__init__()
+        self.page_view = page_view
+        self.link_index = link_index
+        self.link = link
+
+    @property
+    def control(self) -> PageView:
+        """The page view the link is on."""
+        return self.page_view
 
 
 class PageView(PageScrolling, SixelImages, ScrollView, can_focus=True):

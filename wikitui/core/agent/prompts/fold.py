@@ -19,7 +19,8 @@ reviews like an ingest:
 to it, in the page's own shape and voice, with the raw sources the answer rests on (add them to `sources:`) \
 and a link to the filed answer page when there is one; bump `updated:`. Propose nothing for a page that \
 already says it.
-2. Use propose_edit with exact text copied from that fresh read; small edits, placed where they belong.
+2. Use propose_edit with exact text copied from that fresh read; small edits, placed where they belong, each \
+with the evidence it draws on (the source's exact words, read through tools, and their lines).
 3. Where the answer disagrees with a page, never overwrite the page's claim: add one line next to it in the \
 contradiction format, `{contradiction}`.
 4. Before proposing any NEW page (an idea the answer names that has no page), `search` for its name and \

@@ -30,6 +30,8 @@ the whole source and not only its last part, then the other pages from the same 
 (add what is new; nothing when it already says it);
 - contradictions with existing claims, noted on the pages that hold them, each as one line in the contradiction \
 format, `{contradiction}` (never overwrite the old claim).
+- evidence with every factual sentence: the source's exact words (and the line numbers read shows) on each \
+edit, and per claim on each new page;
 {index_rule}
 When everything is proposed, reply with a short summary of the changeset (file: why). The user reviews it."""
 

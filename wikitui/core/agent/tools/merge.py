@@ -15,13 +15,14 @@ import posixpath
 import re
 from urllib.parse import quote
 
+from wikitui.core.agent.tools.propose import Claim
 from wikitui.core.agent.tools.registry import tool
 from wikitui.core.changes.model import ProposalError
 from wikitui.core.vault.files import read_text
 from wikitui.core.vault.frontmatter_edit import FrontmatterEditError, set_frontmatter_keys
 from wikitui.core.vault.page import parse_page
 from wikitui.core.vault.text_facts import body_of
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 _BOM = "\ufeff"
 _INDEX_MARKER = "<!-- wikitui:index -->"
@@ -134,7 +135,7 @@ def _joined(box, from_path: str, into_path: str, from_text: str, into_text: str)
 
 
 @tool("propose", lambda arg, args: f"proposed merging {arg('from_path')} into {arg('into_path')}")
-def propose_merge(box, from_path: str, into_path: str, reason: str) -> str:
+def propose_merge(box, from_path: str, into_path: str, reason: str, evidence: list[Claim] | None = None) -> str:
     """Propose merging two pages about the same thing: from_path's text joins into_path, then from_path is deleted.
 
     from_path's title becomes an alias of into_path, and every link to from_path is rewritten
@@ -162,7 +163,8 @@ def propose_merge(box, from_path: str, into_path: str, reason: str) -> str:
         if n:
             rewrites[source] = text
             total += n
-    box.builder.new_page(dst, merged, reason, carried=from_text)  # from's text is not the model's
+    box.builder.new_page(dst, merged, reason, carried=from_text,  # from's text is not the model's
+                         evidence=[dict(e) for e in evidence] if evidence else None)
     for source, text in rewrites.items():
         box.builder.new_page(source, text, f"links to {src} now point to {dst}")
     box.builder.delete(src, reason)

@@ -13,11 +13,34 @@ from wikitui.core.agent.dedup import check_new_page
 from wikitui.core.agent.tools.registry import tool
 
 
-class Edit(TypedDict):
-    """One exact search/replace edit."""
+class _Source(TypedDict):
+    source: str
 
+
+class Cite(_Source, total=False):
+    """What an edit's new text draws on: a source and the quoted words or line range (``total=False``: the
+    keys past ``source`` are optional, which string annotations cannot say with ``NotRequired``)."""
+
+    quote: str
+    lines: str
+
+
+class Claim(Cite, total=False):
+    """What one claim of a page draws on: as :class:`Cite`, naming the claim's sentence."""
+
+    claim: str
+
+
+class _Replace(TypedDict):
     old: str
     new: str
+
+
+class Edit(_Replace, total=False):
+    """One exact search/replace edit, with the evidence its new text draws on."""
+
+    evidence: list[Cite]
+
 
 
 @tool("propose", lambda arg, args: f"proposed an edit to {arg('path')}")
@@ -29,14 +52,14 @@ def propose_edit(box, path: str, edits: list[Edit], reason: str) -> str:
 
     Args:
         path: The page to edit.
-        edits: Edits applied in order, each {"old": exact current text, "new": replacement}.
+        edits: Edits applied in order, each {"old": exact current text, "new": replacement, "evidence": [...]}.
         reason: One line saying why, shown to the user.
     """
     return box.builder.edit(path, [dict(e) for e in edits], reason)
 
 
 @tool("propose", lambda arg, args: f"proposed the page {arg('path')}")
-def propose_page(box, path: str, content: str, reason: str) -> str:
+def propose_page(box, path: str, content: str, reason: str, evidence: list[Claim] | None = None) -> str:
     """Propose a new page (or a complete rewrite of one), with its YAML frontmatter.
 
     A new page named like an existing one (same or near-equal title or alias) is answered
@@ -48,7 +71,7 @@ def propose_page(box, path: str, content: str, reason: str) -> str:
         reason: One line saying why, shown to the user.
     """
     check_new_page(box, path, content)
-    return box.builder.new_page(path, content, reason)
+    return box.builder.new_page(path, content, reason, evidence=[dict(e) for e in evidence] if evidence else None)
 
 
 @tool("propose", lambda arg, args: f"proposed deleting {arg('path')}")

@@ -13,10 +13,10 @@ from wikitui.core.agent.numbered import numbered
 from wikitui.core.agent.reading import describe_binary, overlaid, resolve_readable
 from wikitui.core.agent.sources import WithPictures  # (read_source, which needs more, is imported where used)
 from wikitui.core.agent.tools.registry import Arg, tool
-from wikitui.core.errors import UnknownPage
+from wikitui.core.base.errors import UnknownPage
 from wikitui.core.vault.files import decode_text, is_binary
 from wikitui.core.vault.formats.kinds import needs_conversion
-from wikitui.core.words import plural
+from wikitui.core.base.words import plural
 
 #: Files larger than this are not read at all.
 MAX_READ_BYTES = 32 * 1024 * 1024

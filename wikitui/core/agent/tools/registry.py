@@ -32,7 +32,7 @@ class Tool:
 
     Attributes:
         name: The name the model calls it by.
-        kind: "read" or "propose".
+        kind: "read", "propose" or "research" (web search, offered only where a search provider is configured).
         function: ``function(box, **arguments) -> str``: the result text for the model (or a
             :class:`~wikitui.core.agent.sources.WithPictures`: the text and pictures for a vision model).
         describe: ``describe(arg, arguments) -> str``: one quiet line for the chat.
@@ -53,7 +53,7 @@ _F = TypeVar("_F", bound="Callable[..., str | WithPictures]")
 
 #: Every tool, by name, in the order the model sees them.
 REGISTRY: dict[str, Tool] = {}
-KINDS = ("read", "propose")
+KINDS = ("read", "propose", "research")
 
 
 def tool(kind: str, describe: Callable[[Arg, dict[str, Any]], str]) -> Callable[[_F], _F]:

@@ -18,15 +18,18 @@ from wikitui.core.agent.tools import propose, read  # noqa: F401 - importing the
 from wikitui.core.agent.tools import chart  # noqa: F401,I001 - propose_chart, registered after the others
 from wikitui.core.agent.tools import merge  # noqa: F401,I001 - propose_merge, last: the tools' order is the model's
 from wikitui.core.agent.tools import history  # noqa: F401,I001 - history, a read tool (listed after links)
+from wikitui.core.agent.tools import research as _research  # noqa: F401,I001 - web_search, propose_sources (with a finder)
 from wikitui.core.agent.tools.compact import COMPACT_TOOLS, compact_schema
 from wikitui.core.agent.tools.registry import REGISTRY, describe_call, names
 from wikitui.core.agent.toolschema import ToolArgError, check_arguments, function_schema, parse_arguments
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 #: Tools that look things up.
 READ_TOOLS = names("read")
 #: Tools that propose changes (refused during an ingest's plan phase).
 PROPOSE_TOOLS = names("propose")
+#: Tools that search the web and propose sources (offered only to a box given a SourceFinder).
+RESEARCH_TOOLS = names("research")
 
 
 @dataclass(slots=True)
@@ -63,12 +66,15 @@ class ToolBox:
             short schemas, for a small context window (:mod:`~wikitui.core.agent.tools.compact`).
         overlay: A batch's earlier pending proposals (:class:`~wikitui.core.changes.overlay.Overlay`),
             which ``read`` and ``search`` consult before the disk (``graph`` is then its graph).
+        research: The turn's :class:`~wikitui.core.research.proposals.SourceFinder`: ``web_search``
+            and ``propose_sources`` are offered (None: they are not).
     """
 
     def __init__(self, vault, graph, search_index=None, builder=None, phase: str = "write",
                  max_result_chars: int = 24_000, vision: bool = False, compact: bool = False,
-                 overlay=None) -> None:
+                 overlay=None, research=None) -> None:
         self.vault = vault
+        self.research = research
         self.overlay = overlay
         #: Paths whose propose_page was answered with a same-subject suggestion (a second call goes through).
         self.warned: set[str] = set()
@@ -79,13 +85,13 @@ class ToolBox:
         self.phase = phase
         self.max_result_chars = max_result_chars
         self.compact = compact
-        self._schemas = _schemas_of(type(self), compact)
+        self._schemas = _schemas_of(type(self), compact, research is not None)
 
     # ---------------------------------------------------------------- schemas
     @classmethod
-    def tool_schemas(cls, compact: bool = False) -> list[dict]:
+    def tool_schemas(cls, compact: bool = False, research: bool = False) -> list[dict]:
         """The OpenAI ``tools`` list of the full set or the compact one, before any box is made (to count it)."""
-        return list(_schemas_of(cls, compact).values())
+        return list(_schemas_of(cls, compact, research).values())
 
     def schemas(self) -> list[dict]:
         """The OpenAI ``tools`` list, in a stable order."""
@@ -167,15 +173,18 @@ class ToolBox:
         return [titles[c] for c in close]
 
 
-_SCHEMAS: dict[tuple[type, bool], dict[str, dict]] = {}
+_SCHEMAS: dict[tuple[type, bool, bool], dict[str, dict]] = {}
 
 
-def _schemas_of(cls: type, compact: bool = False) -> dict[str, dict]:
-    """The tools' schemas (the full set, or the compact one), built once (a ToolBox is made for every turn phase)."""
-    key = (cls, compact)
+def _schemas_of(cls: type, compact: bool = False, research: bool = False) -> dict[str, dict]:
+    """The tools' schemas (the full set, or the compact one; with the research tools or without), built once."""
+    key = (cls, compact, research)
     if key not in _SCHEMAS:
         if compact:
-            _SCHEMAS[key] = {name: compact_schema(REGISTRY[name].function) for name in COMPACT_TOOLS}
+            schemas = {name: compact_schema(REGISTRY[name].function) for name in COMPACT_TOOLS}
         else:  # read tools first, then propose tools, each kind in the order its module declares them
-            _SCHEMAS[key] = {name: function_schema(REGISTRY[name].function) for name in READ_TOOLS + PROPOSE_TOOLS}
+            schemas = {name: function_schema(REGISTRY[name].function) for name in READ_TOOLS + PROPOSE_TOOLS}
+        if research:
+            schemas.update({name: function_schema(REGISTRY[name].function) for name in RESEARCH_TOOLS})
+        _SCHEMAS[key] = schemas
     return _SCHEMAS[key]

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from wikitui.core.errors import BadQuery
+from wikitui.core.base.errors import BadQuery
 from wikitui.core.search.results import Hit, IndexBusy, UpdateStats
 from wikitui.core.search.whoosh import indexing
 from wikitui.core.vault.layout import Vault

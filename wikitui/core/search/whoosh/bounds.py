@@ -23,7 +23,7 @@ import re
 
 from whoosh import query
 
-from wikitui.core.errors import BadQuery
+from wikitui.core.base.errors import BadQuery
 from wikitui.core.search.whoosh.analysis import MAX_TOKEN
 
 #: Edits a fuzzy word may allow.

@@ -15,7 +15,7 @@ for the rest.
 
 Whoosh's parser accepts any string: an unclosed quote is read as a literal
 character and a dangling operator silently yields an empty query. wikitui rejects
-those with :class:`~wikitui.core.errors.BadQuery` so a typo is reported instead of
+those with :class:`~wikitui.core.base.errors.BadQuery` so a typo is reported instead of
 returning nothing. :func:`check_query` documents exactly what is rejected.
 
 This module imports Whoosh; the backend imports it only when a search or an update runs.
@@ -27,7 +27,7 @@ import re
 
 from whoosh import fields
 
-from wikitui.core.errors import BadQuery
+from wikitui.core.base.errors import BadQuery
 from wikitui.core.search.whoosh.analysis import WikiAnalyzer
 
 #: Fields a bare word is looked up in.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from wikitui.core.record import Record
+from wikitui.core.base.record import Record
 from wikitui.core.vault.formats.conversion import Conversion
 
 _ANCHOR = re.compile(r"^(?P<path>.*?)#(?:page|slide)=?(?P<page>\d{1,9})$", re.IGNORECASE | re.DOTALL)

@@ -1,7 +1,7 @@
 """``wikitui clip``: a web page or a document into raw/ (DESIGN §9).
 
 This module is the ONE place in wikitui that adds files to raw/, and it only ever
-adds: :func:`_add_to_raw` writes a complete temporary file and then hard-links it
+adds: :func:`add_to_raw` writes a complete temporary file and then hard-links it
 under a name that does not exist yet (``link`` fails rather than replace), so a
 file already in raw/ is never modified, replaced or truncated, even by a clip
 racing another. A name that is taken gets a number: ``slug.md``, ``slug-2.md``...
@@ -24,12 +24,12 @@ import re
 import shutil
 import tempfile
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from wikitui.core.errors import WikituiError
-from wikitui.core.record import Record
+from wikitui.core.base.errors import WikituiError
+from wikitui.core.base.record import Record
 from wikitui.core.vault.files import is_binary
 from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, clean_text, human_size
 from wikitui.core.vault.formats.fetch import TIMEOUT, open_url, shown
@@ -99,8 +99,10 @@ def slugify(text: str, fallback: str = "clip") -> str:
 
 
 # ------------------------------------------------------------ the raw/ writer
-def _add_to_raw(vault, stem: str, suffix: str, write: Callable[[BinaryIO], object]) -> str:
-    """Add a NEW file to raw/ and return its vault-relative path. The only write to raw/ in wikitui.
+def add_to_raw(vault, stem: str, suffix: str, write: Callable[[BinaryIO], object], *, under: str = "") -> str:
+    """Add a NEW file to raw/ (or to its folder ``under``, e.g. ``inbox``) and return its vault-relative path.
+
+    The only write to raw/ in wikitui (the inbox adds its items through it too).
 
     ``write`` fills a temporary file (a dot-file in raw/, which wikitui never reads);
     once it is complete and synced it is hard-linked as ``stem + suffix``, or
@@ -108,7 +110,7 @@ def _add_to_raw(vault, stem: str, suffix: str, write: Callable[[BinaryIO], objec
     name exists, so no existing file is ever replaced. Where hard links are not
     supported, the name is created with ``O_EXCL`` (which fails the same way).
     """
-    raw = vault.raw_dir
+    raw = vault.raw_dir / under if under else vault.raw_dir
     raw.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".wikitui-clip-", suffix=".tmp", dir=raw)
     try:
@@ -192,17 +194,15 @@ def _same_address(a: str, b: str) -> bool:
     return norm(a) == norm(b)
 
 
-def find_clipped(vault, *urls: str) -> str | None:
-    """The raw/ file (vault-relative) an earlier clip of any of ``urls`` made, by its ``source_url``; else None.
+def clipped_sources(vault) -> Iterator[tuple[str, str]]:
+    """``(source_url, file)`` for each markdown file in raw/ (vault-relative) whose frontmatter names its address.
 
     Only the frontmatter of raw/'s markdown files is read (a clip's is its first lines).
     """
-    import re as _re
-
-    pattern = _re.compile(r"^source_url:\s*['\"]?(.*?)['\"]?\s*$", _re.MULTILINE)
+    pattern = re.compile(r"^source_url:\s*['\"]?(.*?)['\"]?\s*$", re.MULTILINE)
     raw = vault.raw_dir
     if not raw.is_dir():
-        return None
+        return
     for path in sorted(raw.rglob("*.md")):
         if any(part.startswith(".") for part in path.relative_to(raw).parts):
             continue
@@ -215,8 +215,14 @@ def find_clipped(vault, *urls: str) -> str | None:
             continue
         end = head.find("\n---", 3)
         for found in pattern.findall(head[: end if end != -1 else len(head)]):
-            if any(_same_address(found, url) for url in urls):
-                return vault.rel(path)
+            yield found, vault.rel(path)
+
+
+def find_clipped(vault, *urls: str) -> str | None:
+    """The raw/ file (vault-relative) an earlier clip of any of ``urls`` made, by its ``source_url``; else None."""
+    for found, rel in clipped_sources(vault):
+        if any(_same_address(found, url) for url in urls):
+            return rel
     return None
 
 
@@ -277,7 +283,7 @@ def clip_url(vault, url: str, *, name: str | None = None, today: _dt.date | None
             for chunk in page.chunks(max_document_bytes):
                 fh.write(chunk)
 
-        return ClipResult(_add_to_raw(vault, stem, suffix, write), "", "document", page.url)
+        return ClipResult(add_to_raw(vault, stem, suffix, write), "", "document", page.url)
 
 
 def _suffix(filename: str) -> str:
@@ -304,7 +310,7 @@ def _save_article(vault, url: str, data: bytes, kind: str, name: str | None, tod
     title = " ".join(clean_text(title).split())
     stem = slugify(name or title or _url_words(url), fallback="clip")
     text = article_markdown(title, url, today, body, author=author, published=published)
-    rel = _add_to_raw(vault, stem, ".md", lambda fh: fh.write(text.encode("utf-8")))
+    rel = add_to_raw(vault, stem, ".md", lambda fh: fh.write(text.encode("utf-8")))
     return ClipResult(rel, title, "article", url)
 
 
@@ -346,7 +352,7 @@ def clip_file(vault, source: Path | str, *, name: str | None = None) -> ClipResu
         with open(real, "rb") as original:
             shutil.copyfileobj(original, fh, 1024 * 1024)
 
-    return ClipResult(_add_to_raw(vault, stem, suffix, write), "", "document", str(real))
+    return ClipResult(add_to_raw(vault, stem, suffix, write), "", "document", str(real))
 
 
 def _file_stem(stem: str) -> str:

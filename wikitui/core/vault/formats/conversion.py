@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from wikitui.core.record import Record
+from wikitui.core.base.record import Record
 
 #: Bump when a converter's output changes: cached text of an older version is re-converted.
 CONVERTER_VERSION = 1

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from wikitui.core import faults
-from wikitui.core.errors import UnsafePath
+from wikitui.core.base import faults
+from wikitui.core.base.errors import UnsafePath
 from wikitui.core.vault.files import is_binary
 from wikitui.core.vault.formats.cache import TextCache, file_digest
 from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, MAX_TEXT_BYTES, Conversion, failed, finish, human_size

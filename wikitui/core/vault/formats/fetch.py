@@ -23,7 +23,7 @@ from email.message import Message
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from wikitui import __version__
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 
 USER_AGENT = f"wikitui/{__version__} (clip)"
 #: Seconds the whole fetch may take (connecting, redirects, headers, body), however the bytes trickle in.

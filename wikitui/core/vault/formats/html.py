@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from urllib.parse import urljoin
 
-from wikitui.core.record import Record
+from wikitui.core.base.record import Record
 from wikitui.core.vault.formats.conversion import MAX_HTML_BYTES, Conversion, failed, finish, human_size
 
 # Relative targets of markdown links and images, made absolute when the page's URL is known.

@@ -9,7 +9,7 @@ The ``propose_*`` tools gather into ONE changeset per session, id ``mcp-...``, s
 as pending after each proposal: the human reviews it in the workspace or with
 ``wikitui pending``. Nothing here applies a changeset or writes a page.
 
-The SDK glue is :mod:`wikitui.core.mcp` (the only module that imports ``mcp``); this
+The SDK glue is :mod:`wikitui.core.mcp.server` (the only module that imports ``mcp``); this
 module is plain Python, tested without a server.
 """
 
@@ -23,7 +23,7 @@ from wikitui.core.agent.argcheck import display
 from wikitui.core.agent.tools import PROPOSE_TOOLS, ToolBox
 from wikitui.core.agent.tools.read import MAX_READ_BYTES
 from wikitui.core.agent.toolschema import function_schema
-from wikitui.core.errors import WikituiError
+from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.visible_text import visible
 
 TYPE_CHECKING = False

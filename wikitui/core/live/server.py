@@ -274,7 +274,7 @@ def _describe(exc: Exception) -> str:
 
 def _remove_dead_sockets(state_dir) -> None:
     """Sockets left by workspaces that crashed (``live-<pid>.sock`` whose process is gone)."""
-    from wikitui.core.live import _alive
+    from wikitui.core.live.heartbeat import _alive
 
     try:
         names = os.listdir(state_dir)

@@ -1,7 +1,7 @@
 """``wikitui mcp``: the vault served over MCP on stdio, with the official ``mcp`` SDK (DESIGN §10).
 
 The only module that imports ``mcp`` (an import-linter contract checks it). It
-maps the SDK's requests onto an :class:`~wikitui.core.mcp_session.McpSession`,
+maps the SDK's requests onto an :class:`~wikitui.core.mcp.session.McpSession`,
 which holds what is served: the agent's tools and ``lint``, the resources
 ``wiki://index``, ``wiki://log`` and ``wiki://page/{path}``, and the session's one
 pending changeset (``mcp-...``), which this server never applies.
@@ -12,7 +12,7 @@ edits made elsewhere (the TUI applying a changeset, an editor, a sync), as the
 workspace's own watcher does.
 
 The SDK takes 1-2 s to import: the session's first messages are answered by
-:mod:`wikitui.core.mcp_early` meanwhile, and the SDK is handed the session (the
+:mod:`wikitui.core.mcp.early` meanwhile, and the SDK is handed the session (the
 handshake replayed to it) at the first message that needs it or once it has loaded.
 """
 
@@ -24,8 +24,8 @@ import os
 import sys
 import threading
 
-from wikitui.core.mcp_early import Early, Handshake, SdkLoader, answer_early, resource_error
-from wikitui.core.mcp_session import McpSession
+from wikitui.core.mcp.early import Early, Handshake, SdkLoader, answer_early, resource_error
+from wikitui.core.mcp.session import McpSession
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -198,7 +198,7 @@ async def _serve(session: McpSession, stdin=None, stdout=None) -> None:
     from mcp_types.jsonrpc import INVALID_PARAMS
 
     from wikitui import __version__
-    from wikitui.core.errors import WikituiError
+    from wikitui.core.base.errors import WikituiError
 
     def client_name(ctx) -> str:
         params = getattr(ctx.session, "client_params", None)

@@ -9,7 +9,7 @@ the first messages itself and answers the three a client starts with:
   time (:class:`Handshake`, remembered in ``.wikitui/mcp-handshake.json`` per SDK
   and wikitui version). Without a remembered answer (the first run, a new SDK, a
   new protocol version) nothing is answered here: the SDK takes over at once;
-- ``tools/list`` and ``tools/call``, from the :class:`~wikitui.core.mcp_session.McpSession`
+- ``tools/list`` and ``tools/call``, from the :class:`~wikitui.core.mcp.session.McpSession`
   the SDK's handlers call too (the same tools, the same texts); and, as a client may
   ask them before its first tool call, ``ping`` and the resources (``resources/list``,
   ``resources/templates/list``, ``resources/read``), in the SDK's own JSON form.
@@ -26,7 +26,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 
-from wikitui.core.mcp_session import McpSession
+from wikitui.core.mcp.session import McpSession
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -126,7 +126,7 @@ def resource_error(exc: Exception) -> str:
 
 def _resource_answer(session: McpSession, method: str, params: dict) -> dict | None:
     """The JSON-RPC answer (``result`` or ``error``) to a resource request, or None: the SDK answers it."""
-    from wikitui.core.errors import WikituiError
+    from wikitui.core.base.errors import WikituiError
 
     if params.get("cursor") is not None:
         return None  # nothing here pages; the SDK says so

@@ -22,9 +22,9 @@ import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
-from wikitui.core.errors import ConfigError
+from wikitui.core.base.errors import ConfigError
 from wikitui.core.vault.files import atomic_write
 
 #: Environment variable naming another user config file.
@@ -52,6 +52,8 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "review_model": str,
     "background": dict,
     "sync": dict,
+    "inbox": dict,
+    "research": dict,
     "history_keep": int,
     "author": str,
     "batch_max_cost": (int, float),
@@ -152,12 +154,17 @@ class Settings:
             semantic lint after this long idle, leaving its proposals pending; None: off.
         sync_every_minutes: ``[sync] every_minutes``: the TUI syncs with the git upstream this often (it pushes
             only when nothing is pending review); None: off.
+        inbox_feeds: ``[inbox] feeds``: the RSS and Atom feeds ``wikitui inbox`` brings into raw/inbox/.
+        inbox_every_minutes: ``[inbox] every_minutes``: the TUI runs the inbox this often in the background;
+            None: off.
         author: The name log.md entries and wikitui's commits carry (None: git's ``user.name``).
         link_root: The vault's folder site-rooted links start from (``content`` for a Quartz or Hugo site), set
             in the vault's config; :attr:`~wikitui.core.vault.layout.Vault.link_root` reads it (or detects the
             site's content folder), so links resolve by it wherever a vault is opened.
         history_keep: How many applied changesets keep their before-images in ``.wikitui/history/``
             (for ``/undo`` and, without git, a page's history); at least 1.
+        research: The ``[research]`` table as validated (``searxng_url``, ``provider``, ``api_key_env``,
+            ``api_url``, ``timeout_s``); :func:`~wikitui.core.research.provider.provider_from` reads it.
         user_config: The user config file these settings were read from (it may not exist).
         sources: Where each configured value came from (``{"model": "WIKITUI_MODEL"}``).
         warnings: Problems found in config files (ignored values); shown, never fatal.
@@ -179,11 +186,14 @@ class Settings:
     review_model: str | None = None
     lint_after_idle_minutes: float | None = None
     sync_every_minutes: float | None = None
+    inbox_feeds: list[str] = field(default_factory=list)
+    inbox_every_minutes: float | None = None
     history_keep: int = 200
     author: str | None = None
     batch_max_cost: float | None = None
     batch_concurrency: int = 1
     link_root: str | None = None
+    research: dict[str, Any] = field(default_factory=dict)
     user_config: Path | None = None
     sources: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -266,6 +276,11 @@ def _apply_file(settings: Settings, data: dict, origin: str, *, vault: bool = Fa
         elif key == "sync":
             _apply_sync(settings, cast(dict, value), origin)
             continue
+        elif key == "inbox":
+            _apply_inbox(settings, cast(dict, value), origin)
+        elif key == "research":
+            _apply_research(settings, cast(dict, value), origin)
+            continue
         else:
             setattr(settings, key, float(cast(float, value)) if key in ("timeout", "request_timeout_s",
                                                                         "eval_task_timeout", "batch_max_cost")
@@ -309,6 +324,57 @@ def _apply_sync(settings: Settings, table: dict, origin: str) -> None:
         return
     settings.sync_every_minutes = float(value) if value > 0 else None
     settings.sources["sync.every_minutes"] = origin
+
+
+def _apply_inbox(settings: Settings, table: dict, origin: str) -> None:
+    """The ``[inbox]`` table: ``feeds`` (a list of http(s) addresses) and ``every_minutes`` (0 or absent: off)."""
+    if "feeds" in table:
+        feeds = table["feeds"]
+        if not isinstance(feeds, list) or not all(isinstance(f, str) for f in feeds):
+            settings.warnings.append(f"{origin}: inbox.feeds must be a list of feed addresses; ignored")
+        else:
+            good = [f.strip() for f in feeds if f.strip().lower().startswith(("http://", "https://"))]
+            if len(good) < len([f for f in feeds if f.strip()]):
+                settings.warnings.append(f"{origin}: inbox.feeds: only http(s) addresses are read; the others "
+                                         "are ignored")
+            settings.inbox_feeds = good
+            settings.sources["inbox.feeds"] = origin
+    if "every_minutes" in table:
+        value = table["every_minutes"]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            settings.warnings.append(f"{origin}: inbox.every_minutes must be a number of minutes (0 or absent: "
+                                     "off); ignored")
+            return
+        settings.inbox_every_minutes = float(value) if value > 0 else None
+        settings.sources["inbox.every_minutes"] = origin
+
+
+#: The ``[research]`` table's keys and their types (DESIGN §9; :mod:`~wikitui.core.research.provider`).
+_RESEARCH_KEYS: dict[str, type | tuple[type, ...]] = {
+    "searxng_url": str, "provider": str, "api_key_env": str, "api_url": str, "timeout_s": (int, float),
+}
+
+
+def _apply_research(settings: Settings, table: dict, origin: str) -> None:
+    """The ``[research]`` table: the web search provider (a SearXNG address, or a provider and its key's variable)."""
+    for key, value in table.items():
+        want = _RESEARCH_KEYS.get(key)
+        if want is None:
+            why = ("API keys do not belong in config files; set api_key_env to the name of the variable that "
+                   "holds the key" if _SECRET_KEY.search(key) else "not a research setting")
+            settings.warnings.append(f"{origin}: research.{key} ignored: {why}")
+            continue
+        if isinstance(value, bool) or not isinstance(value, want) or (key == "timeout_s" and cast(float, value) <= 0):
+            settings.warnings.append(f"{origin}: research.{key} has the wrong type or value; ignored")
+            continue
+        if key == "provider" and value not in ("searxng", "brave"):
+            settings.warnings.append(f'{origin}: research.provider must be "searxng" or "brave"; ignored')
+            continue
+        if key in ("searxng_url", "api_url") and not str(value).lower().startswith(("http://", "https://")):
+            settings.warnings.append(f"{origin}: research.{key} must be an http:// or https:// address; ignored")
+            continue
+        settings.research[key] = value
+        settings.sources[f"research.{key}"] = origin
 
 
 def _vault_config_path(vault: object) -> Path | None:

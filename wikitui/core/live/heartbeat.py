@@ -2,7 +2,7 @@
 
 A workspace whose index is current and whose watcher follows the vault (the TUI)
 writes ``{"pid", "heartbeat", "started"}`` (and ``"sock"``, where it answers
-searches itself: :mod:`wikitui.core.live_server`) here and rewrites the heartbeat every
+searches itself: :mod:`wikitui.core.live.server`) here and rewrites the heartbeat every
 :data:`BEAT_S` seconds; it removes the file when it ends. ``wikitui search`` then
 trusts that watcher and skips its own walk of the vault. The file is only a hint:
 it is stale, and ignored, when its process is gone or its heartbeat is older than
@@ -40,7 +40,7 @@ def beat(vault: Vault, started: float | None = None, sock: str | None = None) ->
         vault: The vault.
         started: When this process started keeping the index (default: now); pass the same
             value on every beat, so the file says how long the workspace has kept it.
-        sock: The Unix socket this process answers searches on (:mod:`wikitui.core.live_server`), if any.
+        sock: The Unix socket this process answers searches on (:mod:`wikitui.core.live.server`), if any.
     """
     from wikitui.core.vault.statedir import ensure_state_dir
 
