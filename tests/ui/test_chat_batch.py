@@ -20,6 +20,7 @@ from tests.ui.test_workspace_snapshots import _settled
 from tests.ui.workspace_helpers import screen_text, wait_ready, workspace
 from wikitui.core.batch.events import Progress
 from wikitui.core.vault.layout import Vault
+from wikitui.ui.widgets.chat_input import complete
 from wikitui.ui.widgets.batch_panel import BatchPanel
 from wikitui.ui.widgets.chat_log import NoteLine
 from wikitui.ui.widgets.chat_pane import ChatPane
@@ -60,17 +61,6 @@ class HeldWrites:
         return answer(body, usage=(1000, 100))
 
 
-async def send(pilot, message: str) -> None:
-    """Type ``message`` in the chat; esc closes the completion menu a path opens (enter would take its pick)."""
-    await pilot.press("f5")
-    chat = pilot.app.query_one(ChatPane)
-    chat.chat_input.set_text(message)
-    await pilot.pause()
-    if chat.chat_input.menu_open:
-        await pilot.press("escape")
-    await pilot.press("enter")
-
-
 def notes(app) -> str:
     """The chat's notes, each as one plain text (the screen wraps them in the narrow agent pane)."""
     return "\n".join(n.plain for n in app.query_one(ChatPane).chat_log.query(NoteLine))
@@ -94,7 +84,7 @@ async def test_a_batch_from_the_chat_stops_on_esc_and_the_next_start_offers_to_c
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         chat = app.query_one(ChatPane)
-        await send(pilot, "/ingest raw/papers/")
+        await type_in_chat(pilot, "/ingest raw/papers/")
         await wait_for(pilot, lambda: chat.controller.batch.waiting is not None, "the pre-flight")
         await pilot.pause()
         shown = notes(app)
@@ -169,17 +159,17 @@ async def test_new_and_a_glob_show_their_pre_flight_and_anything_else_sent_leave
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         chat = app.query_one(ChatPane)
-        await send(pilot, "/ingest --new")
+        await type_in_chat(pilot, "/ingest --new")
         await wait_for(pilot, lambda: chat.controller.batch.waiting is not None, "the pre-flight")
         shown = notes(app)
         # The sample's twelve chapters are listed by pages: skipped, and why; the cap, and that it cannot act.
         assert "Batch --new: 3 source(s) to ingest, 12 skipped (12 ingested: a page lists it in sources)" in shown
         assert "skipped raw/chapter-01.md: ingested: a page lists it in sources" in shown
         assert "Cost cap $1.00 for this run (but the model's price is unknown: the cap cannot act)" in shown
-        await send(pilot, "/ingest raw/**/*.pdf")  # another command: the first batch is not started
+        await type_in_chat(pilot, "/ingest raw/**/*.pdf")  # another command: the first batch is not started
         await wait_for(pilot, lambda: "No source matches raw/**/*.pdf." in notes(app), "the glob's answer")
         assert "The batch was not started" in notes(app) and chat.controller.batch.waiting is None
-        await send(pilot, "/go")  # nothing waits: /go is the ingest plan's, and there is none
+        await type_in_chat(pilot, "/go")  # nothing waits: /go is the ingest plan's, and there is none
         await pilot.pause()
         assert not chat.controller.batch.running
     assert not batch_files(vault) and fake_llm.requests == []
@@ -192,7 +182,7 @@ async def test_quitting_mid_batch_keeps_the_queue_for_the_next_start(fake_llm, v
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_ready(pilot)
         chat = app.query_one(ChatPane)
-        await send(pilot, "/ingest raw/papers/*.md")
+        await type_in_chat(pilot, "/ingest raw/papers/*.md")
         await wait_for(pilot, lambda: chat.controller.batch.waiting is not None, "the pre-flight")
         await type_in_chat(pilot, "/go")
         model.release("raw/papers/a.md")
@@ -226,3 +216,14 @@ def test_snapshot_the_batch_panel(snap_compare, fake_llm, sample_vault, size):
 
     app = workspace(sample_vault, watch=False, theme="wikitui-dark")
     assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+def test_a_batch_typed_in_full_is_not_completed_so_enter_sends_it():
+    raws = lambda: ["raw/chapter-01.md", "raw/papers/a.md", "raw/papers/b.md"]  # noqa: E731
+    for typed in ("/ingest raw/papers/", "/ingest raw/**/*.pdf", "/ingest raw/papers/*.md", "/ingest --new",
+                  "/ingest --resume"):
+        assert complete(typed, raw_files=raws) is None, typed
+    # A folder still being typed, or one with no source under it, completes as before.
+    assert [c.label for c in complete("/ingest raw/pap", raw_files=raws).candidates] == [
+        "raw/papers/a.md", "raw/papers/b.md"]
+    assert complete("/ingest raw/papers/a", raw_files=raws) is not None
