@@ -153,3 +153,23 @@ def test_snapshot_review_with_evidence(sample_vault, snap_compare):
         await pilot.press("v", "v")
 
     assert snap_compare(ReviewApp(changeset, vault=vault), terminal_size=(120, 40), run_before=show)
+
+
+@pytest.mark.parametrize("op, model, flagged", [("ingest", "test-model", True), ("query", "test-model", True),
+                                                ("edit", None, False), ("edit", "test-model", False)])
+async def test_an_agent_turns_claims_with_no_evidence_at_all_are_flagged_but_a_hand_or_mcp_change_is_not(
+        sample_vault, op, model, flagged):
+    """The agent's prompts ask for evidence on every factual sentence: an ingest or an answer that gives none at all
+    is flagged; a change made by hand, over MCP (no model) or as a revert has none to give."""
+    vault = Vault.open(sample_vault)
+    builder = ChangesetBuilder(vault, LinkGraph.load(vault))
+    builder.edit(DODO, [{"old": "Appears in the third chapter.",
+                         "new": "Appears in the third chapter, presenting the thimble with great solemnity."}], "x")
+    changeset = builder.build(op, "no evidence given", model=model)
+    app = ReviewApp(changeset, vault=vault)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        diff = app.screen.query_one(DiffView)
+        rows = diff.shown_rows("evidence")
+        assert (["⚠ adds claims with no evidence"] if flagged else []) == [t for _h, t in rows]

@@ -170,6 +170,10 @@ def claim_lines(fc: "FileChange", hunk: "Hunk") -> list[int]:
     return out
 
 
+#: The operations of the agent's turns (``LOG_OP`` of the turn endings): their prompts ask for evidence.
+AGENT_OPS = ("ingest", "query", "lint")
+
+
 def unbacked(fc: "FileChange", hunk: "Hunk") -> bool:
     """Whether ``hunk`` adds claims and carries no evidence."""
     return not hunk.evidence and bool(claim_lines(fc, hunk))
@@ -230,12 +234,14 @@ class HunkEvidence:
 def review_evidence(vault: "Vault", changeset: "Changeset", limit: int = 6) -> dict[str, HunkEvidence]:
     """{hunk id: its evidence to show} for the hunks that carry evidence or add claims without any.
 
-    Hunks with no evidence are marked only in a changeset that carries evidence somewhere
-    (older changesets and MCP proposals have none to give). Reads the sources: call it in a thread.
+    Hunks with no evidence are marked in a changeset the agent proposed in a turn (an ingest, an answer, a lint:
+    its prompt asks for evidence on every factual sentence) or that carries evidence somewhere; not in one made
+    by hand, over MCP or as a revert, which has none to give. Reads the sources: call it in a thread.
     """
     from wikitui.core.vault.evidence import SourceTexts, evidence_source_lines, problem
 
-    uses = any(h.evidence for fc in changeset.files for h in fc.hunks)
+    uses = any(h.evidence for fc in changeset.files for h in fc.hunks) or (
+        bool(changeset.model) and changeset.op in AGENT_OPS)
     texts = SourceTexts(vault)
     out: dict[str, HunkEvidence] = {}
     for fc in changeset.files:
