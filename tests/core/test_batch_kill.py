@@ -1,5 +1,9 @@
 """Kills during a batch (issue 23.2): after ``--resume`` every source is proposed exactly once, none lost.
 
+Run one source at a time and with plans running ahead (``batch_concurrency = 3``: the
+write steps of the plans ahead interleave with the current source's write, so the points
+land between a plan-ahead's reservation and its write as well).
+
 A child process (forked, as in test_kill.py) runs ``wikitui ingest raw/papers/ --yes``
 against the fake server and is stopped with SIGKILL right before its Nth write step
 by the fault hook (``WIKITUI_FAULT_KILL_AT``): deterministic, no sleeps. The points
@@ -30,8 +34,11 @@ from wikitui.core.vault.layout import Vault
 SOURCES = ["raw/papers/a.md", "raw/papers/b.md", "raw/papers/c.md"]
 
 
-@pytest.fixture
-def base(sample_vault):
+@pytest.fixture(params=[1, 3], ids=["one-at-a-time", "plans-ahead"])
+def base(sample_vault, request):
+    """The sample with three papers; ``batch_concurrency`` 1, or 3 (while one source writes, two plan ahead)."""
+    (sample_vault / ".wikitui").mkdir(exist_ok=True)
+    (sample_vault / ".wikitui/config.toml").write_text(f"batch_concurrency = {request.param}\n")
     for rel, body in PAPERS.items():
         if rel.startswith("raw/papers/"):
             (sample_vault / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -189,8 +189,6 @@ def test_the_overlay_replaces_stale_search_hits_and_hides_what_it_deletes(sample
 
 
 def test_a_resumed_batch_stacks_on_what_it_proposed_before_and_not_on_what_was_discarded(sample_vault):
-    import io as _io
-
     from wikitui.core.batch.queue import Entry, new_batch
     from wikitui.core.batch.runner import BatchRunner
     from wikitui.core.changes.builder import ChangesetBuilder
@@ -206,7 +204,7 @@ def test_a_resumed_batch_stacks_on_what_it_proposed_before_and_not_on_what_was_d
     store.discard(made[2].id)  # rejected meanwhile
     entries = [Entry(f"raw/{n}.md", "proposed", changeset=cs.id) for n, cs in zip("abc", made)]
     entries.append(Entry("raw/d.md"))
-    runner = BatchRunner(ws, None, _io.StringIO(), client=object())
+    runner = BatchRunner(ws, None, None, client=object())
     overlay = runner._overlay(new_batch(ws.vault, "raw/", None, entries))
     assert overlay.pages() == ["wiki/concepts/gizmo.md", "wiki/concepts/widget.md"]
     assert "wiki/concepts/gizmo.md" in overlay.graph.pages and "wiki/concepts/doohickey.md" not in overlay.graph.pages

@@ -70,6 +70,8 @@ class WikituiApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
         Binding("ctrl+r", "review", "Review", id="review"),
         Binding("escape", "cancel_agent", "Cancel turn", show=False, id="cancel-agent"),
+        # Only while a batch runs (check_action): else ctrl+c is the focused widget's (copy).
+        Binding("ctrl+c", "stop_batch", "Stop a running batch after its source", show=False, priority=True, id="stop-batch"),
     ]
 
     def __init__(
@@ -361,8 +363,18 @@ class WikituiApp(App[None]):
         """Cancel the agent's running turn (esc, wherever the focus is)."""
         self.chat.action_cancel()
 
+    def action_stop_batch(self) -> None:
+        """ctrl+c while a batch runs: stop it after the current source (again: now), as esc does."""
+        self.chat.controller.batch.stop()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """esc cancels a turn only while one runs (else it is left to others); ctrl+r is hidden in a review."""
+        """esc cancels a turn only while one runs (else it is left to others); ctrl+r is hidden in a review;
+        ctrl+c stops a batch only while one runs."""
+        if action == "stop_batch":
+            try:
+                return self.chat.controller.batch.running
+            except Exception:  # the agent pane mounts just after the first frame
+                return False
         if action in ("cancel_agent", "review"):
             try:
                 chat = self.chat

@@ -227,10 +227,12 @@ class AgentSession:
             return await self.go()
         return done
 
-    async def go(self, message: str | None = None, *, typed: str | None = None) -> TurnFinished:
+    async def go(self, message: str | None = None, *, typed: str | None = None,
+                 context: str | None = None) -> TurnFinished:
         """Approve (or steer) the waiting ingest plan and run the write phase.
 
         ``typed``: what the user typed (a restored chat shows it; default ``/go [NOTE]``).
+        ``context``: said to the model with the approval (a batch: the pages proposed since the plan began).
         """
         if self._running:
             return await self.endings.fail_early("go", message or "", _busy())
@@ -244,6 +246,8 @@ class AgentSession:
                     "propose the changes.")
         else:
             text = "The plan is approved. Carry it out now: propose the changes."
+        if context:
+            text = f"{context}\n\n{text}"
         index_managed = INDEX_MARKER in self._read(self.vault.index_path)
         attach = turn.source if not used_tools(turn) else None
         if attach:

@@ -11,11 +11,12 @@ import asyncio
 import sys
 from typing import Callable, TextIO
 
-from wikitui.core.agent.headless import EXIT_CONFLICT, EXIT_NOTHING, EXIT_OK, EXIT_USER, _open
-from wikitui.core.batch.estimate import Estimate, estimate
-from wikitui.core.batch.queue import STATES, Batch, Entry, last_unfinished, new_batch
+from wikitui.core.agent.headless import EXIT_CONFLICT, EXIT_NOTHING, EXIT_OK, EXIT_USER, _open, _Printer
+from wikitui.core.batch.estimate import Estimate
+from wikitui.core.batch.events import AgentEvent, BatchEvent, BatchNotice, SourceFinished, SourceStarted, duration
+from wikitui.core.batch.preflight import prepare
+from wikitui.core.batch.queue import STATES, Batch, Entry
 from wikitui.core.batch.runner import EXIT_INTERRUPTED, BatchRunner
-from wikitui.core.batch.select import select, skip_pending_elsewhere
 from wikitui.core.base.errors import WikituiError
 
 Confirm = Callable[[str], bool]
@@ -49,23 +50,6 @@ def run_batch(workspace, argument: str | None, *, new: bool = False, resume: boo
     out, err = out or sys.stdout, err or sys.stderr
     try:
         settings = _open(workspace, model, err)
-        vault = workspace.vault
-        batch: Batch | None = None
-        if resume:
-            batch = resumed = last_unfinished(vault)
-            for e in resumed.recover(vault):
-                err.write(f"wikitui: {e.source} was proposed as {e.changeset} before the batch stopped; "
-                          "it is not run again\n")
-            for e in skip_pending_elsewhere(vault, workspace.graph, [e for e in resumed.entries if e.retryable]):
-                err.write(f"wikitui: {e.source} is skipped: {e.why}\n")
-            resumed.save()
-            todo = [e for e in resumed.entries if e.retryable]
-            skipped = [e for e in resumed.entries if e.state == "skipped"]
-            selection = resumed.selection
-        else:
-            chosen = select(vault, workspace.graph, argument, only_new=new)
-            todo, skipped = chosen.queued, chosen.skipped
-            selection = "--new" if argument is None else argument
     except WikituiError as exc:
         err.write(f"wikitui: {exc}\n")
         return exc.exit_code
@@ -73,27 +57,35 @@ def run_batch(workspace, argument: str | None, *, new: bool = False, resume: boo
         err.write("wikitui: --apply on a batch applies only the hunks the second reviewer found ok: set "
                   "review_model in the config, or review the batch in wikitui (/review batch)\n")
         return EXIT_USER
-    cap = max_cost if max_cost is not None else settings.batch_max_cost
     kwargs = {"sleep": sleep} if sleep is not None else {}
-    runner = BatchRunner(workspace, settings, err, client=client, max_cost=cap, **kwargs)
-    guess = _estimate(workspace, runner.client, todo)
-    _print_plan(err, selection, todo, skipped, guess, settings.model, cap, resumed=batch)
+    report = StderrReport(err)
+    runner = BatchRunner(workspace, settings, report, client=client, **kwargs)
+    try:
+        plan = prepare(workspace, argument, settings=settings, client=runner.client, new=new, resume=resume,
+                       max_cost=max_cost)
+    except WikituiError as exc:
+        err.write(f"wikitui: {exc}\n")
+        return exc.exit_code
+    runner.max_cost = plan.cap
+    for line in plan.notes + plan.lines():
+        err.write(f"wikitui: {line}\n")
+    err.flush()
+    todo, skipped, guess, batch = plan.todo, plan.skipped, plan.estimate, plan.resumed
     if not todo:
         err.write("wikitui: nothing to ingest\n")
         if as_json:
-            _document(out, batch, selection, todo + skipped, guess, None, started=False)
+            _document(out, batch, plan.selection, todo + skipped, guess, None, started=False)
         return EXIT_OK
     if not yes:
         if confirm is None:
             err.write("wikitui: a batch spends tokens: pass --yes to start it (there is no terminal to ask on)\n")
             if as_json:
-                _document(out, batch, selection, todo + skipped, guess, None, started=False)
+                _document(out, batch, plan.selection, todo + skipped, guess, None, started=False)
             return EXIT_USER
         if not confirm(f"Ingest {len(todo)} source(s)? [y/N] "):
             err.write("wikitui: not started\n")
             return EXIT_NOTHING
-    if batch is None:
-        batch = new_batch(vault, selection, settings.model, sorted(todo + skipped, key=lambda e: e.source))
+    batch = plan.start(workspace.vault)
     err.write(f"wikitui: batch {batch.id} (.wikitui/batches/{batch.id}.json)\n")
     try:
         status = asyncio.run(runner.run(batch))
@@ -107,7 +99,7 @@ def run_batch(workspace, argument: str | None, *, new: bool = False, resume: boo
         if applied["stopped"] is not None:
             status = EXIT_CONFLICT
     if as_json:
-        _document(out, batch, selection, batch.entries, guess, runner, started=True, applied=applied)
+        _document(out, batch, plan.selection, batch.entries, guess, runner, started=True, applied=applied)
     return status
 
 
@@ -146,41 +138,45 @@ def apply_ok_hunks(workspace, batch_id: str, err: TextIO) -> dict:
     return {"sources": sources, "left": left, "stopped": stopped}
 
 
-def _estimate(workspace, client, todo: list[Entry]) -> Estimate:
-    """The estimate for ``todo`` with this vault's WIKI.md, index.md and log.md."""
-    vault = workspace.vault
-    settings = client.settings
+class StderrReport:
+    """A batch's events as headless lines on ``err``: each source's progress and result, its turn's steps,
+    pauses and stops."""
 
-    def read(rel: str) -> str:
-        try:
-            return (vault.root / rel).read_text("utf-8-sig", errors="replace")
-        except OSError:
-            return ""
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+        self._printers: dict[str, _Printer] = {}
 
-    head = read("WIKI.md") + read(vault.index_path)
-    overhead = min(client.count_tokens(text=head) if head else 0, settings.initial_context_tokens)
+    def __call__(self, event: BatchEvent) -> None:
+        err = self.err
+        if isinstance(event, AgentEvent):
+            printer = self._printers.get(event.source)
+            if printer is None:
+                printer = self._printers[event.source] = _Printer(err, err, answer_to_out=False)
+            printer(event.event)
+            return
+        if isinstance(event, SourceStarted):
+            p = event.progress
+            left = f"; about {duration(p.left_s)} left" if p.left_s is not None else ""
+            err.write(f"wikitui: [{p.n}/{p.total}] {p.source} (spent {p.tokens:,} tokens, ${p.cost:.4f}{left}; "
+                      f"{p.failed} failed)\n")
+        elif isinstance(event, SourceFinished):
+            self._printers.pop(event.source, None)
+            err.write(f"wikitui: [{event.n}/{event.total}] {event.source}: {outcome(event)} "
+                      f"({event.tokens:,} tokens, ${event.cost:.4f})\n")
+        elif isinstance(event, BatchNotice):
+            if event.kind in ("paused", "resumed"):
+                err.write(f"  ‖ {event.text}\n")
+            elif event.kind == "stopping":
+                err.write(f"\nwikitui: {event.text}\n")
+            else:
+                err.write(f"wikitui: {event.text}\n")
+        err.flush()
 
-    def price(tokens_in: int, tokens_out: int) -> float | None:
-        return client.known_cost(tokens_in, tokens_out)
 
-    return estimate([e.size for e in todo], overhead, price, read(vault.log_path))
-
-
-def _print_plan(err: TextIO, selection: str, todo: list[Entry], skipped: list[Entry], guess: Estimate,
-                model: str | None, cap: float | None, *, resumed: Batch | None) -> None:
-    what = f"resuming batch {resumed.id} ({selection})" if resumed is not None else f"batch {selection}"
-    reasons: dict[str, int] = {}
-    for e in skipped:
-        key = "pending review" if (e.why or "").endswith("pending review") else (e.why or "skipped")
-        reasons[key] = reasons.get(key, 0) + 1
-    why = f" ({', '.join(f'{n} {k}' for k, n in reasons.items())})" if reasons else ""
-    err.write(f"wikitui: {what}: {len(todo)} source(s) to ingest, {len(skipped)} skipped{why}\n")
-    if todo:
-        err.write(f"wikitui: estimate: {guess.line(model)}\n")
-    if cap is not None:
-        note = "" if guess.cost is not None else " (but the model's price is unknown: the cap cannot act)"
-        err.write(f"wikitui: cost cap ${cap:.2f} for this run{note}\n")
-    err.flush()
+def outcome(event: SourceFinished) -> str:
+    """``proposed as cs-…``, ``failed: why``, or ``stopped before it proposed anything; queued again``."""
+    return {"proposed": f"proposed as {event.changeset}", "failed": f"failed: {event.why}",
+            "queued": "stopped before it proposed anything; queued again"}.get(event.state, event.state)
 
 
 def _print_summary(err: TextIO, batch: Batch, runner: BatchRunner) -> None:

@@ -3,15 +3,26 @@
 Each source gets a fresh :class:`~wikitui.core.agent.session.AgentSession` (plan, then
 write straight on, as ``wikitui ingest raw/x`` does). The queue is saved before and
 after each turn (:mod:`.queue` says in which order, so that a kill loses nothing and
-runs nothing twice). The batch stops cleanly, the rest left queued, when:
+runs nothing twice).
+
+Plans run ahead (config ``batch_concurrency``, N): while source k is written, the plan
+phases of sources k+1..k+N-1 run concurrently; writes stay strictly in order, each over
+the overlay of every earlier source's proposals. A plan made before an earlier source's
+write finished reads that write all the same: the tools read through the live overlay,
+and its write phase is told which pages the batch proposed since its plan began, to read
+them again before editing.
+
+Whoever shows the batch (the TUI's panel, headless stderr) gets typed events
+(:mod:`.events`) through ``on_event``. The batch stops cleanly, the rest left queued, when:
 
 - the money this run spent reaches the cap (``--max-cost``, config ``batch_max_cost``);
 - :data:`MAX_FAILURES` sources in a row failed (a network that is down);
 - rate limits kept it paused past :data:`PAUSE_DEADLINE` seconds in all (each wait is
   the server's ``Retry-After``, at most :data:`MAX_WAIT`); a rate limit otherwise only
   pauses the queue: the request is sent again, the source does not fail for it;
-- ctrl+c: the first stops after the current source, the second cancels it now (what it
-  proposed so far stays pending).
+- ctrl+c (headless) or :meth:`BatchRunner.stop` (the TUI's esc): the first stops after the
+  current source (plans running ahead are cancelled and queued again), the second cancels
+  it now (what it proposed so far stays pending).
 """
 
 from __future__ import annotations
@@ -19,10 +30,21 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
-from typing import Any, TextIO
+from dataclasses import dataclass, field
+from typing import Any
 
-from wikitui.core.agent.events import TurnStarted
-from wikitui.core.agent.headless import EXIT_MODEL, EXIT_NOTHING, EXIT_OK, _Printer
+from wikitui.core.agent.events import AgentError, TurnFinished, TurnStarted
+from wikitui.core.agent.headless import EXIT_MODEL, EXIT_NOTHING, EXIT_OK
+from wikitui.core.batch.events import (
+    AgentEvent,
+    BatchEvent,
+    BatchNotice,
+    NoticeKind,
+    OnBatchEvent,
+    Progress,
+    SourceFinished,
+    SourceStarted,
+)
 from wikitui.core.batch.queue import Batch, Entry
 from wikitui.core.base.errors import ModelError
 
@@ -46,16 +68,31 @@ class PausedTooLong(ModelError):
     """Rate limits kept the batch waiting past its total deadline."""
 
 
+@dataclass(eq=False)
+class _Job:
+    """One source's turn: its session, and its plan phase running (perhaps ahead of its write)."""
+
+    entry: Entry
+    session: Any
+    #: Changesets the overlay held when the plan began (those added later are named to the write phase).
+    seen: int
+    task: asyncio.Future | None = None
+    error: AgentError | None = None
+    exc: Exception | None = None
+    counted: dict = field(default_factory=lambda: {"in": 0, "out": 0, "cost": 0.0})
+
+
 class BatchRunner:
     """Runs the retryable entries of a batch in order (:meth:`run`).
 
     Args:
         workspace: The workspace (its graph and index are loaded).
         settings: The resolved settings.
-        err: Where progress goes.
+        on_event: Called with every :mod:`.events` event, on the loop that runs the batch.
         client: The model client (one that pauses on rate limits is made when None).
         max_cost: Stop once this run spent this many US dollars (None: no cap).
         sleep: The coroutine that waits (tests may inject one).
+        concurrency: Sources with a turn in flight at once (None: ``settings.batch_concurrency``).
 
     Attributes:
         stopped: Why the run stopped early (``cost cap``, ``failures``, ``rate limited``,
@@ -63,24 +100,30 @@ class BatchRunner:
         paused: Seconds spent waiting for rate limits and retries.
     """
 
-    def __init__(self, workspace, settings, err: TextIO, *, client=None,
-                 max_cost: float | None = None, sleep=asyncio.sleep) -> None:
+    def __init__(self, workspace, settings, on_event: OnBatchEvent | None = None, *, client=None,
+                 max_cost: float | None = None, sleep=asyncio.sleep, concurrency: int | None = None) -> None:
         self.workspace = workspace
         self.batch: Batch | None = None
         self.settings = settings
-        self.err = err
+        self.on_event = on_event
         self.max_cost = max_cost
         self._sleep = sleep
+        wanted = concurrency if concurrency is not None else getattr(settings, "batch_concurrency", 1)
+        self.concurrency = max(1, int(wanted or 1))
         self.client = client if client is not None else self._client()
         self.stopped: str | None = None
         self.paused = 0.0
         self.spent = 0.0
         self.tokens = {"in": 0, "out": 0}
         self._stop_after = False
-        self._session: Any = None
+        self._current: _Job | None = None
+        self._jobs: dict[int, _Job] = {}
         self._durations: list[float] = []
-        self._last_error: Exception | None = None
         self._last_code = EXIT_OK
+        self._n = 0
+        self._total = 0
+        self._proposed = 0
+        self._pause_why = ""
         #: The batch's pending proposals so far, which each source's turn sees (DESIGN §13, "Stacked changesets").
         self.overlay: Any = None
 
@@ -90,15 +133,46 @@ class BatchRunner:
         return LLMClient(self.settings, max_retry_after=MAX_WAIT, sleep=self._pause,
                          rate_limit_attempts=RATE_LIMIT_ATTEMPTS)
 
+    # ------------------------------------------------------------ events
+    def _emit(self, event: BatchEvent) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def progress(self, phase: str | None = None) -> Progress:
+        """The batch's state now, as a panel shows it."""
+        current = self._current
+        entries = self.batch.entries if self.batch is not None else []
+        left = None
+        if self._durations:
+            left = sum(self._durations) / len(self._durations) * max(0, self._total - self._n + (current is not None))
+        if phase is None:
+            phase = "stopping" if self._stop_after else (current.entry.state if current is not None else "done")
+        tokens, cost = self.tokens["in"] + self.tokens["out"], self.spent
+        for job in [*([current] if current is not None else []), *self._jobs.values()]:  # spent, not yet counted
+            totals = job.session.totals
+            tokens += int(totals.prompt_tokens) + int(totals.completion_tokens) - job.counted["in"] - job.counted["out"]
+            cost += float(totals.cost) - job.counted["cost"]
+        return Progress(n=self._n, total=self._total, source=current.entry.source if current is not None else "",
+                        phase=phase, tokens=tokens, cost=cost, left_s=left,
+                        failed=sum(1 for e in entries if e.state == "failed"), proposed=self._proposed,
+                        planning_ahead=sum(1 for j in self._jobs.values() if j.task is not None and not j.task.done()),
+                        paused=self._pause_why)
+
+    def _notice(self, kind: NoticeKind, text: str) -> None:
+        self._emit(BatchNotice(kind=kind, text=text, progress=self.progress()))
+
     async def _pause(self, seconds: float) -> None:
         """Wait ``seconds`` before a retry, holding the batch's total deadline for waits."""
         if self.paused + seconds > PAUSE_DEADLINE:
             raise PausedTooLong(f"{RATE_LIMITED} too long: the batch has waited {self.paused:.1f} s in all, its limit is "
                                 f"{PAUSE_DEADLINE:g} s; the rest stays queued (wikitui ingest --resume)")
         self.paused += seconds
-        self.err.write(f"  ‖ batch paused {seconds:.1f} s (waited {self.paused:.1f} s in all)\n")
-        self.err.flush()
-        await self._sleep(seconds)
+        self._pause_why = "rate limited"
+        self._notice("paused", f"batch paused {seconds:.1f} s (waited {self.paused:.1f} s in all)")
+        try:
+            await self._sleep(seconds)
+        finally:
+            self._pause_why = ""
 
     # ------------------------------------------------------------ the run
     async def run(self, batch: Batch) -> int:
@@ -107,45 +181,66 @@ class BatchRunner:
         self.batch = batch
         self.overlay = self._overlay(batch)
         todo = [e for e in batch.entries if e.retryable]
+        self._total = len(todo)
         loop = asyncio.get_running_loop()
         hooked = _hook_sigint(loop, self._interrupt)
+        jobs = self._jobs
         try:
             failures = 0
-            for n, entry in enumerate(todo, 1):
+            for i, entry in enumerate(todo):
+                n = i + 1
                 if self._stop_after:
                     self.stopped = "interrupted"
                     break
                 if self.max_cost is not None and self.spent >= self.max_cost:
                     self.stopped = "cost cap"
-                    self.err.write(f"wikitui: the batch reached its cost cap (${self.spent:.4f} of "
-                                   f"${self.max_cost:.4f}); {len(todo) - n + 1} source(s) stay queued: "
-                                   "`wikitui ingest --resume` continues\n")
+                    self._notice("stopped", f"the batch reached its cost cap (${self.spent:.4f} of "
+                                 f"${self.max_cost:.4f}); {len(todo) - n + 1} source(s) stay queued: "
+                                 "`wikitui ingest --resume` continues")
                     break
                 if await self._wait_for_writer():
                     # A sync (or an apply) wrote while the batch waited: the next source reads the wiki as it is now.
                     if self.workspace.refresh():
+                        await self._drop()  # plans made over the old overlay are made again
                         self.overlay = self._overlay(batch)
-                self._progress(n, len(todo), entry)
+                for j in range(i, min(len(todo), i + self.concurrency)):
+                    if j not in jobs:
+                        jobs[j] = self._start(batch, todo[j])
+                job = jobs.pop(i)
+                self._current, self._n = job, n
+                self._emit(SourceStarted(progress=self.progress()))
                 started = time.monotonic()
-                await self._one(batch, entry)
+                await self._finish(batch, job)
                 self._durations.append(time.monotonic() - started)
-                self._result(n, len(todo), entry)
+                self._emit(SourceFinished(n=n, total=len(todo), source=entry.source, state=entry.state,
+                                          changeset=entry.changeset, why=entry.why,
+                                          tokens=entry.tokens["in"] + entry.tokens["out"], cost=entry.cost,
+                                          progress=self.progress()))
                 if self.stopped == "interrupted":
                     break
                 if entry.state == "failed" and entry.changeset is None and (entry.why or "").startswith(RATE_LIMITED):
                     self.stopped = "rate limited"  # waiting longer than allowed, or told to: the next would too
                     batch.set_state(entry, "queued", why=entry.why)
-                    self.err.write("wikitui: the server keeps rate-limiting; the batch stops, this source and the "
-                                   "rest stay queued: `wikitui ingest --resume` continues\n")
+                    self._notice("stopped", "the server keeps rate-limiting; the batch stops, this source and the "
+                                 "rest stay queued: `wikitui ingest --resume` continues")
                     break
                 # In a row: model and network failures (a source that cannot be read says nothing of the network).
                 failures = failures + 1 if entry.state == "failed" and self._last_code == EXIT_MODEL else 0
                 if failures >= MAX_FAILURES:
                     self.stopped = "failures"
-                    self.err.write(f"wikitui: {failures} sources failed in a row; the batch stops, the rest stays "
-                                   "queued: `wikitui ingest --resume` continues\n")
+                    self._notice("stopped", f"{failures} sources failed in a row; the batch stops, the rest stays "
+                                 "queued: `wikitui ingest --resume` continues")
                     break
+            if self._stop_after and self.stopped is None and any(e.retryable for e in todo):
+                self.stopped = "interrupted"
+            await self._drop()
+        except asyncio.CancelledError:  # the app quits: the queue on disk says where it was (recover() settles it)
+            for job in jobs.values():
+                if job.task is not None:
+                    job.task.cancel()
+            raise
         finally:
+            self._current = None
             if hooked:
                 loop.remove_signal_handler(signal.SIGINT)
         return self.status()
@@ -162,14 +257,16 @@ class BatchRunner:
         vault = self.workspace.vault
         if not lock_held(vault):
             return False
-        self.err.write("  ‖ batch paused: another wikitui is writing to the vault (a sync or an apply)\n")
-        self.err.flush()
+        self._pause_why = "another wikitui is writing"
+        self._notice("paused", "batch paused: another wikitui is writing to the vault (a sync or an apply)")
         waited = 0.0
-        while lock_held(vault) and waited < WRITER_WAIT_S:
-            await self._sleep(WRITER_POLL_S)
-            waited += WRITER_POLL_S
-        self.err.write(f"  ‖ batch resumed after {waited:.1f} s\n")
-        self.err.flush()
+        try:
+            while lock_held(vault) and waited < WRITER_WAIT_S:
+                await self._sleep(WRITER_POLL_S)
+                waited += WRITER_POLL_S
+        finally:
+            self._pause_why = ""
+        self._notice("resumed", f"batch resumed after {waited:.1f} s")
         return True
 
     def status(self) -> int:
@@ -199,64 +296,113 @@ class BatchRunner:
                     continue  # applied or discarded since: the disk holds what stays of it
         return overlay
 
+    # ------------------------------------------------------------ stopping
+    def stop(self, *, now: bool = False) -> None:
+        """Stop after the current source (plans running ahead are cancelled, their sources queued again);
+        ``now``, or a second call: cancel the current source too (what it proposed so far stays pending)."""
+        if not self._stop_after and not now:
+            self._stop_after = True
+            for job in self._jobs.values():
+                job.session.cancel()
+            self._notice("stopping", "stopping after this source (again stops now; its proposals are kept)")
+            return
+        self._stop_after = True
+        self.stopped = "interrupted"
+        for job in self._jobs.values():
+            job.session.cancel()
+        if self._current is not None:
+            self._current.session.cancel()
+        self._notice("stopping", "stopping now")
+
     def _interrupt(self) -> None:
         """ctrl+c: the first stops after this source, the second cancels it (its proposals stay pending)."""
-        if not self._stop_after:
-            self._stop_after = True
-            self.err.write("\nwikitui: stopping after this source (ctrl+c again stops now; its proposals are "
-                           "kept)\n")
-        else:
-            self.stopped = "interrupted"
-            self.err.write("\nwikitui: stopping now\n")
-            if self._session is not None:
-                self._session.cancel()
-        self.err.flush()
+        self.stop()
 
-    async def _one(self, batch: Batch, entry: Entry) -> None:
-        """One source's turn, with the queue saved around it."""
+    # ------------------------------------------------------------ one source
+    def _start(self, batch: Batch, entry: Entry) -> _Job:
+        """Reserve ``entry``'s changeset id and start its plan phase (now, perhaps ahead of its write)."""
         from wikitui.core.agent.session import AgentSession
         from wikitui.core.changes.builder import ChangesetBuilder
 
         ws = self.workspace
         reserved = batch.reserve(entry)
-        printer = _Printer(self.err, self.err, answer_to_out=False)
+        overlay = self.overlay
 
         def on_event(ev: Any) -> None:
-            printer(ev)
+            if isinstance(ev, AgentError):
+                job.error = ev
             if isinstance(ev, TurnStarted) and ev.op == "ingest-write" and entry.state == "planning":
                 batch.set_state(entry, "writing")
-
-        overlay = self.overlay
+            self._emit(AgentEvent(source=entry.source, event=ev))
 
         def builder():
             b = ChangesetBuilder(ws.vault, overlay.graph, overlay)
             b.changeset_id = reserved  # the id the queue already names (a kill between save and queue)
             return b
 
-        index = self._session.search_index if self._session is not None else ws.index
-        session = AgentSession(ws.vault, overlay.graph, index, self.settings, client=self.client, on_event=on_event,
-                               builder_factory=builder, overlay=overlay)
-        self._session = session
-        self._last_error = None
+        session = AgentSession(ws.vault, overlay.graph, ws.index, self.settings, client=self.client,
+                               on_event=on_event, builder_factory=builder, overlay=overlay)
+        job = _Job(entry=entry, session=session, seen=len(overlay.changesets))
+        job.task = asyncio.ensure_future(self._turn(job, lambda: session.ingest(entry.source)))
+        return job
+
+    async def _turn(self, job: _Job, call) -> TurnFinished | None:
+        """A phase of ``job``'s turn; None when it raised outside a turn (the pause's deadline before it began)."""
         try:
-            done = await session.ingest(entry.source, auto_go=True)
-        except ModelError as exc:  # raised outside a turn (the pause's deadline before any turn began)
-            done, printer.error = None, None
-            self._last_error = exc
-            self.err.write(f"wikitui: {exc}\n")
-        totals = session.totals
-        entry.tokens = {"in": int(totals.prompt_tokens), "out": int(totals.completion_tokens)}
-        entry.cost = round(float(totals.cost), 6)
-        self.spent += float(totals.cost)
-        self.tokens["in"] += entry.tokens["in"]
-        self.tokens["out"] += entry.tokens["out"]
+            return await call()
+        except ModelError as exc:
+            job.exc = exc
+            self._notice("error", str(exc))
+            return None
+
+    def _since_plan(self, job: _Job) -> str | None:
+        """What the write phase is told of the pages the batch proposed after ``job``'s plan began."""
+        paths = self.overlay.paths_since(job.seen) if self.overlay is job.session.overlay else []
+        if not paths:
+            return None
+        shown = ", ".join(paths[:20]) + (f" and {len(paths) - 20} more" if len(paths) > 20 else "")
+        return (f"While you planned, earlier sources of this batch proposed changes to {shown}. Your plan was made "
+                "before them: read those pages again (the tools show them as they will be) and build on them; "
+                "edit a page they created rather than propose it again.")
+
+    async def _finish(self, batch: Batch, job: _Job) -> None:
+        """Wait for ``job``'s plan, run its write phase over the overlay as it is now, and settle its entry."""
+        assert job.task is not None
+        done = await job.task
+        if done is not None and done.awaiting_go and not self._stop_now:
+            note = self._since_plan(job)
+            job.task = asyncio.ensure_future(self._turn(job, lambda: job.session.go(context=note)))
+            done = await job.task
+        self._settle(batch, job, done)
+
+    @property
+    def _stop_now(self) -> bool:
+        return self.stopped == "interrupted"
+
+    def _count(self, job: _Job) -> None:
+        """Add what ``job``'s session spent since last counted to this run's totals and its entry."""
+        entry, totals = job.entry, job.session.totals
+        spent_in, spent_out, cost = int(totals.prompt_tokens), int(totals.completion_tokens), float(totals.cost)
+        self.tokens["in"] += spent_in - job.counted["in"]
+        self.tokens["out"] += spent_out - job.counted["out"]
+        self.spent += cost - job.counted["cost"]
+        job.counted = {"in": spent_in, "out": spent_out, "cost": cost}
+        entry.tokens = {"in": spent_in, "out": spent_out}
+        entry.cost = round(cost, 6)
+
+    def _settle(self, batch: Batch, job: _Job, done: TurnFinished | None) -> None:
+        """The entry's state after its turn: proposed, failed (why) or queued again (cancelled before proposing)."""
+        entry = job.entry
+        self._count(job)
         changeset = done.changeset if done is not None else None
         if changeset is not None:
-            overlay.add(changeset)  # the next source sees it, whatever this one's outcome
-        self._last_code = printer.error.exit_code if printer.error is not None else EXIT_MODEL
-        why = printer.error.message if printer.error is not None else (str(self._last_error) if self._last_error
-                                                                          else None)
-        if changeset is None:
+            self.overlay.add(changeset)  # the next source sees it, whatever this one's outcome
+        self._last_code = job.error.exit_code if job.error is not None else EXIT_MODEL
+        why = job.error.message if job.error is not None else (str(job.exc) if job.exc else None)
+        if done is not None and done.awaiting_go:  # stopped between its plan and its write
+            entry.changeset = None
+            batch.set_state(entry, "queued")
+        elif changeset is None:
             entry.changeset = None
             if done is not None and done.cancelled:
                 batch.set_state(entry, "queued")
@@ -268,34 +414,26 @@ class BatchRunner:
             batch.set_state(entry, "failed", why=f"{what}; what it proposed before is pending as {changeset.id}")
         else:
             entry.changeset = changeset.id
+            self._proposed += 1
             batch.set_state(entry, "proposed")
 
-    # --------------------------------------------------------- progress
-    def _progress(self, n: int, total: int, entry: Entry) -> None:
-        failed = sum(1 for e in (self.batch.entries if self.batch is not None else []) if e.state == "failed")
-        left = ""
-        if self._durations:
-            seconds = sum(self._durations) / len(self._durations) * (total - n + 1)
-            left = f"; about {_duration(seconds)} left"
-        cost = f"${self.spent:.4f}"
-        self.err.write(f"wikitui: [{n}/{total}] {entry.source} (spent {self.tokens['in'] + self.tokens['out']:,} "
-                       f"tokens, {cost}{left}; {failed} failed)\n")
-        self.err.flush()
-
-    def _result(self, n: int, total: int, entry: Entry) -> None:
-        what = {"proposed": f"proposed as {entry.changeset}", "failed": f"failed: {entry.why}",
-                "queued": "stopped before it proposed anything; queued again"}.get(entry.state, entry.state)
-        self.err.write(f"wikitui: [{n}/{total}] {entry.source}: {what} ({entry.tokens['in'] + entry.tokens['out']:,} "
-                       f"tokens, ${entry.cost:.4f})\n")
-        self.err.flush()
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
+    async def _drop(self) -> None:
+        """Cancel the plans running ahead and queue their sources again (what they spent is counted)."""
+        jobs = list(self._jobs.values())
+        self._jobs.clear()
+        for job in jobs:
+            job.session.cancel()
+        for job in jobs:
+            assert job.task is not None
+            done = await job.task
+            self._count(job)
+            if self.batch is None:
+                continue
+            if done is not None and done.changeset is not None:  # a plan phase that proposed: kept, as any turn's
+                self._settle(self.batch, job, done)
+                continue
+            job.entry.changeset = None
+            self.batch.set_state(job.entry, "queued")
 
 
 def _hook_sigint(loop, callback) -> bool:

@@ -63,6 +63,7 @@ class Overlay:
         self._index: dict[str, set[str]] = {}  # word -> paths holding it
         #: The changesets added, in order.
         self.changesets: list[str] = []
+        self._paths: list[list[str]] = []  # the paths each changeset of ``changesets`` proposed
 
     # ---------------------------------------------------------------- building
     def add(self, changeset: Changeset) -> None:
@@ -81,6 +82,11 @@ class Overlay:
             self._index_words(rel, text)
         self.graph.set_texts({rel: text for rel, text in texts.items() if rel.lower().endswith(".md")})
         self.changesets.append(changeset.id)
+        self._paths.append(list(texts))
+
+    def paths_since(self, count: int) -> list[str]:
+        """The paths the changesets added after the first ``count`` propose something for (once each, in order)."""
+        return list(dict.fromkeys(p for paths in self._paths[count:] for p in paths))
 
     def _index_words(self, rel: str, text: str | None) -> None:
         for word in self._words.pop(rel, Counter()):

@@ -57,12 +57,13 @@ _FILE_KEYS: dict[str, type | tuple[type, ...]] = {
     "history_keep": int,
     "author": str,
     "batch_max_cost": (int, float),
+    "batch_concurrency": int,
     "link_root": str,
 }
 #: Keys that describe one vault: read from its ``.wikitui/config.toml`` only (the vault reads them itself).
 _VAULT_ONLY = ("link_root",)
 #: Keys whose value must be above zero (a limit of 0 would fail every request).
-_POSITIVE = ("request_timeout_s", "max_output_tokens")
+_POSITIVE = ("request_timeout_s", "max_output_tokens", "batch_concurrency")
 #: Config keys that look like a secret: refused, because keys live in the environment.
 _SECRET_KEY = re.compile(r"(^|_)(api_key|key|token|secret|password)$", re.IGNORECASE)
 
@@ -146,6 +147,9 @@ class Settings:
             does and notes ``ok``/``doubt``/``wrong`` on each (DESIGN §11); None: no second review.
         batch_max_cost: A batch (``wikitui ingest raw/folder/``) stops once a run of it spent this
             many US dollars, the rest left queued (``--max-cost`` overrides it); None: no cap.
+        batch_concurrency: How many of a batch's sources may have a turn in flight at once: 1, one
+            after another; N, while one source is written the plan phases of the next N-1 run
+            (writes stay in order, each over the earlier ones' proposals). At least 1.
         lint_after_idle_minutes: ``[background] lint_after_idle_minutes``: the TUI runs the
             semantic lint after this long idle, leaving its proposals pending; None: off.
         sync_every_minutes: ``[sync] every_minutes``: the TUI syncs with the git upstream this often (it pushes
@@ -187,6 +191,7 @@ class Settings:
     history_keep: int = 200
     author: str | None = None
     batch_max_cost: float | None = None
+    batch_concurrency: int = 1
     link_root: str | None = None
     research: dict[str, Any] = field(default_factory=dict)
     user_config: Path | None = None

@@ -32,6 +32,7 @@ from wikitui.core.agent.events import (
 )
 from wikitui.core.config.settings import NoModelConfigured, Settings, load_settings
 from wikitui.core.base.words import plural
+from wikitui.ui.chat.batch import ChatBatch
 from wikitui.ui.chat.notes import error_note, lint_note, notice_note, usage_line
 from wikitui.ui.chat.slash import SlashCommands
 from wikitui.ui.chat.view import ChatView
@@ -75,6 +76,8 @@ class ChatController:
         self.view = view
         self.workspace = workspace
         self.commands = SlashCommands(self)
+        #: The chat's batch (``/ingest raw/papers/``): its pre-flight waiting for ``/go``, or its run.
+        self.batch = ChatBatch(self)
         self.client_factory = client_factory
         self.settings: Settings = Settings()
         self.session: AgentSession | None = None
@@ -103,6 +106,7 @@ class ChatController:
             self.log.add_note(f"⚠ {warning}", "error")
         self.session = self.new_session(resume=True)
         self._restore()
+        self.batch.offer_resume()
         if not self.settings.model:
             self.show_setup()
         self.update_footer()
@@ -183,10 +187,13 @@ class ChatController:
         """Handle what the user sent: a slash command, or a question (or steering of a plan)."""
         stripped = text.strip()
         if not stripped.startswith("/"):
+            self.batch.cancel_waiting()
             self.log.add_user(text)
             self.model_turn("ask", lambda s: s.send(text))
             return
         name, _, arg = stripped[1:].partition(" ")
+        if name.lower() != "go":
+            self.batch.cancel_waiting()
         self.log.add_user(stripped)
         self.commands.run(name.lower(), arg.strip())
 
@@ -210,6 +217,9 @@ class ChatController:
 
     def turn(self, label: str, call: Callable[[AgentSession], Awaitable[Any]], *, needs_model: bool) -> None:
         """Run ``call(session)`` as a turn in a worker (one at a time)."""
+        if self.batch.running:
+            self.log.add_note("A batch is running: esc stops it after the current source.", "error")
+            return
         if self.running:
             self.log.add_note("The agent is busy with another turn: wait for it, or esc to cancel it.", "error")
             return
@@ -229,10 +239,8 @@ class ChatController:
             session.graph = self.workspace.graph
             if session.search_index is None:
                 session.search_index = self.workspace.search_index
-            if needs_model and not self._litellm_ready:
-                self.view.set_busy(True, "loading the model client…")
-                await asyncio.to_thread(load_model_client)  # ~3 s the first time: never on the event loop
-                self._litellm_ready = True
+            if needs_model:
+                await self.ensure_model_client()
             if self._cancel_requested:  # esc while the wiki or the client loaded
                 self.log.add_note("Cancelled before the agent started.", "error")
                 return
@@ -248,6 +256,17 @@ class ChatController:
             if self.session is not None and self.session.awaiting_go:
                 self.view.set_status("plan ready · /go carries it out, or reply to steer it")
 
+    async def ensure_model_client(self) -> None:
+        """Import litellm once, off the event loop (~3 s the first time)."""
+        if not self._litellm_ready:
+            self.view.set_busy(True, "loading the model client…")
+            await asyncio.to_thread(load_model_client)
+            self._litellm_ready = True
+
+    async def wait_for_graph(self) -> bool:
+        """Wait (briefly) for the workspace to load the link graph; whether it did."""
+        return await self._wait_for_graph()
+
     async def _wait_for_graph(self) -> bool:
         """Wait (briefly) for the workspace to load the link graph the tools read."""
         loop = asyncio.get_running_loop()
@@ -260,7 +279,9 @@ class ChatController:
         return True
 
     def cancel(self) -> bool:
-        """Cancel the running turn; whether there was one."""
+        """Cancel the running turn (a batch: stop it after the current source); whether there was one."""
+        if self.batch.stop():
+            return True
         if not self.running or self.session is None:
             return False
         self._cancel_requested = True

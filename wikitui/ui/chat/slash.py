@@ -21,12 +21,13 @@ if TYPE_CHECKING:
     from wikitui.core.agent.session import AgentSession
     from wikitui.core.config.settings import Settings
     from wikitui.core.workspace import Workspace
+    from wikitui.ui.chat.batch import ChatBatch
     from wikitui.ui.chat.view import ChatView
     from wikitui.ui.widgets.chat_log import ChatLog
 
 #: The slash commands: name and a few words of help (also the completion menu's detail).
 COMMANDS: list[tuple[str, str]] = [
-    ("ingest", "PATH · read a raw source, plan, then /go"),
+    ("ingest", "PATH|DIR/|GLOB|--new|--resume · read a source, plan, then /go (many: a batch)"),
     ("ask", "QUESTION · answer from the wiki"),
     ("go", "[NOTE] · carry out the ingest plan"),
     ("file", "file the last answer as a page"),
@@ -59,6 +60,7 @@ class Chat(Protocol):
     running: bool
     session: AgentSession | None
     client_factory: Callable[[Settings], Any] | None
+    batch: ChatBatch
 
     @property
     def log(self) -> ChatLog:
@@ -119,15 +121,25 @@ class SlashCommands:
         self.chat.model_turn("ask", lambda s: s.ask(arg))
 
     def cmd_ingest(self, arg: str) -> None:
-        """``/ingest PATH``: the plan first."""
+        """``/ingest PATH``: the plan first; a folder, a glob, ``--new`` or ``--resume``: a batch (its pre-flight)."""
         if not arg:
             self.chat.log.add_note("/ingest needs a source: /ingest raw/chapter-01.md (tab completes)", "error")
+            return
+        from wikitui.ui.chat.batch import batch_request
+
+        many = batch_request(arg)
+        if many is not None:
+            argument, new, resume = many
+            self.chat.batch.prepare(argument if argument is None else unquote(argument), new=new, resume=resume)
             return
         path = unquote(arg)
         self.chat.model_turn("ingest", lambda s: s.ingest(path, typed=f"/ingest {arg}"))
 
     def cmd_go(self, arg: str) -> None:
-        """``/go [NOTE]``: carry out the ingest plan."""
+        """``/go [NOTE]``: carry out the ingest plan, or start the batch whose pre-flight waits."""
+        if self.chat.batch.waiting is not None:
+            self.chat.batch.go()
+            return
         self.chat.model_turn("go", lambda s: s.go(arg or None))
 
     def cmd_file(self, _arg: str) -> None:

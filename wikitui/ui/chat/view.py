@@ -8,6 +8,7 @@ if TYPE_CHECKING:
     from textual.content import Content
     from textual.notifications import SeverityLevel
 
+    from wikitui.ui.widgets.batch_panel import BatchPanel
     from wikitui.ui.widgets.chat_input import ChatInput
     from wikitui.ui.widgets.chat_log import ChatLog
 
@@ -17,6 +18,7 @@ class ChatView(Protocol):
 
     chat_log: ChatLog
     chat_input: ChatInput
+    batch_panel: BatchPanel
 
     def set_status(self, text: str | Content) -> None:
         """The line above the input ("" hides it)."""

@@ -68,6 +68,13 @@ def _rank(query: str, names: Iterable[str]) -> list[str]:
     return sorted(prefix, key=key) + sorted(word, key=key) + sorted(inner, key=key)
 
 
+def _names_a_batch(arg: str, raw_files: Callable[[], Iterable[str]]) -> bool:
+    """Whether ``/ingest ARG`` is a batch typed in full: ``--new``, ``--resume``, a glob, or a folder of sources."""
+    if arg in ("--new", "--resume") or any(c in arg for c in "*?["):
+        return True
+    return arg.endswith("/") and len(arg) > 1 and any(p.startswith(arg) for p in raw_files())
+
+
 def complete(
     before: str,
     *,
@@ -89,7 +96,10 @@ def complete(
         return Completion(m.start(1), [Candidate(n, n + "]]") for n in names]) if names else None
     m = _INGEST_ARG.match(before)
     if m:
-        paths = _rank(m.group(1), raw_files())[:MAX_CANDIDATES]
+        arg = m.group(1)
+        if _names_a_batch(arg, raw_files):  # typed in full: enter sends it (the batch's pre-flight)
+            return None
+        paths = _rank(arg, raw_files())[:MAX_CANDIDATES]
         if not paths or m.group(1) in paths:  # nothing to offer, or typed in full already
             return None
         return Completion(m.start(1), [Candidate(p, p) for p in paths])

@@ -8,7 +8,7 @@ and :class:`ChatPane.ChangesetApplied` (pages changed on disk: refresh what show
 | Key | Action |
 | :- | :- |
 | enter | Send (shift+enter or ctrl+j: new line). |
-| esc | Cancel the running turn. |
+| esc | Cancel the running turn; a batch: stop it after the current source (again: now). |
 | ctrl+r | Review the pending changeset (an app key; :meth:`ChatPane.action_review`). |
 | tab in the log | Next link of the answers; enter opens it. |
 """
@@ -42,6 +42,7 @@ from wikitui.ui.chat.notes import (
     unresolved_links,
 )
 from wikitui.ui.chat.slash import COMMANDS
+from wikitui.ui.widgets.batch_panel import BatchPanel
 from wikitui.ui.widgets.changeset_card import ChangesetCard
 from wikitui.ui.widgets.chat_input import ChatInput, Completion, complete
 from wikitui.ui.widgets.chat_log import ChatLog
@@ -139,6 +140,7 @@ class ChatPane(Vertical):
         self.sources_reviewer = sources_reviewer
         self.controller = ChatController(self, workspace, client_factory=client_factory)
         self.chat_log = ChatLog(id="chat-log", resolve=self._resolve)
+        self.batch_panel = BatchPanel(id="batch-panel")
         self._menu = OptionList(id="chat-complete")
         self._menu.can_focus = False
         self.chat_input = ChatInput(menu=self._menu, completer=self._complete, id="agent-input",
@@ -163,12 +165,13 @@ class ChatPane(Vertical):
 
     @property
     def busy(self) -> bool:
-        """Whether a turn is running."""
-        return self.controller.running
+        """Whether a turn (or a batch) is running."""
+        return self.controller.running or self.controller.batch.running
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield self.chat_log
+        yield self.batch_panel
         yield self._menu
         yield Static(id="chat-status")
         yield self.chat_input
@@ -238,7 +241,7 @@ class ChatPane(Vertical):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """esc is only this pane's while a turn runs (elsewhere it belongs to others)."""
         if action == "cancel":
-            return self.controller.running or self.chat_input.menu_open
+            return self.controller.running or self.controller.batch.running or self.chat_input.menu_open
         return True
 
     # ------------------------------------------------------------------ input
