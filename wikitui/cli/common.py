@@ -9,8 +9,7 @@ from pathlib import Path
 
 PROG = "wikitui"
 
-# Not typing.TYPE_CHECKING: importing typing costs every command ~3 ms.
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.workspace import Workspace
 

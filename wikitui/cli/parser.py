@@ -15,8 +15,7 @@ from collections.abc import Sequence
 from wikitui import __version__
 from wikitui.cli.common import PROG
 
-# Not typing.TYPE_CHECKING: importing typing costs every command ~3 ms.
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 

@@ -16,7 +16,7 @@ import json
 import os
 import time
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
 

@@ -27,7 +27,7 @@ import threading
 from wikitui.core.mcp_early import Early, Handshake, SdkLoader, answer_early, resource_error
 from wikitui.core.mcp_session import McpSession
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.workspace import Workspace
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from wikitui.core.mcp_session import McpSession
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
     from typing import BinaryIO

@@ -26,7 +26,7 @@ from wikitui.core.agent.toolschema import function_schema
 from wikitui.core.errors import WikituiError
 from wikitui.core.vault.visible_text import visible
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.changes.builder import ChangesetBuilder
     from wikitui.core.workspace import Workspace

@@ -28,7 +28,7 @@ from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.log_entries import LogEntry, read_log
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.changes.model import Changeset
     from wikitui.core.changes.pending import PendingStore

@@ -32,7 +32,7 @@ from wikitui.core.errors import BadQuery
 from wikitui.core.search.results import Hits, UpdateStats
 from wikitui.core.vault.layout import FileStat, Vault
 
-TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
 

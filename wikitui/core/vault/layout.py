@@ -11,11 +11,11 @@ start from (:mod:`~wikitui.core.vault.site_root`).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
 from wikitui.core.errors import NotAVault, UnsafePath
-from wikitui.core.record import Record
 from wikitui.core.vault.statedir import STATE_DIR
 
 SCHEMA_FILE = "WIKI.md"
@@ -27,15 +27,13 @@ ROOT_INSTRUCTIONS = frozenset({SCHEMA_FILE, "AGENTS.md", "CLAUDE.md"})
 _MD_SUFFIXES = (".md", ".MD", ".Md", ".mD")
 
 
-class FileStat(Record):
+@dataclass(slots=True)
+class FileStat:
     """A file found in the vault: vault-relative path, mtime and size."""
 
-    __slots__ = ("path", "mtime_ns", "size")
-
-    def __init__(self, path: str, mtime_ns: int, size: int) -> None:
-        self.path = path
-        self.mtime_ns = mtime_ns
-        self.size = size
+    path: str
+    mtime_ns: int
+    size: int
 
 
 _by_path = attrgetter("path")  # the sort key of scan(), without a Python call per file

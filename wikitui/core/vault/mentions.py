@@ -18,7 +18,7 @@ from itertools import chain
 from wikitui.core.vault.files import decode_text
 from wikitui.core.vault.links import WIKILINK, cut_context, mask_text
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.vault.graph import LinkGraph
     from wikitui.core.vault.page import PageInfo

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from wikitui.core.vault.files import atomic_write
 
-TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
+from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.vault.layout import Vault
 
