@@ -6,10 +6,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 PROG = "wikitui"
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.workspace import Workspace
 

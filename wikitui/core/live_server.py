@@ -29,8 +29,8 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict
-
 from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.search.results import Hits
     from wikitui.core.vault.layout import Vault

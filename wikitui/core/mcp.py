@@ -23,11 +23,11 @@ import json
 import os
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from wikitui.core.mcp_early import Early, Handshake, SdkLoader, answer_early, resource_error
 from wikitui.core.mcp_session import McpSession
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.workspace import Workspace
 

@@ -25,10 +25,10 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from wikitui.core.mcp_session import McpSession
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
     from typing import BinaryIO

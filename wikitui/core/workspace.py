@@ -28,11 +28,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wikitui.core.errors import UnknownPage
 from wikitui.core.vault.layout import Vault
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     import threading
     from collections.abc import Callable, Iterable

@@ -38,6 +38,7 @@ def __getattr__(name: str):
 
 
 from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.agent.events import (
         AgentError,

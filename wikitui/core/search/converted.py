@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-
-
 from typing import TYPE_CHECKING
+
+
 if TYPE_CHECKING:
     from wikitui.core.vault.formats.isolated import Converter
 

@@ -17,12 +17,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 
 from wikitui.core.vault.files import decode_text, is_binary, read_bytes
 from wikitui.core.vault.formats.kinds import needs_conversion
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.vault.formats.isolated import Converter
     from wikitui.core.vault.page import PageInfo

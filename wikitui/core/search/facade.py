@@ -27,12 +27,12 @@ Usage::
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from wikitui.core.errors import BadQuery
 from wikitui.core.search.results import Hits, UpdateStats
 from wikitui.core.vault.layout import FileStat, Vault
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
 

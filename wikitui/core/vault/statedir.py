@@ -8,10 +8,10 @@ or not the vault's own ``.gitignore`` names it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wikitui.core.vault.files import atomic_write
 
-from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.vault.layout import Vault
 
