@@ -238,7 +238,7 @@ async def round_trips(fake: RemoteFakeLLM, root: Path, repeats: int) -> dict:
                 if mode in plain:  # the same answers through a plain loop on the library (bench/agent_plain.py)
                     first = len(fake.state()["timeline"])
                     fake.script(*script)
-                    await plain_loop("litellm" if mode == "plain_litellm_loop" else "sdk")
+                    await plain_loop("litellm" if mode == "plain_litellm_loop" else "sdk", rounds=len(script))
                     server = fake.state()["timeline"][first:]
                     plain[mode] += [{"gap": (b["arrived"] - a["finished"]) * 1000} for a, b in zip(server, server[1:])]
                     first_round.setdefault(mode, plain[mode][0]["gap"])

@@ -59,8 +59,12 @@ async def _gather(stream) -> tuple[str, list[dict]]:
     return "".join(text), [calls[i] for i in sorted(calls)]
 
 
-async def plain_loop(kind: str, question: str = QUESTION) -> str:
-    """One ask through the plain loop over ``kind`` (``litellm`` or ``sdk``); returns the last answer's text."""
+async def plain_loop(kind: str, question: str = QUESTION, rounds: int | None = None) -> str:
+    """One turn through the plain loop over ``kind`` (``litellm`` or ``sdk``); returns the last answer's text.
+
+    Without ``rounds`` it ends at the first answer with no tool call (an ask); with it, it sends
+    that many requests, a text-only answer followed by a user's "Go on." (an ingest's plan, then its writing).
+    """
     if kind == "litellm":
         os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
         import litellm
@@ -77,10 +81,17 @@ async def plain_loop(kind: str, question: str = QUESTION) -> str:
             return await _sdk_round(client, messages)
 
     messages: list[dict] = [{"role": "user", "content": question}]
+    sent = 0
     while True:
         text, calls = await round_(messages)
-        if not calls:
+        sent += 1
+        if rounds is not None and sent >= rounds or rounds is None and not calls:
+            if kind != "litellm":
+                await client.close()
             return text
+        if not calls:
+            messages += [{"role": "assistant", "content": text}, {"role": "user", "content": "Go on."}]
+            continue
         messages.append({"role": "assistant", "content": text or None, "tool_calls": [
             {"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": c["arguments"]}}
             for c in calls]})
