@@ -264,12 +264,19 @@ class WikituiApp(App[None]):
         if self._watch_enabled:
             self._watch()
 
-    @work(thread=True, exclusive=True, group="pictures", name="load picture support")
     def _load_pictures(self) -> None:
-        """Load textual-image (and numpy) off the UI thread, so the first page with a picture does not wait."""
-        from wikitui.ui.widgets.picture import prepare_terminal
+        """Load textual-image (and numpy) off the UI thread, so the first page with a picture does not wait.
 
-        prepare_terminal()  # quiet (it asks the terminal nothing) unless WIKITUI_PICTURES=auto loaded it at launch
+        A plain thread, not a worker: it touches nothing of the app's, and a worker's state changes
+        would be messages to the screen for a load nobody waits on.
+        """
+
+        def load() -> None:
+            from wikitui.ui.widgets.picture import prepare_terminal
+
+            prepare_terminal()  # quiet (it asks the terminal nothing) unless WIKITUI_PICTURES=auto loaded it at launch
+
+        threading.Thread(target=load, name="load picture support", daemon=True).start()
 
     # ------------------------------------------------------------------- index
     @work(thread=True, exclusive=True, group="index", name="search index")
