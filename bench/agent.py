@@ -18,12 +18,22 @@ paid model). The fake server runs in a process of its own, as a model server doe
   - ``request_build``: from ``LLMClient.stream`` until httpx sends (litellm's request building);
   - ``http``: from httpx's send to the server reading the request.
 
+  Every round is counted, the process's first one too (``first_round_gap``: what a user's first
+  question pays for lazy imports and cold caches). Beside wikitui, the same answers go through a
+  plain tool loop on litellm's public stream and one on the OpenAI SDK (``bench/agent_plain.py``):
+  what a few lines straight on the library take between two requests, wikitui's comparison.
+
   The three ways of reading a stream (core/agent/fast_stream.py) are measured in the same
   run, alternating turn by turn: ``wikitui`` (the default: the SSE events of the OpenAI
   SDK stream under litellm, parsed with ``json.loads``), ``openai_sdk`` (that stream's
   pydantic chunks, the reader before) and ``litellm_wrapper`` (litellm's
   CustomStreamWrapper, the reader before that); the ratios between them are the figures
   to trust on a loaded machine, not the milliseconds.
+
+* a headless ``wikitui ask`` **from its process start** (a fresh process each run, as a script
+  runs it): when its first request reaches the server, its first tool round, its last answer and
+  its exit, beside the plain litellm and OpenAI SDK loops run as processes (``--compare DIR`` adds
+  ``wikitui ask`` with another version of the code first on PYTHONPATH; ``--only-start`` runs only these);
 
 * ``stream_end`` alone for one 4 KB ``propose_page`` answer (~260 chunks), per reader: the
   reader's own cost, which the round trip's median (mostly short answers) hides.
@@ -32,7 +42,7 @@ The fake server sets TCP_NODELAY, as model servers do: without it the answer's l
 writes waited in the server's kernel for the client's delayed ACK (~40 ms) after the server
 had marked the answer finished, and that wait was counted as ``stream_end``.
 
-Usage: ``.venv/bin/python bench/agent.py [--repeats N]``
+Usage: ``.venv/bin/python bench/agent.py [--repeats N] [--compare DIR] [--only-start]``
 """
 
 from __future__ import annotations
