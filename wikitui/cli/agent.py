@@ -26,7 +26,10 @@ def _import_model_library() -> None:
     litellm's import is most of a headless command's wall time before its first request (see
     ``bench/agent.py``'s ``process start`` rows); importing it from two threads is safe (the import
     lock, and :func:`~wikitui.core.agent.llm.load_litellm`'s own). A failed import is left for the
-    request to report.
+    request to report. ``bench/agent.py --only-start`` on 2026-12-02: the first request reached the
+    server 5,043 ms after the process started, against 5,886 ms without this (medians of 6, load
+    2.5-4.8; a 3-run pass at load 3.1-6.2 gave 4,803 against 4,969 ms): both sides are mostly Python
+    work under one interpreter lock, so the saving moves with the load.
     """
     import threading
 

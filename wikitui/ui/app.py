@@ -450,8 +450,9 @@ def run_app(vault_path: Path | str) -> int:
         from wikitui.ui.widgets.picture import prepare_terminal
 
         prepare_terminal()  # textual-image asks the terminal what it draws: before Textual takes it over
-    # Otherwise textual-image (numpy through its sixel module: ~14% of first paint) loads after the
-    # first screen, in a worker (see WikituiApp._load_pictures).
+    # Otherwise textual-image (numpy through its sixel module) loads after the first page, in a thread
+    # (WikituiApp._load_pictures): first paint on vault-large from the process start, 0.777 s before and
+    # 0.652 s after (bench/tui.py's run_start, 9 interleaved runs, load 2.5-3.7, 2026-12-02).
     # Closing the terminal (SIGHUP) or a kill (SIGTERM) ends the process before any unmount runs.
     restore = app.workspace.release_live_on_signals()
     try:
