@@ -3,7 +3,7 @@
     .venv/bin/python bench/checks.py
 
 These were tests once; they assert incidentals that serve speed (``wikitui search``
-starts in ~100 ms because it imports neither the query parser nor ``dataclasses``;
+imports no query parser, UI, model client or YAML stack;
 a snippet-sized read costs no ``fstat``; the entry points keep the garbage collector
 off the link graph), not behaviour a person sees. A behaviour test stays green
 whatever the import graph is; these print what they find instead, one line each
