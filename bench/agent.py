@@ -18,12 +18,22 @@ paid model). The fake server runs in a process of its own, as a model server doe
   - ``request_build``: from ``LLMClient.stream`` until httpx sends (litellm's request building);
   - ``http``: from httpx's send to the server reading the request.
 
+  Every round is counted, the process's first one too (``first_round_gap``: what a user's first
+  question pays for lazy imports and cold caches). Beside wikitui, the same answers go through a
+  plain tool loop on litellm's public stream and one on the OpenAI SDK (``bench/agent_plain.py``):
+  what a few lines straight on the library take between two requests, wikitui's comparison.
+
   The three ways of reading a stream (core/agent/fast_stream.py) are measured in the same
   run, alternating turn by turn: ``wikitui`` (the default: the SSE events of the OpenAI
   SDK stream under litellm, parsed with ``json.loads``), ``openai_sdk`` (that stream's
   pydantic chunks, the reader before) and ``litellm_wrapper`` (litellm's
   CustomStreamWrapper, the reader before that); the ratios between them are the figures
   to trust on a loaded machine, not the milliseconds.
+
+* a headless ``wikitui ask`` **from its process start** (a fresh process each run, as a script
+  runs it): when its first request reaches the server, its first tool round, its last answer and
+  its exit, beside the plain litellm and OpenAI SDK loops run as processes (``--compare DIR`` adds
+  ``wikitui ask`` with another version of the code first on PYTHONPATH; ``--only-start`` runs only these);
 
 * ``stream_end`` alone for one 4 KB ``propose_page`` answer (~260 chunks), per reader: the
   reader's own cost, which the round trip's median (mostly short answers) hides.
@@ -32,7 +42,7 @@ The fake server sets TCP_NODELAY, as model servers do: without it the answer's l
 writes waited in the server's kernel for the client's delayed ACK (~40 ms) after the server
 had marked the answer finished, and that wait was counted as ``stream_end``.
 
-Usage: ``.venv/bin/python bench/agent.py [--repeats N]``
+Usage: ``.venv/bin/python bench/agent.py [--repeats N] [--compare DIR] [--only-start]``
 """
 
 from __future__ import annotations
@@ -51,6 +61,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench._common import loadavg, median, percentile  # noqa: E402
+from bench.agent_plain import plain_loop  # noqa: E402
 
 from tests.fakeserver import FAKE_API_KEY, FAKE_MODEL, Reply, ToolCalls, text, tool_call, tool_calls  # noqa: E402
 from tests.fakeserver_process import RemoteFakeLLM  # noqa: E402
@@ -227,11 +238,21 @@ async def round_trips(fake: RemoteFakeLLM, root: Path, repeats: int) -> dict:
     ingest_pages = [h.path for h in index.search("Dodo caucus race", scope="wiki", limit=6)][:3]
     readers = {"wikitui": "sse", "openai_sdk": "sdk", "litellm_wrapper": "litellm"}
     rows: dict[str, list[dict]] = {mode: [] for mode in readers}
-    for rep in range(repeats + 1):  # the first round of each reader warms caches and is dropped
-        for mode in readers:
+    plain: dict[str, list[dict]] = {"plain_litellm_loop": [], "plain_openai_sdk_loop": []}
+    first_round: dict[str, float] = {}
+    for _rep in range(repeats):  # every round counted, the process's first one too (a user's first question)
+        for mode in [*readers, *plain]:
             turns = [("ask", ask_script("Cheshire Cat grin", hits[:3])), ("ask", ask_script("Cheshire Cat grin", hits[:5])),
                      ("ingest", ingest_script(vault, "raw/chapter-03.md", "Dodo caucus race", ingest_pages))]
             for op, script in turns:
+                if mode in plain:  # the same answers through a plain loop on the library (bench/agent_plain.py)
+                    first = len(fake.state()["timeline"])
+                    fake.script(*script)
+                    await plain_loop("litellm" if mode == "plain_litellm_loop" else "sdk", rounds=len(script))
+                    server = fake.state()["timeline"][first:]
+                    plain[mode] += [{"gap": (b["arrived"] - a["finished"]) * 1000} for a, b in zip(server, server[1:])]
+                    first_round.setdefault(mode, plain[mode][0]["gap"])
+                    continue
                 client = LLMClient(settings)
                 client.reader = readers[mode]
                 session = AgentSession(vault, graph, index, settings, client=client)
@@ -242,18 +263,62 @@ async def round_trips(fake: RemoteFakeLLM, root: Path, repeats: int) -> dict:
                 assert not done.failed, done
                 for pending in (vault.state_dir / "pending").glob("*.json"):
                     pending.unlink()  # the next ingest proposes the same pages again
-                if rep:
-                    rows[mode] += _split(fake.state()["timeline"][first:], list(client.timeline),
-                                         sends.times[first_send:])
+                rows[mode] += _split(fake.state()["timeline"][first:], list(client.timeline),
+                                     sends.times[first_send:])
+                first_round.setdefault(mode, rows[mode][0]["gap"])
     index.close()
 
     def summary(data: list[dict]) -> dict:
         return {"rounds": len(data), **{k: round(median([r[k] for r in data]), 1) for k in data[0]},
                 "gap_p90": round(percentile([r["gap"] for r in data], 90), 1)}
 
-    out = {mode: summary(data) for mode, data in rows.items()}
-    for mode in ("openai_sdk", "litellm_wrapper"):
+    out = {mode: summary(data) for mode, data in {**rows, **plain}.items()}
+    for mode in ("openai_sdk", "litellm_wrapper", *plain):
         out[f"gap_ratio_{mode}_to_wikitui"] = round(out[mode]["gap"] / out["wikitui"]["gap"], 2)
+    # The process's first round of each (wikitui's runs first: it pays the lazy imports of a first question).
+    out["first_round_gap"] = {mode: round(gap, 1) for mode, gap in first_round.items()}
+    return out
+
+
+async def process_start(fake: RemoteFakeLLM, root: Path, repeats: int, compare: Path | None) -> dict:
+    """A headless ``wikitui ask`` timed from its process start, beside the plain loops' processes.
+
+    Each run is a fresh process answering the same 3-page ask (search, read, answer); times from
+    the moment this process starts it: the first request's arrival at the server, the first tool
+    round (answer 1's last byte to request 2), the last answer's last byte, and the process's exit.
+    ``compare`` runs ``wikitui ask`` a second time with that folder first on PYTHONPATH (another
+    version of the code), interleaved.
+    """
+    import subprocess
+
+    _vault, _graph, index = _open(root)  # the index current, as after a workspace has run
+    hits = [h.path for h in index.search("Cheshire Cat grin", scope="wiki", limit=10)]
+    index.close()
+    ask = [sys.executable, "-m", "wikitui", "ask", "A question about the Cheshire Cat", "--vault", str(root)]
+    plain = [sys.executable, str(Path(__file__).with_name("agent_plain.py"))]
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    here = os.pathsep.join(x for x in (str(ROOT), base.get("PYTHONPATH", "")) if x)
+    commands = {"wikitui ask": (ask, {**base, "PYTHONPATH": here})}
+    if compare is not None:
+        commands[f"wikitui ask ({compare})"] = (ask, {**base, "PYTHONPATH": str(compare)})
+    commands["plain litellm loop"] = ([*plain, "litellm"], {**base, "PYTHONPATH": here})
+    commands["plain OpenAI SDK loop"] = ([*plain, "sdk"], {**base, "PYTHONPATH": here})
+    rows: dict[str, list[dict]] = {name: [] for name in commands}
+    for rep in range(repeats + 1):  # the first run of each writes bytecode caches and is not counted
+        for name, (cmd, env) in commands.items():
+            first = len(fake.state()["timeline"])
+            fake.script(*ask_script("Cheshire Cat grin", hits[:3]))
+            start = time.perf_counter()
+            subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=str(root), timeout=300)
+            exited = time.perf_counter()
+            server = fake.state()["timeline"][first:]
+            if rep:
+                rows[name].append({"first_request": server[0]["arrived"] - start,
+                                   "first_tool_round": server[1]["arrived"] - server[0]["finished"],
+                                   "last_answer": server[-1]["finished"] - start, "exit": exited - start})
+    out: dict = {"runs": repeats}
+    for name, data in rows.items():
+        out[name] = {k: round(median([r[k] for r in data]) * 1000) for k in data[0]}
     return out
 
 
@@ -307,6 +372,9 @@ def _vault_small_copy(dest: Path) -> Path | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="repeats of the round-trip turns per stream reader")
+    parser.add_argument("--compare", type=Path, help="also time `wikitui ask` from process start with this code "
+                                                      "folder first on PYTHONPATH (before/after a change)")
+    parser.add_argument("--only-start", action="store_true", help="only the process-start rows")
     args = parser.parse_args()
     fake = RemoteFakeLLM()
     try:
@@ -317,6 +385,13 @@ def main() -> None:
             sample = tmp_path / "sample"
             shutil.copytree(ROOT / "sample", sample, ignore=shutil.ignore_patterns(".wikitui"))
             t0 = time.perf_counter()
+            starts = tmp_path / "sample-starts"
+            shutil.copytree(ROOT / "sample", starts, ignore=shutil.ignore_patterns(".wikitui"))
+            results["headless_ask_from_process_start_ms"] = asyncio.run(
+                process_start(fake, starts, max(args.repeats, 3), args.compare))
+            if args.only_start:
+                print(json.dumps(results, indent=2, ensure_ascii=False))
+                return
             trips = tmp_path / "sample-trips"
             shutil.copytree(ROOT / "sample", trips, ignore=shutil.ignore_patterns(".wikitui"))
             results["round_trip_at_the_server_ms"] = asyncio.run(round_trips(fake, trips, args.repeats))

@@ -5,7 +5,9 @@ Run ``.venv/bin/python bench/cli_search.py [--pages 50000] [--repeats 3] [--work
 
 On vault-large (copied from ../shared/corpus) and a generated vault (``--pages``,
 300 words and 10 links a page), after one ``wikitui index``, each round runs in
-turn: a bare ``python -c pass`` (the reference: what wikitui cannot change),
+turn: a plain ``python -c pass`` (the reference: what wikitui cannot change; a venv with nothing
+installed, :func:`bench._common.plain_python`, not this project's venv, whose start runs the editable
+install's path hook),
 ``wikitui search`` with no workspace running (it walks the vault to bring the index
 up to date), ``wikitui search`` while a workspace says it keeps the index current
 (``.wikitui/live`` with no socket, written by this process: it skips the walk but searches itself),
@@ -38,14 +40,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import ROOT, copy_corpus, generate_vault, loadavg, median, ms, percentile  # noqa: E402
+from bench._common import ROOT, copy_corpus, generate_vault, loadavg, median, ms, percentile, plain_python  # noqa: E402
 from wikitui.core.live import heartbeat  # noqa: E402
 from wikitui.core.live.server import serve_workspace  # noqa: E402
 from wikitui.core.vault.layout import Vault  # noqa: E402
 from wikitui.core.workspace import Workspace  # noqa: E402
 
 WIKITUI = ROOT / ".venv" / "bin" / "wikitui"
-PYTHON = WIKITUI.with_name(Path(sys.executable).name)
 QUERIES = {
     "vault-large": ["history", "buddhism karma", "\"human rights\"", "relig*", "philosphy~"],
     "generated": ["white rabbit", "golden key", "history", "tag:science", "march hare"],
@@ -97,7 +98,7 @@ def qmd_setup(root: Path, name: str, cache: Path, notes: list[str]) -> list[str]
     return [qmd, "search", "-c", f"bench-{name}", "-n", "10"]
 
 
-def bench_vault(name: str, root: Path, repeats: int, cache: Path, notes: list[str]) -> dict:
+def bench_vault(name: str, root: Path, repeats: int, cache: Path, notes: list[str], python: Path) -> dict:
     vault = Vault.open(root)
     start = time.perf_counter()
     run([str(WIKITUI), "index", "--vault", str(root)])
@@ -111,7 +112,7 @@ def bench_vault(name: str, root: Path, repeats: int, cache: Path, notes: list[st
     search = [str(WIKITUI), "search", "--vault", str(root), "--limit", "10"]
     # Untimed first runs: bytecode caches written, the index's files in the page cache.
     heartbeat.release(vault)
-    run([str(PYTHON), "-c", "pass"])
+    run([str(python), "-c", "pass"])
     run([*search, "warm up"])
     ws = Workspace.open(root)  # the running workspace: its index current and open in this process
     ws.update_index()
@@ -125,7 +126,7 @@ def bench_vault(name: str, root: Path, repeats: int, cache: Path, notes: list[st
         run([*qmd, "warm up"], env=qmd_env)
     for _ in range(repeats):
         for q in QUERIES[name]:
-            times["python -c pass"].append(run([str(PYTHON), "-c", "pass"]))
+            times["python -c pass"].append(run([str(python), "-c", "pass"]))
             heartbeat.release(vault)
             times["search, no workspace"].append(run([*search, q]))
             heartbeat.beat(vault)  # a running workspace (its heartbeat is fresh) that does not serve searches
@@ -161,13 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="wikitui-bench-cli-") as tmp:
         work = args.workdir or Path(tmp)
         cache = work / "qmd-cache"
+        python = plain_python(work)
         large = work / "vault-large"
         if not large.is_dir():
             large = copy_corpus("vault-large", large)
         if large is None:
             notes.append("vault-large not found in ../shared/corpus: skipped")
         else:
-            results["vault-large"] = bench_vault("vault-large", large, args.repeats, cache, notes)
+            results["vault-large"] = bench_vault("vault-large", large, args.repeats, cache, notes, python)
         if args.pages:
             gen = work / f"generated-{args.pages}"
             start = time.perf_counter()
@@ -177,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 generate_vault(gen, pages=args.pages, words=300, link_range=(10, 10))
                 done.touch()
             results["generated"] = {"pages": args.pages, "generate_s": round(time.perf_counter() - start, 1),
-                                    **bench_vault("generated", gen, args.repeats, cache, notes)}
+                                    **bench_vault("generated", gen, args.repeats, cache, notes, python)}
     results["load_after"] = loadavg()
     results["targets"] = TARGETS
     results["notes"] = notes

@@ -39,6 +39,7 @@ from bench._common import (  # noqa: E402
     median,
     ms,
     percentile,
+    plain_python,
     timed,
 )
 from wikitui import gc_tuning  # noqa: E402
@@ -245,12 +246,15 @@ def compile_package() -> None:
 def measure_cli(root: Path, queries: list[str], repeats: int) -> dict:
     """``wikitui search`` from process start to exit, and beside it (reference) a bare interpreter.
 
-    The reference is the same Python with its site-packages running ``pass``,
-    each run just after a search: the part of the figure wikitui cannot change.
+    The reference is a plain interpreter (:func:`bench._common.plain_python`: nothing installed, so
+    not this project's venv with its editable install's path hook) running ``pass``, each run just
+    after a search: the part of the figure wikitui cannot change.
     """
     compile_package()
     times, bare = [], []
-    python = str(WIKITUI.with_name(Path(sys.executable).name))
+    import tempfile
+
+    python = str(plain_python(Path(tempfile.gettempdir()) / "wikitui-bench-core"))
     for q in queries:
         for _ in range(repeats):
             start = time.perf_counter()

@@ -20,9 +20,34 @@ def _headless():
     return headless
 
 
+def _import_model_library() -> None:
+    """Start importing litellm in a thread, so it overlaps loading the vault, its graph and its index.
+
+    litellm's import is most of a headless command's wall time before its first request (see
+    ``bench/agent.py``'s ``process start`` rows); importing it from two threads is safe (the import
+    lock, and :func:`~wikitui.core.agent.llm.load_litellm`'s own). A failed import is left for the
+    request to report. ``bench/agent.py --only-start`` on 2026-12-02: the first request reached the
+    server 5,043 ms after the process started, against 5,886 ms without this (medians of 6, load
+    2.5-4.8; a 3-run pass at load 3.1-6.2 gave 4,803 against 4,969 ms): both sides are mostly Python
+    work under one interpreter lock, so the saving moves with the load.
+    """
+    import threading
+
+    def load() -> None:
+        try:
+            from wikitui.core.agent.llm import load_litellm
+
+            load_litellm()
+        except Exception:  # noqa: BLE001 - the command's own import raises it, with its message
+            pass
+
+    threading.Thread(target=load, name="import litellm", daemon=True).start()
+
+
 def cmd_ask(args: argparse.Namespace) -> int:
     """``wikitui ask QUESTION [--file] [--fold] [--json]``: headless query through the agent."""
     ws = open_workspace(args)  # a bad vault is reported here, before the agent loads
+    _import_model_library()
     return int(_headless().run_ask(ws, args.question, file=args.file, fold=getattr(args, "fold", False),
                                    model=getattr(args, "model", None), as_json=args.json))
 
@@ -35,6 +60,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     """
     ws = open_workspace(args)
     batch = _batch_request(args)
+    _import_model_library()
     if batch is None:
         return int(_headless().run_ingest(ws, args.source, apply=args.apply, model=getattr(args, "model", None),
                                           as_json=args.json))

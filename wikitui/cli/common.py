@@ -6,11 +6,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 PROG = "wikitui"
 
-# Not typing.TYPE_CHECKING: importing typing costs every command ~3 ms.
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.workspace import Workspace
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from wikitui import __version__
 from wikitui.cli.common import PROG
 
-# Not typing.TYPE_CHECKING: importing typing costs every command ~3 ms.
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import NoReturn
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import asdict
 
 from wikitui.cli.common import dump, err, load_graph, open_workspace, vault_arg
 from wikitui.core.base.words import plural
@@ -30,7 +31,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     notes = list(hits.notes)
     if stats is not None and stats.busy and not notes:
         notes.append("another wikitui process is updating the search index; results may miss its latest changes")
-    return _print_hits(args, [{**h.as_dict(), "score": float(h.score)} for h in hits], notes)
+    return _print_hits(args, [{**asdict(h), "score": float(h.score)} for h in hits], notes)
 
 
 def _print_hits(args: argparse.Namespace, hits: list[dict], notes: list[str]) -> int:

@@ -25,14 +25,14 @@ import time: ``wikitui search`` builds a workspace too.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wikitui.core.base.errors import UnknownPage
-from wikitui.core.base.record import Record
 from wikitui.core.vault.layout import Vault
 
-TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
     import threading
     from collections.abc import Callable, Iterable
@@ -62,7 +62,8 @@ class IndexState(Enum):
     """Not kept in this session."""
 
 
-class FilesChanged(Record):
+@dataclass(slots=True)
+class FilesChanged:
     """What :meth:`Workspace.files_changed` did.
 
     Attributes:
@@ -71,12 +72,9 @@ class FilesChanged(Record):
         index: What the index update did (None when the paths were kept for later).
     """
 
-    __slots__ = ("paths", "warnings", "index")
-
-    def __init__(self, paths: set[str], warnings: list[str], index: UpdateStats | None) -> None:
-        self.paths = paths
-        self.warnings = warnings
-        self.index = index
+    paths: set[str]
+    warnings: list[str]
+    index: UpdateStats | None
 
     @property
     def index_busy(self) -> bool:

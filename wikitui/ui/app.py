@@ -260,6 +260,7 @@ class WikituiApp(App[None]):
         # passes would otherwise stall frames for 100+ ms (measured on 10,000 pages).
         gc_tuning.freeze()
         self.main.graph_ready(graph, prepared)
+        self.call_after_refresh(self._load_pictures)  # once the first page is on the screen
         if self._index_enabled:
             self._build_index()
         else:
@@ -267,6 +268,20 @@ class WikituiApp(App[None]):
             self.main.post_message(IndexProgress(0, 0, finished=True, error="search index off"))
         if self._watch_enabled:
             self._watch()
+
+    def _load_pictures(self) -> None:
+        """Load textual-image (and numpy) off the UI thread, so the first page with a picture does not wait.
+
+        A plain thread, not a worker: it touches nothing of the app's, and a worker's state changes
+        would be messages to the screen for a load nobody waits on.
+        """
+
+        def load() -> None:
+            from wikitui.ui.widgets.picture import prepare_terminal
+
+            prepare_terminal()  # quiet (it asks the terminal nothing) unless WIKITUI_PICTURES=auto loaded it at launch
+
+        threading.Thread(target=load, name="load picture support", daemon=True).start()
 
     # ------------------------------------------------------------------- index
     @work(thread=True, exclusive=True, group="index", name="search index")
@@ -453,10 +468,18 @@ def make_app(vault_path: Path | str, **options: Any) -> WikituiApp:
 
 def run_app(vault_path: Path | str) -> int:
     """Run the workspace on ``vault_path`` until the user quits; returns the exit status."""
-    from wikitui.ui.widgets.picture import prepare_terminal
+    import os
+
+    from wikitui.ui.picture_method import choose_method
 
     app = make_app(vault_path)
-    prepare_terminal()  # what pictures the terminal can draw: asked before Textual takes the terminal over
+    if choose_method(os.environ) == "auto":
+        from wikitui.ui.widgets.picture import prepare_terminal
+
+        prepare_terminal()  # textual-image asks the terminal what it draws: before Textual takes it over
+    # Otherwise textual-image (numpy through its sixel module) loads after the first page, in a thread
+    # (WikituiApp._load_pictures): first paint on vault-large from the process start, 0.777 s before and
+    # 0.652 s after (bench/tui.py's run_start, 9 interleaved runs, load 2.5-3.7, 2026-12-02).
     # Closing the terminal (SIGHUP) or a kill (SIGTERM) ends the process before any unmount runs.
     restore = app.workspace.release_live_on_signals()
     try:

@@ -9,15 +9,26 @@ Shared by the page pane's embedded pictures and the picture widgets.
 from __future__ import annotations
 
 import os
+import threading
 
 from wikitui.ui.picture_method import choose_method
+
+#: Held while textual-image loads: the app loads it in a worker after its first screen, and a
+#: picture shown meanwhile waits for that load instead of seeing a half-initialised module.
+_LOADING = threading.Lock()
 
 
 def import_quietly():
     """textual-image's widget module, loaded as if stdout were not a terminal (it asks nothing).
 
     The cell size is then read from the kernel (an ioctl: no escape sequence, no keys read).
+    Safe from any thread (one load at a time).
     """
+    with _LOADING:
+        return _import_quietly()
+
+
+def _import_quietly():
     import io
     import sys
 

@@ -37,7 +37,8 @@ def __getattr__(name: str):
     return value
 
 
-TYPE_CHECKING = False
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.agent.events import (
         AgentError,

@@ -17,10 +17,11 @@ lock the UI needs, and a hostile file could hang it. Later reads take the cache.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from wikitui.core.agent.numbered import numbered
 from wikitui.core.agent.reading import describe_binary
 from wikitui.core.base.errors import WikituiError
-from wikitui.core.base.record import Record
 from wikitui.core.vault.formats import Conversion, kind_of, source_text
 
 #: A picture Pillow cannot open is described from its header when it is at most this large.
@@ -32,7 +33,8 @@ _KIND_NAMES = {"pdf": "PDF", "html": "web page", "docx": "Word document", "pptx"
                "xlsx": "Excel workbook", "csv": "table (CSV)", "json": "JSON file", "jsonl": "JSON Lines file"}
 
 
-class WithPictures(Record):
+@dataclass(slots=True)
+class WithPictures:
     """A tool result carrying pictures for a vision model.
 
     Attributes:
@@ -40,11 +42,8 @@ class WithPictures(Record):
         pictures: ``(label, mime type, bytes)`` for each picture, in order.
     """
 
-    __slots__ = ("text", "pictures")
-
-    def __init__(self, text: str, pictures: list[tuple[str, str, bytes]]) -> None:
-        self.text = text
-        self.pictures = list(pictures)
+    text: str
+    pictures: list[tuple[str, str, bytes]]
 
 
 def read_source(box, rel: str, offset: int, limit: int) -> str | WithPictures:

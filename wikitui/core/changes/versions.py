@@ -21,6 +21,7 @@ import datetime as _dt
 import re
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from wikitui.core.base.errors import UnknownPage, WikituiError
 from wikitui.core.vault.files import decode_exact
@@ -28,7 +29,6 @@ from wikitui.core.vault.graph import LinkGraph
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.log_entries import LogEntry, read_log
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.changes.model import Changeset
     from wikitui.core.changes.pending import PendingStore

@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 import os
 import time
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
 

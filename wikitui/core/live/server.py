@@ -28,8 +28,9 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import asdict
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.search.results import Hits
     from wikitui.core.vault.layout import Vault
@@ -54,7 +55,7 @@ class NotReady(Exception):
 
 def hit_row(hit) -> dict:
     """One hit as the reply (and ``search --json``, less ``line``) carries it."""
-    return {**hit.as_dict(), "score": float(hit.score)}
+    return {**asdict(hit), "score": float(hit.score)}
 
 
 class SearchServer:

@@ -18,6 +18,12 @@ Any other message, or anything that does not parse, goes to the SDK, which then
 serves the rest of the session: the handshake is replayed to it (its answer to
 the replay is dropped, and remembered), so it serves an initialised session as
 if it had answered it itself. This module never imports ``mcp``.
+
+Kept because it pays (issue 22: a trick stays where it saves a tenth of a wait a user sees):
+``bench/mcp_server.py`` on 2026-12-02 (load 3.9-4.0, 2 shared cores, vault-large) timed a
+session's start to its first ``search`` answer at 407 ms median (379-436) with this module
+answering, and 1,557 ms on the first start on the vault, where nothing is remembered and the SDK
+answers everything: about three quarters of the wait.
 """
 
 from __future__ import annotations
@@ -25,10 +31,10 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from wikitui.core.mcp.session import McpSession
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
     from typing import BinaryIO

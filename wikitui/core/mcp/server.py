@@ -23,11 +23,11 @@ import json
 import os
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from wikitui.core.mcp.early import Early, Handshake, SdkLoader, answer_early, resource_error
 from wikitui.core.mcp.session import McpSession
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.workspace import Workspace
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from wikitui.core.agent.argcheck import display
@@ -26,7 +27,6 @@ from wikitui.core.agent.toolschema import function_schema
 from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.visible_text import visible
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.changes.builder import ChangesetBuilder
     from wikitui.core.workspace import Workspace

@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from wikitui.core.outputs.chart_spec import (
@@ -30,7 +31,6 @@ from wikitui.core.outputs.chart_spec import (
     spec_text,
     validate_spec,
 )
-from wikitui.core.base.record import Record
 
 if TYPE_CHECKING:  # matplotlib is imported only to draw
     from matplotlib.typing import RcKeyType
@@ -52,7 +52,8 @@ _RC: dict[RcKeyType, object] = {
 }
 
 
-class ChartFiles(Record):
+@dataclass(slots=True)
+class ChartFiles:
     """The two files of a chart, ready to be put into a changeset.
 
     Attributes:
@@ -63,14 +64,11 @@ class ChartFiles(Record):
         spec: The spec in its normal form.
     """
 
-    __slots__ = ("png_path", "png", "sidecar_path", "sidecar", "spec")
-
-    def __init__(self, png_path: str, png: bytes, sidecar_path: str, sidecar: str, spec: dict) -> None:
-        self.png_path = png_path
-        self.png = png
-        self.sidecar_path = sidecar_path
-        self.sidecar = sidecar
-        self.spec = spec
+    png_path: str
+    png: bytes
+    sidecar_path: str
+    sidecar: str
+    spec: dict
 
 
 def build_chart(path: str, spec: object, *, wiki_prefix: str = "wiki") -> ChartFiles:

@@ -17,12 +17,12 @@ import re
 import shutil
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from wikitui.core.outputs.deck_html import _obsidian_to_markdown, render_deck_html
 from wikitui.core.outputs.slides import DeckError, is_deck, parse_deck
-from wikitui.core.base.record import Record
 from wikitui.core.vault.files import atomic_write, read_text
 
 FORMATS = ("html", "pdf", "pptx")
@@ -36,14 +36,12 @@ _IMAGE_MIME = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
 _MD_IMAGE = re.compile(r"!\[([^\]]*)\]\(\s*(<[^>]*>|[^)\s]+)(\s+\"[^\"]*\")?\s*\)")
 
 
-class ExportResult(Record):
+@dataclass(slots=True)
+class ExportResult:
     """A finished export: the file written and the tool that made it (``marp-cli`` or ``wikitui``)."""
 
-    __slots__ = ("path", "tool")
-
-    def __init__(self, path: Path, tool: str) -> None:
-        self.path = path
-        self.tool = tool
+    path: Path
+    tool: str
 
 
 def image_resolver(vault, page_rel: str):

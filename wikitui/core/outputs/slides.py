@@ -11,9 +11,9 @@ the slide's text into its ``directives``; other comments are presenter notes.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from wikitui.core.base.errors import WikituiError
-from wikitui.core.base.record import Record
 
 #: Marp's directives (a leading ``_`` scopes a local one to its own slide).
 DIRECTIVES = frozenset({
@@ -33,7 +33,8 @@ class DeckError(WikituiError):
     """A page that is not a deck, or an export that cannot be made."""
 
 
-class Slide(Record):
+@dataclass(slots=True)
+class Slide:
     """One slide of a deck.
 
     Attributes:
@@ -44,24 +45,19 @@ class Slide(Record):
         notes: Presenter notes (the slide's other HTML comments), in order.
     """
 
-    __slots__ = ("number", "text", "line", "directives", "notes")
-
-    def __init__(self, number: int, text: str, line: int, directives: dict, notes: list[str]) -> None:
-        self.number = number
-        self.text = text
-        self.line = line
-        self.directives = directives
-        self.notes = notes
+    number: int
+    text: str
+    line: int
+    directives: dict
+    notes: list[str]
 
 
-class Deck(Record):
+@dataclass(slots=True)
+class Deck:
     """A parsed Marp page: its global directives (the frontmatter) and its slides."""
 
-    __slots__ = ("directives", "slides")
-
-    def __init__(self, directives: dict, slides: list[Slide]) -> None:
-        self.directives = directives
-        self.slides = slides
+    directives: dict
+    slides: list[Slide]
 
 
 def _frontmatter(text: str) -> tuple[dict, str, int]:

@@ -10,22 +10,20 @@ Snippets read the cached text only: a search never starts a conversion.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from wikitui.core.base.record import Record
 
-TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:
     from wikitui.core.vault.formats.isolated import Converter
 
 
-class _Folder(Record):
+@dataclass(slots=True)
+class _Folder:
     """What :func:`source_text` needs of a vault: its (resolved) root."""
 
-    __slots__ = ("root",)
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    root: Path
 
 
 def _cache(root: Path):

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 
-from wikitui.core.base.record import Record
 from wikitui.core.vault.files import decode_text, is_binary, read_bytes
 from wikitui.core.vault.formats.kinds import needs_conversion
 
-TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
     from wikitui.core.vault.formats.isolated import Converter
     from wikitui.core.vault.page import PageInfo
@@ -35,18 +35,16 @@ _HTML_TAG = re.compile(r"<[^>]*>|&[a-zA-Z]+;|&#\d+;")
 _MD_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 
 
-class SearchText(Record):
+@dataclass(slots=True)
+class SearchText:
     """The searchable text of a file: its body and the 1-based line the body starts on.
 
     ``partial``: only the file's first bytes were read (see :func:`search_text`'s ``head``).
     """
 
-    __slots__ = ("text", "first_line", "partial")
-
-    def __init__(self, text: str, first_line: int = 1, partial: bool = False) -> None:
-        self.text = text
-        self.first_line = first_line
-        self.partial = partial
+    text: str
+    first_line: int = 1
+    partial: bool = False
 
 
 def digest(data: bytes) -> bytes:

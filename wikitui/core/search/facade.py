@@ -27,12 +27,12 @@ Usage::
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from wikitui.core.base.errors import BadQuery
 from wikitui.core.search.results import Hits, UpdateStats
 from wikitui.core.vault.layout import FileStat, Vault
 
-TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
     from pathlib import Path
 

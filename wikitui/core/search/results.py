@@ -9,10 +9,11 @@ agent's ``search`` tool in its result.
 
 from __future__ import annotations
 
-from wikitui.core.base.record import Record
+from dataclasses import dataclass, field
 
 
-class Hit(Record):
+@dataclass(slots=True)
+class Hit:
     """One search result.
 
     Attributes:
@@ -25,18 +26,16 @@ class Hit(Record):
             matched only in its title, tags or other metadata.
     """
 
-    __slots__ = ("path", "kind", "title", "score", "snippet", "line")
-
-    def __init__(self, path: str, kind: str, title: str, score: float, snippet: str, line: int | None = None) -> None:
-        self.path = path
-        self.kind = kind
-        self.title = title
-        self.score = score
-        self.snippet = snippet
-        self.line = line
+    path: str
+    kind: str
+    title: str
+    score: float
+    snippet: str
+    line: int | None = None
 
 
-class UpdateStats(Record):
+@dataclass(slots=True)
+class UpdateStats:
     """What an update or rebuild did.
 
     Attributes:
@@ -54,32 +53,16 @@ class UpdateStats(Record):
             or its converter crashed): indexed by its name and that line only.
     """
 
-    __slots__ = ("added", "updated", "removed", "total", "seconds", "cancelled", "busy", "rebuilt", "unchanged",
-                 "notes")
-
-    def __init__(  # noqa: PLR0913 - one argument per field
-        self,
-        added: int = 0,
-        updated: int = 0,
-        removed: int = 0,
-        total: int = 0,
-        seconds: float = 0.0,
-        cancelled: bool = False,
-        busy: bool = False,
-        rebuilt: bool = False,
-        unchanged: int = 0,
-        notes: list[str] | None = None,
-    ) -> None:
-        self.added = added
-        self.updated = updated
-        self.removed = removed
-        self.total = total
-        self.seconds = seconds
-        self.cancelled = cancelled
-        self.busy = busy
-        self.rebuilt = rebuilt
-        self.unchanged = unchanged
-        self.notes = list(notes or ())
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    total: int = 0
+    seconds: float = 0.0
+    cancelled: bool = False
+    busy: bool = False
+    rebuilt: bool = False
+    unchanged: int = 0
+    notes: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> int:

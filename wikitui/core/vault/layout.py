@@ -18,11 +18,11 @@ what the user applies is written there. A folder opened so once is remembered th
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path, PurePosixPath
 
 from wikitui.core.base.errors import NotAVault, UnsafePath
-from wikitui.core.base.record import Record
 from wikitui.core.vault.statedir import STATE_DIR
 
 SCHEMA_FILE = "WIKI.md"
@@ -38,15 +38,13 @@ VAULT_MARKERS = ("wiki", SCHEMA_FILE, STATE_DIR, ".obsidian")
 _MD_SUFFIXES = (".md", ".MD", ".Md", ".mD")
 
 
-class FileStat(Record):
+@dataclass(slots=True)
+class FileStat:
     """A file found in the vault: vault-relative path, mtime and size."""
 
-    __slots__ = ("path", "mtime_ns", "size")
-
-    def __init__(self, path: str, mtime_ns: int, size: int) -> None:
-        self.path = path
-        self.mtime_ns = mtime_ns
-        self.size = size
+    path: str
+    mtime_ns: int
+    size: int
 
 
 _by_path = attrgetter("path")  # the sort key of scan(), without a Python call per file

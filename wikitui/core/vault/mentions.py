@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass
 from heapq import merge
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from wikitui.core.vault.files import decode_text
 from wikitui.core.vault.links import WIKILINK, cut_context, mask_text
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Mapping
     from pathlib import Path

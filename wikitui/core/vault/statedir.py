@@ -8,10 +8,10 @@ or not the vault's own ``.gitignore`` names it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wikitui.core.vault.files import atomic_write
 
-TYPE_CHECKING = False  # typing itself is not imported (see wikitui.cli)
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Protocol
 

@@ -16,9 +16,9 @@ cannot be converted gets its one line.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from wikitui.core.base.record import Record
 from wikitui.core.vault.formats import kind_of
 from wikitui.core.vault.formats.citations import locate
 from wikitui.core.vault.visible_text import visible_line
@@ -77,7 +77,8 @@ def show_converted(display: ShownPlace, path: str, *, anchor: str, line: int | N
     screen.run_worker(work, thread=True, group="source-text", exclusive=True, exit_on_error=False)
 
 
-class Prepared(Record):
+@dataclass(slots=True)
+class Prepared:
     """Converted text made ready to show by the worker: the UI thread only swaps it in.
 
     Attributes:
@@ -89,15 +90,11 @@ class Prepared(Record):
         problem: A citation that could not be followed, in one line, else None.
     """
 
-    __slots__ = ("conversion", "doc", "subtitle", "line", "problem")
-
-    def __init__(self, conversion: Conversion, doc: PageDocument | None = None, subtitle: str = "",
-                 line: int | None = None, problem: str | None = None) -> None:
-        self.conversion = conversion
-        self.doc = doc
-        self.subtitle = subtitle
-        self.line = line
-        self.problem = problem
+    conversion: Conversion
+    doc: PageDocument | None = None
+    subtitle: str = ""
+    line: int | None = None
+    problem: str | None = None
 
 
 def prepare(path: str, conversion: Conversion, *, anchor: str, line: int | None, scroll_y: float,

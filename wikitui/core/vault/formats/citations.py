@@ -8,14 +8,15 @@ the same way Obsidian links them (``[[raw/x.pdf#page=3]]``). A slide deck's
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from wikitui.core.base.record import Record
 from wikitui.core.vault.formats.conversion import Conversion
 
 _ANCHOR = re.compile(r"^(?P<path>.*?)#(?:page|slide)=?(?P<page>\d{1,9})$", re.IGNORECASE | re.DOTALL)
 
 
-class Citation(Record):
+@dataclass(slots=True)
+class Citation:
     """Where a citation points.
 
     Attributes:
@@ -25,13 +26,10 @@ class Citation(Record):
         problem: One line when the page could not be found (the file's text opens at its top).
     """
 
-    __slots__ = ("path", "page", "line", "problem")
-
-    def __init__(self, path: str, page: int | None, line: int, problem: str | None = None) -> None:
-        self.path = path
-        self.page = page
-        self.line = line
-        self.problem = problem
+    path: str
+    page: int | None
+    line: int
+    problem: str | None = None
 
 
 def parse_citation(ref: str) -> tuple[str, int | None]:

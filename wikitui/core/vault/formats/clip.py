@@ -25,11 +25,11 @@ import shutil
 import tempfile
 import unicodedata
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
 from wikitui.core.base.errors import WikituiError
-from wikitui.core.base.record import Record
 from wikitui.core.vault.files import is_binary
 from wikitui.core.vault.formats.conversion import MAX_FILE_BYTES, clean_text, human_size
 from wikitui.core.vault.formats.fetch import TIMEOUT, open_url, shown
@@ -70,7 +70,8 @@ class AlreadyClipped(ClipError):
         self.path = path
 
 
-class ClipResult(Record):
+@dataclass(slots=True)
+class ClipResult:
     """What a clip added.
 
     Attributes:
@@ -80,13 +81,10 @@ class ClipResult(Record):
         source: The address (after redirects) or the file it came from.
     """
 
-    __slots__ = ("path", "title", "kind", "source")
-
-    def __init__(self, path: str, title: str, kind: str, source: str) -> None:
-        self.path = path
-        self.title = title
-        self.kind = kind
-        self.source = source
+    path: str
+    title: str
+    kind: str
+    source: str
 
 
 def slugify(text: str, fallback: str = "clip") -> str:

@@ -11,8 +11,8 @@ shows the line and goes on.
 from __future__ import annotations
 
 import re
+from dataclasses import KW_ONLY, dataclass
 
-from wikitui.core.base.record import Record
 
 #: Bump when a converter's output changes: cached text of an older version is re-converted.
 CONVERTER_VERSION = 1
@@ -41,7 +41,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _MARKER_LIKE = re.compile(r"^(\[(?:page|slide) \d+\])$", re.MULTILINE)
 
 
-class Conversion(Record):
+@dataclass(slots=True)
+class Conversion:
     """A raw source as markdown text, or the reason it has none.
 
     Attributes:
@@ -56,26 +57,17 @@ class Conversion(Record):
             optional library not installed, a read error): they are not cached.
     """
 
-    __slots__ = ("kind", "text", "error", "title", "pages", "notes", "cacheable")
+    kind: str
+    text: str = ""
+    _: KW_ONLY
+    error: str | None = None
+    title: str | None = None
+    pages: int | None = None
+    notes: tuple[str, ...] = ()
+    cacheable: bool = True
 
-    def __init__(
-        self,
-        kind: str,
-        text: str = "",
-        *,
-        error: str | None = None,
-        title: str | None = None,
-        pages: int | None = None,
-        notes: tuple[str, ...] | list[str] = (),
-        cacheable: bool = True,
-    ) -> None:
-        self.kind = kind
-        self.text = text
-        self.error = error
-        self.title = title
-        self.pages = pages
-        self.notes = tuple(notes)
-        self.cacheable = cacheable
+    def __post_init__(self) -> None:
+        self.notes = tuple(self.notes)  # the cache's JSON gives a list
 
     @property
     def ok(self) -> bool:
@@ -149,7 +141,7 @@ def finish(kind: str, body: str, *, notes: list[str] | tuple[str, ...] = (), tit
     text = f"{head}\n{body}\n" if head else body + "\n"
     title = (clean_text(title).strip() or None) if title else None
     return Conversion(kind, text, title=title, pages=pages,
-                      notes=notes)
+                      notes=tuple(notes))
 
 
 def human_size(size: int) -> str:

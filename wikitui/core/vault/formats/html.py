@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urljoin
 
-from wikitui.core.base.record import Record
 from wikitui.core.vault.formats.conversion import MAX_HTML_BYTES, Conversion, failed, finish, human_size
 
 # Relative targets of markdown links and images, made absolute when the page's URL is known.
 _MD_LINK = re.compile(r"(\]\()([^)\s]+)(\))")
 
 
-class Article(Record):
+@dataclass(slots=True)
+class Article:
     """What a web page holds: its title, byline and article text as markdown.
 
     Attributes:
@@ -31,14 +32,11 @@ class Article(Record):
         whole_page: True when no article was found and ``markdown`` is all the page's text.
     """
 
-    __slots__ = ("title", "markdown", "author", "date", "whole_page")
-
-    def __init__(self, title: str, markdown: str, author: str = "", date: str = "", whole_page: bool = False) -> None:
-        self.title = title
-        self.markdown = markdown
-        self.author = author
-        self.date = date
-        self.whole_page = whole_page
+    title: str
+    markdown: str
+    author: str = ""
+    date: str = ""
+    whole_page: bool = False
 
 
 def extract_article(data: bytes | str, url: str | None = None) -> Article | None:

@@ -61,6 +61,10 @@ def import_whoosh(*, fast: bool = True) -> None:
 
         _no_copy_on_open()
         return
+    # Kept because it pays (issue 22's rule: a tenth of a wait a user sees): bench/search_fast_path.py on
+    # 2026-12-02 (load 4.6-7.2, 2 shared cores) imports Whoosh in 29 ms with these stand-ins, 77 ms without;
+    # `wikitui search` without a workspace on vault-large, from process start, took 146 ms median with them
+    # and 176 ms without (30 runs interleaved), so they save about a fifth of it.
     wanted = {
         "urllib.request": {"urlretrieve": _lazy_function("urllib.request", "urlretrieve")},
         "cached_property": {"cached_property": functools.cached_property},
