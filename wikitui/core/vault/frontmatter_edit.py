@@ -210,6 +210,14 @@ def _same(old: Any, new: Any) -> bool:
         return False
 
 
+def _reads_as(text: str, key: str, value: Any) -> bool:
+    """Whether the page reader already reads ``value`` for ``key`` (same type and value: ``1`` is not ``True``)."""
+    if key not in text:
+        return False
+    have = frontmatter_value(text, key)
+    return have is not None and type(have) is type(value) and have == value
+
+
 def set_frontmatter_keys(text: str, updates: dict[str, Any]) -> str:
     """Set top-level frontmatter keys, leaving every other byte of the page alone.
 
@@ -240,6 +248,10 @@ def set_frontmatter_keys(text: str, updates: dict[str, Any]) -> str:
         block = _dump(yaml, dict(updates)).replace("\n", newline)
         return bom + "---" + newline + block + "---" + newline + text[len(bom):]
     bom, opening, fm, rest, newline = parts
+    # A key set to the value the page reader already reads there (`01234`, an octal int in YAML 1.1) is no change.
+    updates = {k: v for k, v in updates.items() if not _reads_as(text, k, v)}
+    if not updates:
+        return text
     yaml = _yaml(fm)
     data = _load(yaml, fm)
     updates = {k: v for k, v in updates.items() if not _same(data.get(k, _MISSING), v)}
