@@ -86,3 +86,18 @@ def test_lint_semantic_without_a_model_is_a_user_error(capsys, clean_vault, monk
     monkeypatch.delenv("WIKITUI_MODEL", raising=False)
     code, out, err = run(capsys, "lint", "--semantic", "--vault", str(clean_vault))
     assert code == 2 and "no model configured" in err
+
+
+def test_lint_semantic_says_how_to_add_a_search_provider_for_the_sources_it_names(capsys, fake_llm, clean_vault):
+    """Lint's "sources worth looking for" (issue 28.2): with no provider, one line says how to add one; with one,
+    nothing (the agent has web_search then)."""
+    fake_llm.script(text("Sources worth looking for: the Cat's first edition."))
+    code, _out, err = run(capsys, "lint", "--semantic", "--vault", str(clean_vault))
+    assert code == 0
+    [line] = [ln for ln in err.splitlines() if "on the web" in ln]
+    assert '[research] searxng_url = "http://..."' in line
+    (clean_vault / ".wikitui").mkdir(exist_ok=True)
+    (clean_vault / ".wikitui" / "config.toml").write_text('[research]\nsearxng_url = "http://127.0.0.1:9/"\n')
+    fake_llm.script(text("Nothing to propose."))
+    code, _out, err = run(capsys, "lint", "--semantic", "--vault", str(clean_vault))
+    assert code == 0 and "on the web" not in err

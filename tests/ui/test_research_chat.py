@@ -130,6 +130,15 @@ async def test_research_without_a_provider_says_how_to_add_one(fake_llm, sample_
         assert fake_llm.requests == []
 
 
+async def test_lint_without_a_provider_says_how_to_add_one_for_the_sources_it_names(fake_llm, sample_vault):
+    fake_llm.script(text("Sources worth looking for: a history of tea parties."))
+    app = ResearchHost(sample_vault)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await turn(pilot, "/lint")
+        assert any("on the web" in n and "[research] searxng_url" in n for n in notes(app.pane))
+        assert len(fake_llm.requests) == 1  # the lint still ran
+
+
 # ------------------------------------------------------------------------ the screen as drawn
 class SourcesApp(App):
     """The sources' review alone, on a fixed proposal (nothing is fetched: the screen only decides)."""

@@ -144,6 +144,10 @@ def run_semantic_lint(workspace, *, as_json: bool = False, model: str | None = N
         if cs is not None:
             err.write(f"wikitui: the model proposed changes: changeset {cs.id} ({plural(len(cs.files), 'file')}) is "
                       "pending; review it in wikitui (ctrl+r) or with wikitui pending\n")
+        from wikitui.core.research.provider import NO_PROVIDER, provider_from
+
+        if provider_from(session.settings.research) is None:  # the report's "sources worth looking for" stay a list
+            err.write(f"wikitui: to look for the sources the report names on the web: {NO_PROVIDER}\n")
         total = len(found.report.problems) if found.report is not None else 0
         err.write(f"wikitui: {plural(total, 'problem')} from the checks; "
                   f"{'a pending changeset' if cs else 'no proposal'} from the model\n")

@@ -155,6 +155,10 @@ class SlashCommands:
         if not self.chat.settings.model:
             self.chat.turn("lint", self._lint_without_model, needs_model=False)
             return
+        from wikitui.core.research.provider import NO_PROVIDER, provider_from
+
+        if provider_from(self.chat.settings.research) is None:  # its "sources worth looking for" stay a list
+            self.chat.log.add_note(f"To look for the sources the report names on the web: {NO_PROVIDER}.")
         self.chat.model_turn("lint", lambda s: s.lint())
 
     async def _lint_without_model(self, _session: AgentSession) -> None:
