@@ -13,11 +13,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-#: Longest wait between two looks at the clock, in seconds.
-MAX_CHECK_S = 30.0
+from wikitui.ui.periodic import PeriodicRun
 
 
-class SyncSchedule:
+class SyncSchedule(PeriodicRun):
     """When the next background sync is due, and what its outcome should say.
 
     Args:
@@ -29,27 +28,7 @@ class SyncSchedule:
 
     def __init__(self, *, start: Callable[[bool], None], busy: Callable[[], bool], has_pending: Callable[[], bool],
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.start, self.busy, self.has_pending, self.clock = start, busy, has_pending, clock
-        self.seconds: float | None = None
-        self.last = clock()
-        self.running = False
-        self.failing = False
-
-    def configure(self, minutes: float | None, set_interval: Callable[[float, Callable[[], object]], object]) -> None:
-        """Start looking at the clock every so often when ``minutes`` is set (None: off)."""
-        self.seconds = minutes * 60 if minutes else None
-        if self.seconds:
-            self.last = self.clock()
-            set_interval(min(MAX_CHECK_S, max(self.seconds / 4, 0.05)), self.check)
-
-    def check(self) -> bool:
-        """Start a sync when one is due and nothing is busy; True when it started."""
-        if not self.seconds or self.running or self.clock() - self.last < self.seconds or self.busy():
-            return False
-        self.last = self.clock()
-        self.running = True
-        self.start(not self.has_pending())
-        return True
+        super().__init__(start=lambda: start(not has_pending()), busy=busy, clock=clock)
 
     def finished(self, *, failed: str | None = None, came_in: int = 0, conflicts: int = 0) -> str | None:
         """The sync ended: the notice to show, or None (nothing worth a word).
@@ -59,12 +38,10 @@ class SyncSchedule:
             came_in: How many commits it brought in.
             conflicts: How many paths conflict (nothing was written).
         """
-        self.running = False
+        if self.ended(failed=failed is not None):
+            return f"Scheduled sync failed ({failed}); it will try again later."
         if failed is not None:
-            first = not self.failing
-            self.failing = True
-            return f"Scheduled sync failed ({failed}); it will try again later." if first else None
-        self.failing = False
+            return None
         if conflicts:
             return f"Scheduled sync: {conflicts} conflict(s) with the upstream, nothing written: `wikitui sync` lists them."
         return f"Scheduled sync: {came_in} commit(s) came in." if came_in else None

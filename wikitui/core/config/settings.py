@@ -300,30 +300,30 @@ def _apply_compact(settings: Settings, value: object, origin: str) -> None:
     settings.sources["compact"] = origin
 
 
+def _minutes(settings: Settings, table: dict, section: str, key: str, origin: str) -> tuple[bool, float | None]:
+    """``[section] key``, a number of minutes (0 or absent: off): (whether it is set and valid, its value or None)."""
+    if key not in table:
+        return False, None
+    value = table[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        settings.warnings.append(f"{origin}: {section}.{key} must be a number of minutes (0 or absent: off); ignored")
+        return False, None
+    settings.sources[f"{section}.{key}"] = origin
+    return True, float(value) if value > 0 else None
+
+
 def _apply_background(settings: Settings, table: dict, origin: str) -> None:
     """The ``[background]`` table: ``lint_after_idle_minutes`` (a positive number; 0 turns it off)."""
-    if "lint_after_idle_minutes" not in table:
-        return
-    value = table["lint_after_idle_minutes"]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        settings.warnings.append(f"{origin}: background.lint_after_idle_minutes must be a number of minutes "
-                                 "(0 or absent: off); ignored")
-        return
-    settings.lint_after_idle_minutes = float(value) if value > 0 else None
-    settings.sources["background.lint_after_idle_minutes"] = origin
+    found, minutes = _minutes(settings, table, "background", "lint_after_idle_minutes", origin)
+    if found:
+        settings.lint_after_idle_minutes = minutes
 
 
 def _apply_sync(settings: Settings, table: dict, origin: str) -> None:
     """The ``[sync]`` table: ``every_minutes`` (a positive number; 0 turns it off)."""
-    if "every_minutes" not in table:
-        return
-    value = table["every_minutes"]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        settings.warnings.append(f"{origin}: sync.every_minutes must be a number of minutes (0 or absent: off); "
-                                 "ignored")
-        return
-    settings.sync_every_minutes = float(value) if value > 0 else None
-    settings.sources["sync.every_minutes"] = origin
+    found, minutes = _minutes(settings, table, "sync", "every_minutes", origin)
+    if found:
+        settings.sync_every_minutes = minutes
 
 
 def _apply_inbox(settings: Settings, table: dict, origin: str) -> None:
@@ -339,14 +339,9 @@ def _apply_inbox(settings: Settings, table: dict, origin: str) -> None:
                                          "are ignored")
             settings.inbox_feeds = good
             settings.sources["inbox.feeds"] = origin
-    if "every_minutes" in table:
-        value = table["every_minutes"]
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-            settings.warnings.append(f"{origin}: inbox.every_minutes must be a number of minutes (0 or absent: "
-                                     "off); ignored")
-            return
-        settings.inbox_every_minutes = float(value) if value > 0 else None
-        settings.sources["inbox.every_minutes"] = origin
+    found, minutes = _minutes(settings, table, "inbox", "every_minutes", origin)
+    if found:
+        settings.inbox_every_minutes = minutes
 
 
 #: The ``[research]`` table's keys and their types (DESIGN §9; :mod:`~wikitui.core.research.provider`).
