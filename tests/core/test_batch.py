@@ -15,8 +15,12 @@ from contextlib import redirect_stderr, redirect_stdout
 import pytest
 
 from tests.core.batch_util import batch_files, ingesting, pending_by_source
-from tests.fakeserver import error
+from tests.core.test_batch_overlay import _source
+from tests.fakeserver import error, text
 from wikitui.cli import main
+from wikitui.core.agent.session import AgentSession
+from wikitui.core.agent.transcript import Transcript
+from wikitui.core.config.settings import load_settings
 from wikitui.core.changes.pending import PendingStore
 from wikitui.core.vault.layout import Vault
 from wikitui.core.workspace import Workspace
@@ -206,6 +210,49 @@ def test_a_cost_cap_stops_the_batch_cleanly_and_resume_goes_on(fake_llm, vault, 
     assert len(pending_by_source(Vault.open(vault))) == 4
     code, _, err = cli("ingest", "--resume", "--vault", str(vault), "--yes")
     assert code == 2 and "no unfinished batch" in err
+
+
+def test_under_a_cap_plans_run_ahead_only_while_the_cap_has_room_for_them(fake_llm, vault, priced):
+    # Three turns in flight at once would spend on sources past the cap; the cap holds them back.
+    (vault / ".wikitui").mkdir(exist_ok=True)
+    (vault / ".wikitui/config.toml").write_text("batch_concurrency = 3\n")
+    fake_llm.script(*ingesting(60, usage=(1000, 100)))  # $0.012 a request, 4 requests a source
+    code, out, err = cli("ingest", "raw/", "--vault", str(vault), "--yes", "--json", "--max-cost", "0.05")
+    assert code == 1, err
+    doc = json.loads(out)
+    assert doc["stopped"] == "cost cap" and doc["counts"]["proposed"] == 2 and doc["counts"]["queued"] == 2
+    assert doc["spent"]["cost"] == pytest.approx(0.096)  # as with one source at a time: nothing spent ahead
+    assert len(fake_llm.requests) == 8
+    assert sources_of(fake_llm.requests) == ["raw/notes/d.md"] * 4 + ["raw/papers/a.md"] * 4  # one at a time
+    # With room for them, plans do run ahead: under a cap of $1, the last source plans while the third is
+    # written (the batch's proposed sources say what one costs).
+    (vault / ".wikitui/config.toml").write_text("batch_concurrency = 3\nbatch_max_cost = 1.0\n")
+    code, out, err = cli("ingest", "--resume", "--vault", str(vault), "--yes", "--json")
+    assert code == 0, err
+    assert json.loads(out)["counts"]["proposed"] == 4 and len(pending_by_source(Vault.open(vault))) == 4
+    resumed = sources_of(fake_llm.requests[8:])
+    assert len(resumed) == 8 and resumed.index("raw/papers/c.md") < len(resumed) - resumed[::-1].index("raw/papers/b.md") - 1
+
+
+def sources_of(requests: list[dict]) -> list[str]:
+    """The source each request ingests, in the order the server received them."""
+    return [_source(r.get("messages", [])) for r in requests]
+
+
+def test_the_batchs_sessions_are_kept_apart_so_the_chat_resumes_the_users_own(fake_llm, vault):
+    fake_llm.script(text("Alice is the girl who follows the White Rabbit."))
+    code, _, err = cli("ask", "Who is Alice?", "--vault", str(vault))
+    assert code == 0, err
+    [mine] = Transcript.list_sessions(vault / ".wikitui/sessions")
+    fake_llm.script(*ingesting(40))
+    code, _, err = cli("ingest", "raw/papers/", "--vault", str(vault), "--yes")
+    assert code == 0, err
+    # The next start resumes the conversation the user had, not the batch's last source.
+    assert [s.id for s in Transcript.list_sessions(vault / ".wikitui/sessions")] == [mine.id]
+    assert AgentSession.resume(Vault.open(vault), None, None, load_settings(vault)).chat_log()[0] == ("user", "Who is Alice?")
+    [queue] = batch_files(vault)
+    kept = Transcript.list_sessions(vault / ".wikitui/batches" / queue["id"] / "sessions")
+    assert len(kept) == 3 and all(s.first_prompt.startswith("/ingest raw/papers/") for s in kept), kept
 
 
 def test_a_rate_limit_storm_pauses_the_queue_and_fails_no_source(fake_llm, vault):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from wikitui.core.agent.argcheck import display
@@ -68,12 +69,14 @@ class AgentSession:
         builder_factory: Makes a turn's ChangesetBuilder (tests may inject one).
         overlay: A batch's earlier pending proposals (:class:`~wikitui.core.changes.overlay.Overlay`):
             the tools read, search and list through it before the disk (pass its ``graph`` as ``graph``).
+        transcripts: The folder of the session's transcript (default ``.wikitui/sessions/``, whose newest
+            session the chat resumes; a batch keeps its sources' sessions apart).
     """
 
     def __init__(self, vault, graph, search_index, settings: Settings, client=None,
                  approver: Approver | None = None, on_event: Callable[[Any], Any] | None = None, *,
                  session_id: str | None = None, builder_factory: Callable[[], Any] | None = None,
-                 overlay: Any = None) -> None:
+                 overlay: Any = None, transcripts: Path | None = None) -> None:
         self.vault = vault
         self.overlay = overlay
         self.graph = graph
@@ -87,7 +90,7 @@ class AgentSession:
         self.approver = approver
         self.on_event = on_event
         self._builder_factory = builder_factory
-        self.transcript = Transcript(vault.state_dir / "sessions", session_id, settings)
+        self.transcript = Transcript(transcripts or vault.state_dir / "sessions", session_id, settings)
         #: Every turn of the session, oldest first.
         self.turns: list[Turn] = []
         #: Tokens and cost of the whole session.

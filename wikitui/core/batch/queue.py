@@ -161,6 +161,12 @@ def folder(vault: Vault) -> Path:
     return vault.state_dir / BATCH_DIR
 
 
+def sessions_folder(vault: Vault, batch: Batch) -> Path:
+    """``.wikitui/batches/<id>/sessions/``: the transcripts of the batch's sources, apart from the chat's own
+    sessions (so the next start resumes the user's conversation, not the batch's last source)."""
+    return folder(vault) / batch.id / "sessions"
+
+
 def new_batch(vault: Vault, selection: str, model: str | None, entries: list[Entry]) -> Batch:
     """A new batch with ``entries``, saved."""
     ensure_state_dir(vault)

@@ -10,7 +10,8 @@ phases of sources k+1..k+N-1 run concurrently; writes stay strictly in order, ea
 the overlay of every earlier source's proposals. A plan made before an earlier source's
 write finished reads that write all the same: the tools read through the live overlay,
 and its write phase is told which pages the batch proposed since its plan began, to read
-them again before editing.
+them again before editing. Under a cost cap a plan starts ahead only while the money spent,
+with each turn in flight counted at the batch's average cost per source, stays under the cap.
 
 Whoever shows the batch (the TUI's panel, headless stderr) gets typed events
 (:mod:`.events`) through ``on_event``. The batch stops cleanly, the rest left queued, when:
@@ -45,7 +46,7 @@ from wikitui.core.batch.events import (
     SourceFinished,
     SourceStarted,
 )
-from wikitui.core.batch.queue import Batch, Entry
+from wikitui.core.batch.queue import Batch, Entry, sessions_folder
 from wikitui.core.base.errors import ModelError
 
 #: Sources failing one after another before the batch stops (the rest stays queued).
@@ -192,9 +193,9 @@ class BatchRunner:
                 if self._stop_after:
                     self.stopped = "interrupted"
                     break
-                if self.max_cost is not None and self.spent >= self.max_cost:
+                if self.max_cost is not None and self.progress().cost >= self.max_cost:  # plans ahead count too
                     self.stopped = "cost cap"
-                    self._notice("stopped", f"the batch reached its cost cap (${self.spent:.4f} of "
+                    self._notice("stopped", f"the batch reached its cost cap (${self.progress().cost:.4f} of "
                                  f"${self.max_cost:.4f}); {len(todo) - n + 1} source(s) stay queued: "
                                  "`wikitui ingest --resume` continues")
                     break
@@ -205,6 +206,8 @@ class BatchRunner:
                         self.overlay = self._overlay(batch)
                 for j in range(i, min(len(todo), i + self.concurrency)):
                     if j not in jobs:
+                        if j > i and not self._room_ahead(len(jobs)):
+                            break
                         jobs[j] = self._start(batch, todo[j])
                 job = jobs.pop(i)
                 self._current, self._n = job, n
@@ -244,6 +247,22 @@ class BatchRunner:
             if hooked:
                 loop.remove_signal_handler(signal.SIGINT)
         return self.status()
+
+    def _room_ahead(self, in_flight: int) -> bool:
+        """Whether one more plan may start ahead under the cost cap, with ``in_flight`` turns running.
+
+        Each turn in flight, and the new one, is expected to cost what the batch's proposed sources
+        cost on average (a resumed batch's earlier runs included); before any source was proposed the
+        cost is unknown, so under a cap no plan runs ahead. So the cap is overshot by at most the
+        current source, as with one source at a time.
+        """
+        if self.max_cost is None or self.batch is None:
+            return self.max_cost is None
+        costs = [e.cost for e in self.batch.entries if e.state == "proposed"]
+        if not costs:
+            return False
+        per_source = sum(costs) / len(costs)
+        return self.spent + per_source * (in_flight + 1) <= self.max_cost
 
     async def _wait_for_writer(self) -> bool:
         """Hold the next source while another wikitui writes to the vault (a sync bringing commits in, an apply).
@@ -341,7 +360,8 @@ class BatchRunner:
             return b
 
         session = AgentSession(ws.vault, overlay.graph, ws.index, self.settings, client=self.client,
-                               on_event=on_event, builder_factory=builder, overlay=overlay)
+                               on_event=on_event, builder_factory=builder, overlay=overlay,
+                               transcripts=sessions_folder(ws.vault, batch))
         job = _Job(entry=entry, session=session, seen=len(overlay.changesets))
         job.task = asyncio.ensure_future(self._turn(job, lambda: session.ingest(entry.source)))
         return job
