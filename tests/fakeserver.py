@@ -45,6 +45,7 @@ FAKE_API_KEY = "sk-test-SECRET123"
 FAKE_MODEL = "openai/fake-model"
 
 
+from tests.serving import serve_in_thread
 from tests.fakereplies import (  # noqa: F401 - the replies are part of this module's API
     Reply,
     Text,
@@ -140,8 +141,7 @@ class FakeLLM:
         server.daemon_threads = True
         server.block_on_close = False
         self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, name="fake-llm", daemon=True)
-        self._thread.start()
+        self._thread = serve_in_thread(server, name="fake-llm")
         return self
 
     def stop(self) -> None:

@@ -17,6 +17,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from tests.serving import serve_in_thread
+
 ARTICLE = """<!doctype html><html><head><title>{title}</title></head><body>
 <nav>menu menu menu</nav><article><h1>{title}</h1>
 <p>{body}</p><p>{body} It goes on for a while so that the extractor keeps it as the article's text.</p>
@@ -37,7 +39,7 @@ class FakeWeb:
         self.raw_body: bytes | None = None
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
@@ -57,7 +59,7 @@ class FakeWeb:
         return [r for r in self.requests if r.startswith("/pages/")]
 
     def start(self) -> "FakeWeb":
-        self._thread.start()
+        self._thread = serve_in_thread(self._server)
         return self
 
     def stop(self) -> None:

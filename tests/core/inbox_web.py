@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from tests.serving import serve_in_thread
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "inbox"
 
@@ -174,7 +175,7 @@ def start_server() -> tuple[QuietServer, str]:
     """The server, started, and its base address."""
     Handler.stop.clear()
     httpd = QuietServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    serve_in_thread(httpd)
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
 
 

@@ -22,6 +22,7 @@ from wikitui.core.vault.formats import clip as clipmod
 from wikitui.core.vault.formats.clip import ClipError, clip_file, clip_url, slugify
 from wikitui.core.vault.formats.fetch import BadAddress, FetchError, TooLarge
 from wikitui.core.vault.layout import Vault
+from tests.serving import serve_in_thread
 
 TODAY = dt.date(2026, 12, 1)
 BIG = 20 * 1024 * 1024
@@ -115,8 +116,7 @@ def server(tmp_path_factory):
     Handler.pdf = samples.make_pdf(tmp_path_factory.mktemp("web") / "a.pdf").read_bytes()
     httpd = QuietServer(("127.0.0.1", 0), Handler)
     httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
+    serve_in_thread(httpd)
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()

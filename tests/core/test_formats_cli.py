@@ -7,7 +7,6 @@ import http.server
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import frontmatter
@@ -15,6 +14,7 @@ import pytest
 
 from tests.core import formats_samples as samples
 from wikitui import cli
+from tests.serving import serve_in_thread
 
 WIKITUI = Path(sys.executable).parent / "wikitui"
 DECK = "---\nmarp: true\ntitle: Field talk\naliases: [The Talk]\n---\n# One\n\n---\n\n# Two\n"
@@ -59,7 +59,7 @@ class _Site(http.server.BaseHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def site():
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Site)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    serve_in_thread(httpd)
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
     httpd.shutdown()
     httpd.server_close()

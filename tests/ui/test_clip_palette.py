@@ -4,13 +4,13 @@ clipped in a worker, the user is told, and the new source opens; a bad address c
 from __future__ import annotations
 
 import http.server
-import threading
 
 import pytest
 
 from tests.core import formats_samples as samples
 from tests.ui.workspace_helpers import notices, screen_text, wait_for, wait_ready, workspace
 from wikitui.ui.screens.clip import ClipScreen
+from tests.serving import serve_in_thread
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def news_site():
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    serve_in_thread(server)
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:
