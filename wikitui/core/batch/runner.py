@@ -193,9 +193,10 @@ class BatchRunner:
                 if self._stop_after:
                     self.stopped = "interrupted"
                     break
-                if self.max_cost is not None and self.progress().cost >= self.max_cost:  # plans ahead count too
+                spent = self.progress().cost  # what plans running ahead spent so far counts too
+                if self.max_cost is not None and spent >= self.max_cost:
                     self.stopped = "cost cap"
-                    self._notice("stopped", f"the batch reached its cost cap (${self.progress().cost:.4f} of "
+                    self._notice("stopped", f"the batch reached its cost cap (${spent:.4f} of "
                                  f"${self.max_cost:.4f}); {len(todo) - n + 1} source(s) stay queued: "
                                  "`wikitui ingest --resume` continues")
                     break
@@ -256,8 +257,10 @@ class BatchRunner:
         cost is unknown, so under a cap no plan runs ahead. So the cap is overshot by at most the
         current source, as with one source at a time.
         """
-        if self.max_cost is None or self.batch is None:
-            return self.max_cost is None
+        if self.max_cost is None:
+            return True
+        if self.batch is None:
+            return False
         costs = [e.cost for e in self.batch.entries if e.state == "proposed"]
         if not costs:
             return False
