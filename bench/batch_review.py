@@ -9,10 +9,19 @@ second reviewer found every tenth hunk ``doubt``, the others ``ok``.
 
 - ``open``: from ``BatchReview.load`` (reading the 100 pending files) to the summary's
   first paint, and the load alone. Target: at most 1 s.
-- ``keys``: the time from a key press until the screen's next paint, in a headless app at
-  120x40 (``tab`` summary/pages, ``j`` next hunk, ``n`` next page, ``a`` accept, ``r``
-  reject (which re-derives the page's later source), ``A`` accept page, ``s`` accept source,
-  ``o`` accept every ok hunk). Target: within a frame (16.7 ms at 60 Hz), median.
+- ``keys``: for each key, in a headless app at 120x40 (``tab`` summary/pages, ``j`` next
+  hunk, ``n`` next page, ``a`` accept, ``r`` reject (which re-derives the page's later
+  source), ``A`` accept page, ``s`` accept source, ``o`` accept every ok hunk):
+  ``median_ms`` / ``p95_ms``, from the key press until the screen shows the whole answer
+  (the last paint before three quiet frames: the diff, the page list and the counts may
+  come in separate paints, the later ones a tick or two later); ``first_paint_median_ms``,
+  until the first of them; ``paints_max``, how many a key took; ``work_median_ms`` /
+  ``work_p95_ms``, the CPU the process spent until the last (the key's handler, the layout,
+  the render; waiting for a frame costs none).
+  Keys come 20-60 ms apart at random, as a person's do: Textual paints on a 60 Hz grid, so
+  a key pressed right after a paint (as back-to-back presses are) waits for the next tick,
+  while one after a moment's rest is painted as soon as its work is done.
+  Target: the whole answer within a frame (16.7 ms at 60 Hz), median.
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -81,10 +91,34 @@ def _generated_batch(root: Path) -> str:
     return new_batch(vault, "raw/papers/", None, entries).id
 
 
-def _summary(samples: list[float]) -> dict:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return {"median_ms": round(statistics.median(ordered), 2), "p95_ms": round(p95, 2), "samples": len(ordered)}
+def _machine_loop_ms() -> float:
+    """The median time of a fixed pure-Python loop: how fast this machine runs right now.
+
+    On the 2 shared cores here it moves between ~5 and ~10 ms from minute to minute with
+    nothing else running, and every figure above moves with it; read them against it.
+    """
+    samples = []
+    for _ in range(60):
+        start = time.perf_counter()
+        x = 0
+        for i in range(100_000):
+            x += i * i
+        samples.append((time.perf_counter() - start) * 1000)
+    return round(statistics.median(samples), 2)
+
+
+def _p95(ordered: list[float]) -> float:
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def _summary(samples: list[tuple[float, float, float, int]]) -> dict:
+    first = sorted(f for f, _, _, _ in samples)
+    settled = sorted(t for _, t, _, _ in samples)
+    work = sorted(c for _, _, c, _ in samples)
+    return {"first_paint_median_ms": round(statistics.median(first), 2),
+            "median_ms": round(statistics.median(settled), 2), "p95_ms": round(_p95(settled), 2),
+            "work_median_ms": round(statistics.median(work), 2), "work_p95_ms": round(_p95(work), 2),
+            "paints_max": max(n for _, _, _, n in samples), "samples": len(samples)}
 
 
 async def _measure(root: Path, batch_id: str) -> dict:
@@ -98,7 +132,11 @@ async def _measure(root: Path, batch_id: str) -> dict:
 
     class BenchApp(App):
         def on_mount(self) -> None:
-            pass
+            # As the workspace does once its vault is loaded (wikitui.ui.app): what lives as long as the
+            # process leaves the collector's sight. The review's own objects, made after, stay in it.
+            from wikitui import gc_tuning
+
+            gc_tuning.freeze()
 
         def open(self) -> None:
             start = time.perf_counter()
@@ -109,17 +147,17 @@ async def _measure(root: Path, batch_id: str) -> dict:
 
     app = BenchApp()
     painted = asyncio.Event()
-    paint_times: list[float] = []
+    paint_times: list[tuple[float, float]] = []  # (wall, process CPU) at each paint
     original_display = app._display
 
     def display(screen, renderable) -> None:  # the compositor's output, after render_line ran
         original_display(screen, renderable)
         if renderable is not None:
-            paint_times.append(time.perf_counter())
+            paint_times.append((time.perf_counter(), time.process_time()))
             painted.set()
 
     app._display = display  # type: ignore[method-assign]
-    results: dict[str, list[float]] = {k: [] for k in ("tab", "j", "n", "a", "r", "A", "s", "o")}
+    results: dict[str, list[tuple[float, float, float, int]]] = {k: [] for k in ("tab", "j", "n", "a", "r", "A", "s", "o")}
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         painted.clear()
@@ -127,16 +165,31 @@ async def _measure(root: Path, batch_id: str) -> dict:
         while not isinstance(app.screen, BatchReviewScreen) or "Sources, in batch order" not in _text(app):
             await asyncio.wait_for(painted.wait(), timeout=30)
             painted.clear()
-        open_ms = (paint_times[-1] - opened["start"]) * 1000
+        open_ms = (paint_times[-1][0] - opened["start"]) * 1000
         await app.workers.wait_for_complete()
 
-        async def press(key: str) -> float:
-            painted.clear()
-            start = time.perf_counter()
+        rng = random.Random(23)
+
+        async def press(key: str) -> tuple[float, float, float, int]:
+            # A person's keys come apart: a key after a moment's rest is painted at once, one right after
+            # a paint waits for Textual's next 60 Hz tick.
+            await asyncio.sleep(rng.uniform(0.02, 0.06))
+            start, cpu = time.perf_counter(), time.process_time()
+            seen = len(paint_times)
             await pilot.press(key)
-            await asyncio.wait_for(painted.wait(), timeout=5)
-            first = next(t for t in paint_times if t >= start)
-            return (first - start) * 1000
+            deadline = start + 5
+            while True:  # the key's paints: until the screen stays unpainted for three frames
+                painted.clear()
+                try:
+                    await asyncio.wait_for(painted.wait(), timeout=3 * FRAME_MS / 1000)
+                except TimeoutError:
+                    if len(paint_times) > seen:
+                        break
+                    if time.perf_counter() > deadline:
+                        raise
+            paints = paint_times[seen:]
+            (first, _), (last, cpu_then) = paints[0], paints[-1]
+            return (first - start) * 1000, (last - start) * 1000, (cpu_then - cpu) * 1000, len(paints)
 
         for _ in range(10):
             results["tab"].append(await press("tab"))
@@ -175,8 +228,11 @@ def main() -> None:
         started = time.perf_counter()
         batch_id = _generated_batch(root)
         build_s = time.perf_counter() - started
+        loop_before = _machine_loop_ms()
         figures = asyncio.run(_measure(root, batch_id))
+        loop_after = _machine_loop_ms()
     worst_median = max(k["median_ms"] for k in figures["keys"].values())
+    worst_work = max(k["work_median_ms"] for k in figures["keys"].values())
     print(json.dumps({
         "batch": {"sources": SOURCES, "pages": PAGES, "hunks": SOURCES * PAGES_PER_SOURCE * PER_PAGE,
                   "build_s": round(build_s, 1)},
@@ -185,7 +241,9 @@ def main() -> None:
         "frame_ms": round(FRAME_MS, 1),
         "open_within_target": figures["open_ms"] <= OPEN_TARGET_MS,
         "keys_within_a_frame": worst_median <= FRAME_MS,
+        "work_within_a_frame": worst_work <= FRAME_MS,
         "load_average_1min": round(os.getloadavg()[0], 2),
+        "machine_loop_ms_before_after": [loop_before, loop_after],
     }, indent=2))
 
 

@@ -157,6 +157,29 @@ async def test_a_rejection_in_source_1_that_source_3_built_on_is_re_merged_then_
         assert "updated: 2026-11-20" not in (batch_vault / DODO).read_text()  # a's hunk is still applied
 
 
+async def test_on_the_summary_a_hunk_key_only_turns_to_the_pages_and_the_footer_stays(batch_vault):
+    from textual.widgets import Footer
+
+    app = workspace(batch_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        screen = await open_batch_review(pilot)
+        footer_keys = list(screen.query_one(Footer).children)
+        assert "accept" in screen_text(app)  # the hunk keys are in the footer on the summary too
+        await pilot.press("a")  # a person who has not seen a hunk yet: nothing is decided
+        assert not screen.summary_shown and screen.review.decisions == {}
+        assert screen.review.summary().undecided == 4
+        await pilot.press("tab")
+        await pilot.pause()
+        assert screen.summary_shown
+        # The same keys in both views: turning the view does not rebuild the footer (~150 ms at 120x40).
+        assert list(screen.query_one(Footer).children) == footer_keys
+        await pilot.press("r")
+        assert not screen.summary_shown and screen.review.decisions == {}
+        await pilot.press("r")  # on the pages the key acts
+        assert list(screen.review.decisions.values()) == ["rejected"]
+
+
 async def test_a_real_conflict_is_shown_refused_and_left_pending(conflict_vault):
     vault = conflict_vault
     before = (vault / DODO).read_text()

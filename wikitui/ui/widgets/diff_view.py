@@ -14,8 +14,7 @@ absent means undecided) and a cursor on one hunk.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
@@ -56,6 +55,14 @@ class _Row:
     old: int | None = None  # line number in the old text (first wrapped piece only)
     new: int | None = None  # line number in the new text (first wrapped piece only)
     target: tuple[str, int] | None = None  # an evidence row: the (source, line) enter opens
+
+
+_BLANK = Content("")
+
+
+def _number_width(lines: list[list[HunkLine]]) -> int:
+    """The widest line number of a file's highlighted hunks, in digits."""
+    return max([1] + [len(str(n)) for hunk in lines for _, _, o, w in hunk for n in (o, w) if n is not None])
 
 
 def hidden_mark(hunk: Any) -> Content | None:
@@ -127,16 +134,15 @@ class DiffView(ScrollView, can_focus=False):
         self._hunk_rows: list[tuple[int, int]] = []
         self._wrap_width = 0
         self._number_width = 1
-        # Rendered rows by (layout serial, row, selected, decision): revisiting a file is cheap.
-        self._strips: LRUCache[tuple, Strip] = LRUCache(4096)
-        self._serial = 0  # identifies the current layout of rows
-        # Serials are never reused: a cached layout brings its own back, so counting on
-        # from the current one would give a new layout the serial (and painted rows) of another.
-        self._serials = itertools.count(1)
+        # Rendered rows by what they show (the row's content, by identity, its numbers and gutter width,
+        # selected, decision, width): revisiting a file is cheap, and so is a file laid out again around
+        # hunks that did not change (a batch page re-derived after a rejection). The value keeps the
+        # content, so the id in the key cannot be reused while the entry lives.
+        self._strips: LRUCache[tuple, tuple[Content, Strip]] = LRUCache(4096)
         # Highlighted lines by hunk (keyed by identity; the hunk is kept to check it).
         self._highlighted: dict[int, tuple[Any, list]] = {}
         # Laid-out rows of files already shown, for going back and forth.
-        self._layouts: LRUCache[tuple, tuple[Any, list[_Row], list[tuple[int, int]], int]] = LRUCache(32)
+        self._layouts: LRUCache[tuple, tuple[Any, list[_Row], list[tuple[int, int]]]] = LRUCache(32)
         self._layout_notes: tuple[str | None, ...] = ()  # the notes the rows were laid out with
         self._added = "success"
         self._removed = "error"
@@ -225,9 +231,7 @@ class DiffView(ScrollView, can_focus=False):
         self._notes = notes if notes is not None else {}
         self._pick_colours()
         self._lines = [self._highlighted_lines(hunk) for hunk in change.hunks]
-        self._number_width = max(
-            [1] + [len(str(n)) for hunk in self._lines for _, _, o, w in hunk for n in (o, w) if n is not None]
-        )
+        self._number_width = _number_width(self._lines)
         hunks = len(self._lines)
         self.set_reactive(DiffView.cursor, None if cursor is None or not hunks else min(max(cursor, 0), hunks - 1))
         self._build_rows()
@@ -290,40 +294,62 @@ class DiffView(ScrollView, can_focus=False):
                 self._highlighted_lines(hunk)
                 await asyncio.sleep(0)
 
-    def _gutter_width(self) -> int:
-        # cursor bar, marker, space, old no., space, new no., space, sign, space
-        return 3 + 2 * self._number_width + 2 + 2
+    def warm(self, change: Any, *, cursor: int = 0) -> Iterator[None]:
+        """Lay ``change`` out and render the rows its first screen will show, a row per step.
+
+        A generator: run it a step at a time in idle moments (the batch review warms the
+        page ``n`` goes to next), and :meth:`show` of ``change`` then finds its rows laid
+        out and painted. Nothing shown changes. The file's notes, link marks and evidence are
+        taken to be none (as the batch review has them).
+        """
+        self._pick_colours()
+        lines = [self._highlighted_lines(hunk) for hunk in change.hunks]
+        yield
+        width = max(self.scrollable_content_region.width, 20)
+        number_width = _number_width(lines)
+        rows, _ = self._laid_out(change, lines, number_width, width, {})
+        yield
+        height = self.scrollable_content_region.height or self.size.height
+        for row in rows[:height]:
+            decision = self._decisions.get(change.hunks[row.hunk].id) if row.hunk >= 0 else None
+            self._strip(row, row.hunk == cursor and row.hunk >= 0, decision, False, width, number_width)
+            yield
 
     def _build_rows(self) -> None:
         """Lay the shown file out in rows for the current width (wrapping long lines)."""
         width = max(self.scrollable_content_region.width, 20)
         self._wrap_width = width
-        change = self._change
-        self._layout_notes = tuple(self._notes.get(h.id) for h in change.hunks)
-        key = (id(change), width, self._layout_notes, tuple(str(self.link_marks.get(h.id)) for h in change.hunks),
-               self._evidence_serial)
         self._evidence_row = None
+        self._rows, self._hunk_rows = self._laid_out(
+            self._change, self._lines, self._number_width, width, self._notes)
+        self._layout_notes = tuple(self._notes.get(h.id) for h in self._change.hunks)
+        self.virtual_size = Size(width, len(self._rows))
+        self.refresh()
+
+    def _laid_out(self, change: Any, lines: list[list[HunkLine]], number_width: int, width: int,
+                  notes: Mapping[str, str]) -> tuple[list[_Row], list[tuple[int, int]]]:
+        """``change``'s rows at ``width`` and the rows of each hunk (cached)."""
+        layout_notes = tuple(notes.get(h.id) for h in change.hunks)
+        key = (id(change), width, layout_notes, tuple(str(self.link_marks.get(h.id)) for h in change.hunks),
+               self._evidence_serial)
         cached = self._layouts.get(key)
         if cached is not None and cached[0] is change:
-            _, self._rows, self._hunk_rows, self._serial = cached
-            self.virtual_size = Size(width, len(self._rows))
-            self.refresh()
-            return
-        text_width = max(width - self._gutter_width(), 10)
+            return cached[1], cached[2]
+        text_width = max(width - (3 + 2 * number_width + 2 + 2), 10)  # the gutter: see _gutter
         rows: list[_Row] = []
         rows.extend(self._title_rows(change, width))
         hunk_rows: list[tuple[int, int]] = []
-        for index, (hunk, lines) in enumerate(zip(change.hunks, self._lines)):
-            rows.append(_Row("blank", -1, Content("")))
+        for index, (hunk, hunk_lines) in enumerate(zip(change.hunks, lines)):
+            rows.append(_Row("blank", -1, _BLANK))
             start = len(rows)
-            rows.append(_Row("header", index, lines[0][1]))
+            rows.append(_Row("header", index, hunk_lines[0][1]))
             review = getattr(hunk, "review", None)
             if isinstance(review, dict) and review.get("verdict"):
                 rows.extend(_Row("note", index, piece) for piece in review_line(review).wrap(text_width))
             flag = hidden_mark(hunk)
             if flag is not None:
                 rows.extend(_Row("note", index, piece) for piece in flag.wrap(text_width))
-            note = self._notes.get(hunk.id)
+            note = notes.get(hunk.id)
             if note:
                 for piece in Content.styled(f"✎ {visible_line(note)}", "italic $text-warning").wrap(text_width):
                     rows.append(_Row("note", index, piece))
@@ -334,7 +360,7 @@ class DiffView(ScrollView, can_focus=False):
                 for content, target in evidence_rows(self._evidence[hunk.id], text_width):
                     pieces = content.wrap(text_width) if target is None else [content]
                     rows.extend(_Row("evidence", index, piece, target=target) for piece in pieces)
-            for kind, content, old, new in lines[1:]:
+            for kind, content, old, new in hunk_lines[1:]:
                 pieces = wrap_content(content, text_width) if content.cell_length > text_width else [content]
                 for n, piece in enumerate(pieces):
                     # (kind: "header", " ", "+", "-" or "\\", as highlight_hunk makes them)
@@ -342,14 +368,10 @@ class DiffView(ScrollView, can_focus=False):
                                      new if n == 0 else None))
             hunk_rows.append((start, len(rows)))
         if not change.hunks:
-            rows.append(_Row("blank", -1, Content("")))
+            rows.append(_Row("blank", -1, _BLANK))
             rows.append(_Row("reason", -1, Content.styled("(no content change)", "$text-muted italic")))
-        self._rows = rows
-        self._hunk_rows = hunk_rows
-        self._serial = next(self._serials)
-        self._layouts[key] = (change, rows, hunk_rows, self._serial)
-        self.virtual_size = Size(width, len(rows))
-        self.refresh()
+        self._layouts[key] = (change, rows, hunk_rows)
+        return rows, hunk_rows
 
     def _title_rows(self, change: Any, width: int) -> list[_Row]:
         added = sum(h.added for h in change.hunks)
@@ -397,21 +419,28 @@ class DiffView(ScrollView, can_focus=False):
             decision = self._decisions.get(self._change.hunks[row.hunk].id)
         selected = row.hunk == self.cursor and row.hunk >= 0
         pointed = row_index == self._evidence_row
-        key = (self._serial, row_index, selected, decision, pointed)
-        strip = self._strips.get(key)
-        if strip is None or strip.cell_length != width:
-            strip = self._render_row(row, selected, decision, width, pointed)
-            self._strips[key] = strip
-        return strip.apply_offsets(0, row_index)
+        return self._strip(row, selected, decision, pointed, width, self._number_width).apply_offsets(0, row_index)
+
+    def _strip(self, row: _Row, selected: bool, decision: str | None, pointed: bool, width: int,
+               number_width: int) -> Strip:
+        """``row`` rendered, from the cache when a row showing the same is there."""
+        key = (id(row.content), row.kind, row.hunk < 0, row.old, row.new, number_width, selected, decision,
+               pointed, width)
+        cached = self._strips.get(key)
+        if cached is not None:
+            return cached[1]
+        strip = self._render_row(row, selected, decision, width, pointed, number_width)
+        self._strips[key] = (row.content, strip)
+        return strip
 
     def _render_row(self, row: _Row, selected: bool, decision: str | None, width: int,
-                    pointed: bool = False) -> Strip:
+                    pointed: bool, number_width: int) -> Strip:
         if row.hunk < 0:  # the file's title and reason run the full width
             line = Content(" ") + row.content
             return Strip(line.render_segments(self.visual_style), line.cell_length).adjust_cell_length(
                 width, self.visual_style.rich_style
             )
-        gutter = self._gutter(row, selected, decision)
+        gutter = self._gutter(row, selected, decision, number_width)
         line = gutter + row.content
         text_end = line.cell_length
         if row.kind in ("+", "-", "header") or selected:
@@ -441,7 +470,8 @@ class DiffView(ScrollView, can_focus=False):
         segments = line.render_segments(self.visual_style)
         return Strip(segments, line.cell_length).adjust_cell_length(width, self.visual_style.rich_style)
 
-    def _gutter(self, row: _Row, selected: bool, decision: str | None) -> Content:
+    def _gutter(self, row: _Row, selected: bool, decision: str | None, width: int) -> Content:
+        """Cursor bar, marker, space, old no., space, new no., space, sign, space (numbers ``width`` wide)."""
         bar = Content.styled("▌", "$accent") if selected else Content(" ")
         if row.kind == "header":
             colours: dict[str | None, str] = {ACCEPTED: f"bold ${self._added}", REJECTED: f"bold ${self._removed}"}
@@ -449,7 +479,6 @@ class DiffView(ScrollView, can_focus=False):
             marker = Content.styled(MARKERS[decision], colour)
         else:
             marker = Content(" ")
-        width = self._number_width
         if row.kind in (" ", "+", "-", "\\"):
             old = "" if row.old is None else str(row.old)
             new = "" if row.new is None else str(row.new)
