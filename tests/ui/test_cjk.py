@@ -244,7 +244,7 @@ async def test_the_review_wraps_a_cjk_paragraph_as_the_page_pane_does(cjk_vault)
             await pilot.resize_terminal(size, 40)
             await pilot.pause()
             rows = shown_diff(app)
-            gutter = diff._gutter_width()
+            gutter = diff.gutter_width()
             first = next(i for i, row in enumerate(rows) if row[gutter:].startswith("巴菲特"))
             shown = [row[gutter:] for row in rows[first:] if row.strip()]
             assert_wrapped_well(shown, PARAGRAPH, diff.scrollable_content_region.width - gutter)

@@ -18,6 +18,7 @@ A link tries the root only when it does not resolve as it is (:mod:`~wikitui.cor
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path, PurePosixPath
 
 QUARTZ_CONFIGS = ("quartz.config.ts", "quartz.config.js", "quartz.config.mjs")
@@ -29,7 +30,12 @@ _CONTENT_DIR = re.compile(r"""["']?contentDir["']?\s*[=:]\s*["']?([^"'\s,}]+)"""
 
 def clean_root(value: str) -> str:
     """A configured root as a vault-relative folder ("" for the vault itself, or a path leading out)."""
-    p = PurePosixPath(value.strip().replace("\\", "/").strip("/"))
+    text = value.replace("\\", "/")
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        return ""  # a control character names no folder
+    while (trimmed := text.strip().strip("/")) != text:  # " / content / " -> "content"
+        text = trimmed
+    p = PurePosixPath(text)
     if str(p) in ("", ".") or any(part in ("..", "") or part.startswith(".") for part in p.parts):
         return ""
     return str(p)

@@ -294,6 +294,10 @@ class DiffView(ScrollView, can_focus=False):
                 self._highlighted_lines(hunk)
                 await asyncio.sleep(0)
 
+    def gutter_width(self) -> int:
+        """The cells before a row's text in the shown file (bar, marker, line numbers, sign)."""
+        return 3 + 2 * self._number_width + 2 + 2
+
     def warm(self, change: Any, *, cursor: int = 0) -> Iterator[None]:
         """Lay ``change`` out and render the rows its first screen will show, a row per step.
 
@@ -335,7 +339,7 @@ class DiffView(ScrollView, can_focus=False):
         cached = self._layouts.get(key)
         if cached is not None and cached[0] is change:
             return cached[1], cached[2]
-        text_width = max(width - (3 + 2 * number_width + 2 + 2), 10)  # the gutter: see _gutter
+        text_width = max(width - (3 + 2 * number_width + 2 + 2), 10)  # the gutter: see gutter_width
         rows: list[_Row] = []
         rows.extend(self._title_rows(change, width))
         hunk_rows: list[tuple[int, int]] = []
