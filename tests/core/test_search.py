@@ -7,6 +7,7 @@ the sample vault and the real corpora check the same behaviour on real text.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -46,10 +47,28 @@ def bump(path: Path, text: str) -> None:
         os.utime(path, ns=(before + 1_000_000, before + 1_000_000))
 
 
+@pytest.fixture(scope="module")
+def converted_text(tmp_path_factory) -> Path:
+    """The converted-text cache of :func:`vault`'s sources, made once for the module.
+
+    Converting raw/page.html starts a conversion child (trafilatura: ~0.7 s), and the cache
+    is keyed by content: every copy of the vault starts with it, as a vault that was
+    indexed once does. What a conversion does is tested in tests/core/test_formats*.py.
+    """
+    root = _vault_files(tmp_path_factory.mktemp("converted") / "v")
+    SearchIndex(Vault.open(root)).update()
+    return root / ".wikitui" / "text"
+
+
 @pytest.fixture
-def vault(tmp_path) -> Vault:
+def vault(tmp_path, converted_text) -> Vault:
     """A small English vault: pages of several types and tags, and raw sources."""
-    root = tmp_path / "v"
+    root = _vault_files(tmp_path / "v")
+    shutil.copytree(converted_text, root / ".wikitui" / "text")
+    return Vault.open(root)
+
+
+def _vault_files(root: Path) -> Path:
     write(root, "WIKI.md", "# Schema\n")
     write(root, "wiki/index.md", "# Index\n\n- [[Gryphon]]\n")
     write(
@@ -77,7 +96,7 @@ def vault(tmp_path) -> Vault:
     write(root, "raw/notes.txt", "first line\nthe hookah smoking caterpillar\n")
     write(root, "raw/page.html", "<html><head><style>p {color: red}</style></head>\n<body><div class='x'>\n<p>A croquet game with flamingos</p></div></body></html>\n")
     write(root, "raw/assets/diagram.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00binary")
-    return Vault.open(root)
+    return root
 
 
 @pytest.fixture
