@@ -132,3 +132,47 @@ def test_no_class_leans_on_its_hosts_state(tmp_path):
         encoding="utf-8",
     )
     assert host_leaning_classes(planted.parent) == ["pkg/mixin.py: TurnEndings"]
+
+
+#: The one module a private module of each library may be imported from (its adapter).
+PRIVATE_MODULE_ADAPTERS = {
+    "textual": "wikitui/ui/textual_internals.py",
+    "textual_image": "wikitui/ui/terminal_pictures.py",
+}
+
+
+def private_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, dotted name) of each import of a private module or name of the adapted libraries in ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        for name in names:
+            parts = name.split(".")
+            if parts[0] in PRIVATE_MODULE_ADAPTERS and any(p.startswith("_") and not p.startswith("__")
+                                                         for p in parts):
+                found.append((node.lineno, name))
+    return found
+
+
+def test_textual_and_textual_images_private_modules_are_imported_by_their_adapters_only():
+    strays = [f"{path.relative_to(ROOT)}:{line}: {name}"
+              for path in sorted((ROOT / "wikitui").rglob("*.py"))
+              for line, name in private_imports(path)
+              if PRIVATE_MODULE_ADAPTERS[name.split(".")[0]] != path.relative_to(ROOT).as_posix()]
+    assert strays == [], "\n".join(strays)
+    # Not vacuous: each adapter does import what it adapts.
+    for library, adapter in PRIVATE_MODULE_ADAPTERS.items():
+        assert any(name.startswith(library + ".") for _, name in private_imports(ROOT / adapter))
+
+
+def test_the_private_import_check_is_in_force(tmp_path):
+    planted = tmp_path / "planted.py"
+    planted.write_text("from textual._time import get_time\nimport textual_image._sixel\n"
+                       "from textual.widgets import Footer\n", encoding="utf-8")
+    assert [name for _, name in private_imports(planted)] == [
+        "textual._time", "textual._time.get_time", "textual_image._sixel"]

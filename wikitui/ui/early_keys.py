@@ -44,11 +44,9 @@ if TYPE_CHECKING:
 
 def _clock() -> float:
     """Textual's clock, the one a message's ``time`` is read on."""
-    try:
-        from textual._time import get_time
-    except ImportError:  # pragma: no cover - another Textual: its messages' clock on Linux
-        return time.monotonic()
-    return get_time()
+    from wikitui.ui.textual_internals import clock
+
+    return clock()
 
 
 #: Seconds between two looks while keys are held.

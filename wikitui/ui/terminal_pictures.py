@@ -4,6 +4,10 @@ textual-image loaded quietly (:func:`import_quietly`), a cell's size in pixels
 (:func:`cell_pixels`), whether the app writes 24-bit colours (:func:`app_truecolor`),
 and a writer of escape sequences through the app's driver (:func:`driver_writer`).
 Shared by the page pane's embedded pictures and the picture widgets.
+
+It is also the adapter over textual-image's internals: the one module importing its private
+modules (the cell size it caches, its sixel encoder, the kitty protocol's diacritics table),
+which it has no public name for; tests/test_private_access.py holds every other module to that.
 """
 
 from __future__ import annotations
@@ -59,12 +63,35 @@ def cell_pixels() -> tuple[int, int]:
     try:
         if choose_method(os.environ) != "auto":
             import_quietly()  # the size from the kernel, cached before textual-image could ask
+    except Exception:  # noqa: BLE001 - a terminal that cannot say: the usual 1:2 cell
+        return 10, 20
+    return cell_size()
+
+
+def cell_size() -> tuple[int, int]:
+    """The cell size textual-image knows now, in pixels (10×20 when it cannot say)."""
+    try:
         from textual_image._terminal import get_cell_size
 
         cell = get_cell_size()
         return (cell.width or 10), (cell.height or 20)
     except Exception:  # noqa: BLE001 - a terminal that cannot say: the usual 1:2 cell
         return 10, 20
+
+
+def kitty_diacritics() -> list[int]:
+    """The kitty protocol's row/column diacritics (number → code point), textual-image's private table."""
+    import_quietly()  # importing textual-image's renderables otherwise asks the terminal (and eats keys)
+    from textual_image.renderable.tgp import _NUMBER_TO_DIACRITIC
+
+    return _NUMBER_TO_DIACRITIC
+
+
+def image_to_sixels(image) -> str:
+    """A PIL image as one sixel image (``ESC P … q … ESC \\``): textual-image's encoder (it has no public one)."""
+    from textual_image._sixel import image_to_sixels as encode
+
+    return encode(image)
 
 
 def app_truecolor(app) -> bool:

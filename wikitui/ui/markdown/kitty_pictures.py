@@ -36,12 +36,9 @@ _ids = count(randint(1, 2**23))
 
 def diacritics() -> list[int]:
     """The protocol's table of row/column diacritics (number → code point), as textual-image has it."""
-    from wikitui.ui.terminal_pictures import import_quietly
+    from wikitui.ui.terminal_pictures import kitty_diacritics
 
-    import_quietly()  # importing textual-image's renderables otherwise asks the terminal (and eats keys)
-    from textual_image.renderable.tgp import _NUMBER_TO_DIACRITIC
-
-    return _NUMBER_TO_DIACRITIC
+    return kitty_diacritics()
 
 
 def encode_picture(path, box: tuple[int, int], cell: tuple[int, int]) -> tuple[str, tuple[int, int]]:

@@ -99,7 +99,8 @@ def sixel_pixels(pixels: tuple[int, int], cell: tuple[int, int], size: tuple[int
 def encode_sixel(image: PILImage, cell: tuple[int, int], size: tuple[int, int]) -> str | None:
     """``image`` as a sixel image (``ESC P … q … ESC \\``) for ``size`` cells (slow: call in a worker)."""
     from PIL import Image
-    from textual_image._sixel import image_to_sixels
+
+    from wikitui.ui.terminal_pictures import image_to_sixels
 
     pixels = sixel_pixels(image.size, cell, size)
     if pixels is None:

@@ -141,13 +141,9 @@ class PictureView(Vertical, can_focus=True):
 
 def fitted_cells(pixels: tuple[int, int], room: tuple[int, int]) -> tuple[int, int]:
     """(columns, rows) that show a picture of ``pixels`` whole in ``room`` cells, in its shape, not enlarged."""
-    try:
-        from textual_image._terminal import get_cell_size
+    from wikitui.ui.terminal_pictures import cell_size
 
-        cell = get_cell_size()
-        cell_w, cell_h = (cell.width or 10), (cell.height or 20)
-    except Exception:  # noqa: BLE001 - a terminal that cannot say: the usual 1:2 cell
-        cell_w, cell_h = 10, 20
+    cell_w, cell_h = cell_size()
     cols, rows = pixels[0] / cell_w, pixels[1] / cell_h
     scale = min(1.0, max(1, room[0]) / max(cols, 1e-9), max(1, room[1]) / max(rows, 1e-9))
     return max(1, int(cols * scale)), max(1, int(rows * scale))

@@ -14,7 +14,8 @@ from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.events import Resize
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from wikitui.ui.textual_internals import FooterKey
 
 
 def hint_width(key: FooterKey) -> int:
