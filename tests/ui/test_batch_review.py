@@ -180,6 +180,22 @@ async def test_on_the_summary_a_hunk_key_only_turns_to_the_pages_and_the_footer_
         assert list(screen.review.decisions.values()) == ["rejected"]
 
 
+async def test_no_full_garbage_collection_pauses_a_key_while_the_review_is_open(batch_vault):
+    import gc
+
+    app = workspace(batch_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        before = gc.get_threshold()
+        await open_batch_review(pilot)
+        # A full collection walks every hunk, line and drawn row: at 2,000 hunks a 60-250 ms pause.
+        assert gc.get_threshold()[:2] == before[:2] and gc.get_threshold()[2] >= 1_000_000
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, BatchReviewScreen), "leaving")
+        await pilot.pause()
+        assert gc.get_threshold() == before  # the one owed runs now
+
+
 async def test_a_real_conflict_is_shown_refused_and_left_pending(conflict_vault):
     vault = conflict_vault
     before = (vault / DODO).read_text()

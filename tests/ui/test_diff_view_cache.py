@@ -90,3 +90,26 @@ async def test_a_warmed_file_is_shown_without_drawing_a_row(monkeypatch):
         view.show(second, {}, cursor=0)
         await pilot.pause()
         assert _screen(view) == warmed
+
+
+async def test_the_next_hunk_warmed_selected_is_painted_from_the_cache_when_the_cursor_moves(monkeypatch):
+    change = _change(0, {n: f"Line {n}, edited.\n" for n in (2, 12, 22)})
+    app = _DiffApp()
+    async with app.run_test(size=(100, 40)) as pilot:
+        view = app.query_one(DiffView)
+        view.show(change, {}, cursor=0)
+        await pilot.pause()
+        for step in (view.warm_hunk(0, selected=False, decision=None), view.warm_hunk(1, selected=True, decision=None)):
+            for _ in step:
+                pass
+        drawn = _counting(view, monkeypatch)
+        view.cursor = 1  # `j`
+        await pilot.pause()
+        assert drawn == []
+        moved = _screen(view)
+    cold = _DiffApp()
+    async with cold.run_test(size=(100, 40)) as pilot:
+        view = cold.query_one(DiffView)
+        view.show(change, {}, cursor=1)
+        await pilot.pause()
+        assert _screen(view) == moved

@@ -27,6 +27,7 @@ Keys:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -39,6 +40,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Label, Static
 
+from wikitui import gc_tuning
 from wikitui.core.batch.review import ACCEPTED, REJECTED, BatchHunk, BatchReview, Decision
 from wikitui.core.batch.review_apply import BatchApplied
 from wikitui.core.base.errors import WikituiError
@@ -101,6 +103,7 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         self._summary_drawn = -1
         self._pages_drawn = -1
         self._counts_drawn = -1
+        self._quiet_gc = contextlib.ExitStack()
 
     # ---------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
@@ -119,12 +122,19 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         yield Footer(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
+        # No full garbage collection while the review is open: it walks every hunk, line and drawn row of
+        # the batch, and at 2,000 hunks each one paused a key for 60-250 ms (bench/batch_review.py: 20 in a
+        # run, the p95 of n and r 150-210 ms). The one owed runs when the review closes.
+        self._quiet_gc.enter_context(gc_tuning.no_full_collections())
         self._update_counts()
         self._show_summary()
         # Highlight every page's hunks ahead, a hunk per event-loop turn: a key then only lays rows out.
         diff = self.query_one(DiffView)
         self.run_worker(diff.prewarm(self._page_shown(p) for p in range(len(self.review.pages))),
                         group="batch-prewarm", exclusive=True)
+
+    def on_unmount(self) -> None:
+        self._quiet_gc.close()
 
     @property
     def summary_shown(self) -> bool:
@@ -171,11 +181,9 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         diff = self.query_one(DiffView)
         pages = self.query_one(ChangesetFileList)
         shown = self._page_shown(self.page)
-        warm = False
         if full or self._view_page != self.page or diff.change is not shown:
             self._view_page = self.page
             diff.show(shown, self.review.decisions, cursor=self.cursor)
-            warm = True
         else:
             at = {h.id: i for i, h in enumerate(shown.hunks)}
             for key in changed:
@@ -188,23 +196,37 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         self._pages_drawn = self._changes  # the list shows every decision taken
         pages.select(self.page)
         self._update_counts()
-        if warm:
-            self.call_after_refresh(self._warm_next)
+        self.call_after_refresh(self._warm_ahead)
 
-    def _warm_next(self) -> None:
-        """After the paint, lay out and render the next page's first screen, a row per event-loop turn.
+    def _warm_ahead(self) -> None:
+        """After the paint, render what the next key most likely shows, a row per event-loop turn.
 
-        ``n``, and ``a`` / ``r`` on a page's last hunk, go there next; its rows are then
-        painted from the cache. bench/batch_review.py at 2,000 hunks (2026-12-03, two runs each,
-        the machine loop at 7-9.7 ms): ``n`` key to the whole answer 26-29 ms before, 17-18 ms with
-        this and the page list's lazy entries; a back-to-back run on a fast minute: 16.5 -> 7.6 ms.
+        First the rows ``j`` and ``a`` show (the cursor's hunk not selected, as it is and
+        accepted; the next hunk selected), then the next page's first screen (where ``n``, and
+        ``a`` / ``r`` on a page's last hunk, go); a key's rows are then painted from the cache.
+        A key cancels the warming it interrupts and starts its own. bench/batch_review.py at
+        2,000 hunks (2026-12-03, two runs each, the machine loop at 7-9.7 ms): ``n`` key to the
+        whole answer 26-29 ms before, 17-18 ms with the next page warmed and the page list's lazy
+        entries (a back-to-back run on a fast minute: 16.5 -> 7.6 ms); ``j`` / ``a`` 17 / 22-23 ms
+        without the hunks warmed, 12-14 / 17-21 ms with.
         """
-        if self.page + 1 < len(self.review.pages):
-            self.run_worker(self._warm(self.page + 1), group="batch-warm", exclusive=True)
+        self.run_worker(self._warm(self.page, self.cursor), group="batch-warm", exclusive=True)
 
-    async def _warm(self, p: int) -> None:
-        for _ in self.query_one(DiffView).warm(self._page_shown(p)):
-            await asyncio.sleep(0)
+    async def _warm(self, p: int, cursor: int) -> None:
+        diff = self.query_one(DiffView)
+        hunks = self.review.hunks(p)
+        steps: list = []
+        if diff.change is self._page_shown(p) and 0 <= cursor < len(hunks):
+            decided = self.review.decisions.get
+            steps.append(diff.warm_hunk(cursor, selected=False, decision=decided(hunks[cursor].key)))
+            if cursor + 1 < len(hunks):
+                steps.append(diff.warm_hunk(cursor + 1, selected=True, decision=decided(hunks[cursor + 1].key)))
+            steps.append(diff.warm_hunk(cursor, selected=False, decision=ACCEPTED))
+        if p + 1 < len(self.review.pages):
+            steps.append(diff.warm(self._page_shown(p + 1)))
+        for step in steps:
+            for _ in step:
+                await asyncio.sleep(0)
 
     def _known(self, key: str) -> bool:
         try:

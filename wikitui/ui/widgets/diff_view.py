@@ -319,6 +319,21 @@ class DiffView(ScrollView, can_focus=False):
             self._strip(row, row.hunk == cursor and row.hunk >= 0, decision, False, width, number_width)
             yield
 
+    def warm_hunk(self, index: int, *, selected: bool, decision: str | None) -> Iterator[None]:
+        """Render the rows of the shown file's hunk ``index`` as they look ``selected`` (or not) with
+        ``decision``, a row per step, for the key that will show them so (the review warms the next
+        hunk under the cursor, and the current one accepted). Nothing shown changes."""
+        if self._change is None or not 0 <= index < len(self._hunk_rows):
+            return
+        width = max(self.scrollable_content_region.width, 20)
+        if width != self._wrap_width:
+            return  # laid out for another width: a resize lays the rows out again first
+        start, end = self._hunk_rows[index]
+        rows = self._rows
+        for row in rows[start:end]:
+            self._strip(row, selected, decision, False, width, self._number_width)
+            yield
+
     def _build_rows(self) -> None:
         """Lay the shown file out in rows for the current width (wrapping long lines)."""
         width = max(self.scrollable_content_region.width, 20)
