@@ -202,13 +202,15 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         """After the paint, render what the next key most likely shows, a row per event-loop turn.
 
         First the rows ``j`` and ``a`` show (the cursor's hunk not selected, as it is and
-        accepted; the next hunk selected), then the next page's first screen (where ``n``, and
+        accepted; the next hunk selected), those ``A`` shows (the hunks on the screen it would
+        accept, accepted), then the next page's first screen (where ``n``, and
         ``a`` / ``r`` on a page's last hunk, go); a key's rows are then painted from the cache.
         A key cancels the warming it interrupts and starts its own. bench/batch_review.py at
         2,000 hunks (2026-12-03, two runs each, the machine loop at 7-9.7 ms): ``n`` key to the
         whole answer 26-29 ms before, 17-18 ms with the next page warmed and the page list's lazy
         entries (a back-to-back run on a fast minute: 16.5 -> 7.6 ms); ``j`` / ``a`` 17 / 22-23 ms
-        without the hunks warmed, 12-14 / 17-21 ms with.
+        without the hunks warmed, 12-14 / 17-21 ms with; ``A`` 21-24 ms without the page's hunks
+        warmed accepted, 16-18 ms with.
         """
         self.run_worker(self._warm(self.page, self.cursor), group="batch-warm", exclusive=True)
 
@@ -222,6 +224,9 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
             if cursor + 1 < len(hunks):
                 steps.append(diff.warm_hunk(cursor + 1, selected=True, decision=decided(hunks[cursor + 1].key)))
             steps.append(diff.warm_hunk(cursor, selected=False, decision=ACCEPTED))
+            # What `A` shows: the hunks on the screen it would accept, accepted.
+            steps += [diff.warm_hunk(i, selected=i == cursor, decision=ACCEPTED) for i in diff.visible_hunks()
+                      if hunks[i].key not in self.review.decisions and hunks[i].verdict in (None, "ok")]
         if p + 1 < len(self.review.pages):
             steps.append(diff.warm(self._page_shown(p + 1)))
         for step in steps:

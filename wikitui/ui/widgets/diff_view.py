@@ -319,6 +319,12 @@ class DiffView(ScrollView, can_focus=False):
             self._strip(row, row.hunk == cursor and row.hunk >= 0, decision, False, width, number_width)
             yield
 
+    def visible_hunks(self) -> list[int]:
+        """The indexes of the shown file's hunks with a row on the screen now."""
+        top = self.scroll_offset.y
+        bottom = top + (self.scrollable_content_region.height or self.size.height)
+        return [i for i, (start, end) in enumerate(self._hunk_rows) if start < bottom and end > top]
+
     def warm_hunk(self, index: int, *, selected: bool, decision: str | None) -> Iterator[None]:
         """Render the rows of the shown file's hunk ``index`` as they look ``selected`` (or not) with
         ``decision``, a row per step, for the key that will show them so (the review warms the next
