@@ -35,6 +35,16 @@ def _screen(view: DiffView) -> list[str]:
     return [view.render_line(y).text for y in range(view.size.height)]
 
 
+async def _cold_screen(change, *, cursor: int, size: tuple[int, int]) -> list[str]:
+    """What a fresh view, nothing drawn before, paints for ``change``."""
+    app = _DiffApp()
+    async with app.run_test(size=size) as pilot:
+        view = app.query_one(DiffView)
+        view.show(change, {}, cursor=cursor)
+        await pilot.pause()
+        return _screen(view)
+
+
 def _counting(view: DiffView, monkeypatch) -> list[object]:
     drawn: list[object] = []
     real = view._render_row
@@ -83,13 +93,7 @@ async def test_a_warmed_file_is_shown_without_drawing_a_row(monkeypatch):
         assert drawn == []
         warmed = _screen(view)
         assert "of the second file, edited." in "\n".join(warmed)
-    # What a cold view paints for the second file is the same screen.
-    cold = _DiffApp()
-    async with cold.run_test(size=(100, 30)) as pilot:
-        view = cold.query_one(DiffView)
-        view.show(second, {}, cursor=0)
-        await pilot.pause()
-        assert _screen(view) == warmed
+    assert await _cold_screen(second, cursor=0, size=(100, 30)) == warmed  # the same screen as painted cold
 
 
 async def test_the_next_hunk_warmed_selected_is_painted_from_the_cache_when_the_cursor_moves(monkeypatch):
@@ -107,9 +111,4 @@ async def test_the_next_hunk_warmed_selected_is_painted_from_the_cache_when_the_
         await pilot.pause()
         assert drawn == []
         moved = _screen(view)
-    cold = _DiffApp()
-    async with cold.run_test(size=(100, 40)) as pilot:
-        view = cold.query_one(DiffView)
-        view.show(change, {}, cursor=1)
-        await pilot.pause()
-        assert _screen(view) == moved
+    assert await _cold_screen(change, cursor=1, size=(100, 40)) == moved

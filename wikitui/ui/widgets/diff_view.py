@@ -65,6 +65,11 @@ def _number_width(lines: list[list[HunkLine]]) -> int:
     return max([1] + [len(str(n)) for hunk in lines for _, _, o, w in hunk for n in (o, w) if n is not None])
 
 
+def _gutter_cells(number_width: int) -> int:
+    """Cells of a row's gutter: cursor bar, marker, space, old no., space, new no., space, sign, space."""
+    return 3 + 2 * number_width + 2 + 2
+
+
 def hidden_mark(hunk: Any) -> Content | None:
     """The ⚠ line under a hunk whose lines hold invisible or control characters (None when none).
 
@@ -296,7 +301,7 @@ class DiffView(ScrollView, can_focus=False):
 
     def gutter_width(self) -> int:
         """The cells before a row's text in the shown file (bar, marker, line numbers, sign)."""
-        return 3 + 2 * self._number_width + 2 + 2
+        return _gutter_cells(self._number_width)
 
     def warm(self, change: Any, *, cursor: int = 0) -> Iterator[None]:
         """Lay ``change`` out and render the rows its first screen will show, a row per step.
@@ -360,7 +365,7 @@ class DiffView(ScrollView, can_focus=False):
         cached = self._layouts.get(key)
         if cached is not None and cached[0] is change:
             return cached[1], cached[2]
-        text_width = max(width - (3 + 2 * number_width + 2 + 2), 10)  # the gutter: see gutter_width
+        text_width = max(width - _gutter_cells(number_width), 10)
         rows: list[_Row] = []
         rows.extend(self._title_rows(change, width))
         hunk_rows: list[tuple[int, int]] = []
