@@ -108,8 +108,8 @@ def test_snapshot_a_slide_in_the_page_pane(sample_vault, snap_compare):
         await pilot.pause()
         pilot.app.screen.query_one(PageView).focus()
         await pilot.press("right")
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+        # The deck's unlinked mentions are counted after it opens: "Unlinked (…)" until then.
+        await _settled(pilot)
 
     app = workspace(sample_vault, watch=False, theme="wikitui-dark")
     assert snap_compare(app, terminal_size=(120, 36), run_before=open_second_slide)

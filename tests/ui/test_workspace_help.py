@@ -107,7 +107,6 @@ async def test_question_mark_opens_the_help_and_it_scrolls_to_the_end(sample_vau
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
         assert "Everywhere" in screen_text(app)
         await pilot.press("end")
-        await pilot.pause()
-        assert "This help" in screen_text(app)
+        await wait_for(pilot, lambda: "This help" in screen_text(app), "the help's end")
         await pilot.press("escape")
         assert len(app.screen_stack) == 1

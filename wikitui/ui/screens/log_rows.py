@@ -102,6 +102,8 @@ class LogScreen(Screen[LogExit]):
         self.app.call_from_thread(self._loaded, rows)
 
     def _loaded(self, rows: list[LogRow]) -> None:
+        if not self.is_attached:
+            return  # closed while its entries were read (esc at once on the sync's digest)
         if self.only is not None:
             rows = [r for r in rows if r.entry.changeset in self.only]
         self.rows = rows
