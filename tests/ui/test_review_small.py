@@ -31,7 +31,7 @@ def long_titled(root):
 async def test_the_footer_starts_with_apply_leave_accept_reject(vault_root, size):
     app = ReviewApp(long_titled(vault_root))
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: screen_text(app).splitlines()[-1].strip(), "the footer's hints")
         footer = screen_text(app).splitlines()[-1]
         assert footer.lstrip().startswith("⏎ apply esc leave a accept r reject ? help")
 

@@ -128,9 +128,11 @@ async def test_under_a_modal_the_picture_is_half_blocks_and_nothing_is_written_o
     async with app.run_test(size=(120, 40)) as pilot:
         page = await _shown(pilot)
         first, last = _rows(page)
-        page.scroll_to(y=first, animate=False, immediate=True)
-        await pilot.pause()
         written = _record_driver(app)
+        page.scroll_to(y=first, animate=False, immediate=True)
+        content = page.scrollable_content_region
+        await wait_for(pilot, lambda: (content.x, content.y) in _images(written), "the picture at the top")
+        written.clear()  # from here on nothing may be written over the palette
         await pilot.press("ctrl+p")  # the command palette, a modal over the page
         await wait_for(pilot, lambda: app.screen is not page.screen, "the palette")
         await pilot.pause()

@@ -176,3 +176,23 @@ async def test_the_footer_offers_search_only_where_slash_searches(sample_vault, 
         assert app.focused.text == "/"
         await pilot.press("backspace", "f3")
         await wait_for(pilot, lambda: "/ Search" in footer(), "/ Search back on the page")
+
+
+async def test_the_footer_redraws_its_hints_only_when_they_change(sample_vault):
+    from wikitui.ui.widgets.workspace_footer import WorkspaceFooter
+
+    app = workspace(sample_vault, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        footer = app.main.query_one(WorkspaceFooter)
+        page_hints = list(footer.children)
+        assert isinstance(app.focused, PageView) and page_hints
+        app.main.refresh_bindings()  # the bindings in force announced again, unchanged
+        await pilot.pause()
+        await pilot.pause()
+        assert list(footer.children) == page_hints  # the same hint widgets: nothing removed and mounted again
+        await pilot.press("f2")  # the wiki tree: its own keys
+        await wait_for(pilot, lambda: list(footer.children) != page_hints, "the tree's hints")
+        await pilot.press("f3")  # the page again: its hints as before
+        await wait_for(pilot, lambda: [(k.key_display, k.description) for k in footer.children]
+                       == [(k.key_display, k.description) for k in page_hints], "the page's hints again")

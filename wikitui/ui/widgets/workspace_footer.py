@@ -13,6 +13,7 @@ from __future__ import annotations
 from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.events import Resize
+from textual.screen import Screen
 from textual.widgets import Footer
 
 from wikitui.ui.textual_internals import FooterKey
@@ -37,9 +38,38 @@ class WorkspaceFooter(Footer):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(compact=True, id=id)
         self._laid_out_for = -1
+        self._composed_for: object = None
+
+    def _shows(self) -> object:
+        """What the hints depend on: the width and each shown binding as drawn (key, label, state)."""
+        if not self._bindings_ready or not self.is_attached:
+            return None
+        app = self.app
+        return (self.size.width, self.compact, self.show_command_palette, app.ENABLE_COMMAND_PALETTE, tuple(
+            (binding.key, app.get_key_display(binding), binding.description, binding.action, enabled, tooltip,
+             binding.group)
+            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values() if binding.show))
+
+    def bindings_changed(self, screen: Screen) -> None:
+        """Compose the hints again only when what they show changed.
+
+        Textual's footer recomposes on every change of the bindings in force: each focus change,
+        11 times while the workspace starts, most of them to the same hints, each one removing
+        and mounting every hint (its CSS and layout): 45 ms of a workspace's start in all.
+        """
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        if self.is_attached and self._shows() != self._composed_for:
+            await self.recompose()
 
     def compose(self) -> ComposeResult:
         """Textual's hints, cut to those that fit beside the palette key."""
+        self._composed_for = self._shows()
         widgets = list(super().compose())
         width = self.size.width
         self._laid_out_for = width
