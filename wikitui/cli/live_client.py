@@ -68,12 +68,11 @@ def _socket_path(root: str) -> str | None:
 
 
 def _exchange(path: str, request: bytes) -> bytes | None:
-    # _socket, not socket: the wrapper module costs ~5 ms of imports (selectors, enum) and adds nothing here.
-    import _socket
+    import socket
     from time import monotonic
 
     deadline = monotonic() + TIMEOUT_S
-    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.settimeout(TIMEOUT_S)
         sock.connect(path)
