@@ -113,21 +113,3 @@ def pytest_xdist_auto_num_workers(config):
     """
     return (os.cpu_count() or 1) + 1
 
-
-def _pilot_idle_checks_every_5_ms() -> None:
-    """Textual's pilot waits for the app to go idle after each key and pause in 20 ms sleeps.
-
-    ``Pilot.press`` and ``Pilot.pause`` call ``textual._wait.wait_for_idle``: it sleeps 20 ms
-    at a time until a sleep passes with under 1/20 of it spent on the CPU, so every key costs
-    at least 40 ms of sleeping (two checks) whatever the app does. Sampling every 5 ms, with
-    the same 1/20 threshold, waits for the same thing. Measured on 24 workspace and review
-    tests in one process: 20.0 s of their 31.7 s in those checks; with 5 ms checks, 21.1 s in
-    all. The sleep length is a module constant of the pinned Textual (8.2.8), read at call time.
-    """
-    import textual._wait
-
-    textual._wait.SLEEP_GRANULARITY = 0.005
-    textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20.0
-
-
-_pilot_idle_checks_every_5_ms()

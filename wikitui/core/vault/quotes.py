@@ -81,11 +81,18 @@ def fold(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def _folded_pattern(quote: str) -> re.Pattern[str] | None:
+def _folded_patterns(quote: str) -> list[re.Pattern[str]]:
+    """The quote's words, any case, any whitespace between: first as whole words, then anywhere.
+
+    Whole words first: "E A" is the end of one line and the start of the next, not the "e" that ends
+    "line" before a line that starts with "A" (hypothesis found that one). Then anywhere, as before, for
+    text whose words are not separated (Chinese, Japanese) and quotes cut inside a word.
+    """
     words = quote.split()
     if not words:
-        return None
-    return re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
+        return []
+    body = r"\s+".join(re.escape(w) for w in words)
+    return [re.compile(r"(?<!\w)" + body + r"(?!\w)", re.IGNORECASE), re.compile(body, re.IGNORECASE)]
 
 
 def find_quote(text: str, quote: str = "", lines: tuple[int, int] | None = None) -> QuoteMatch:
@@ -122,9 +129,9 @@ def find_quote(text: str, quote: str = "", lines: tuple[int, int] | None = None)
         at = text.find(stripped, first, last)
         if at != -1:
             return _match("exact", index, at, at + len(stripped))
-    pattern = _folded_pattern(quote)
-    if pattern is not None:
-        for first, last in windows:
+    patterns = _folded_patterns(quote)
+    for first, last in windows:
+        for pattern in patterns:
             m = pattern.search(text, first, last)
             if m is not None:
                 return _match("folded", index, m.start(), m.end())
