@@ -45,10 +45,12 @@ class WorkspaceFooter(Footer):
         if not self._bindings_ready or not self.is_attached:
             return None
         app = self.app
+        active = self.screen.active_bindings
         return (self.size.width, self.compact, self.show_command_palette, app.ENABLE_COMMAND_PALETTE, tuple(
-            (binding.key, app.get_key_display(binding), binding.description, binding.action, enabled, tooltip,
+            (key, binding.key, app.get_key_display(binding), binding.description, binding.action, enabled, tooltip,
              binding.group)
-            for (_, binding, enabled, tooltip) in self.screen.active_bindings.values() if binding.show))
+            for key, (_, binding, enabled, tooltip) in active.items()
+            if binding.show or key == app.COMMAND_PALETTE_BINDING))  # the palette key is drawn though not "shown"
 
     def bindings_changed(self, screen: Screen) -> None:
         """Compose the hints again only when what they show changed.
