@@ -15,10 +15,10 @@ from textual import events
 from textual.content import Content
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from wikitui.core.vault.visible_text import visible_line
+from wikitui.ui.widgets.steady_scroll import SteadyScrollView
 
 _ACTION_BADGES = {
     "create": ("A", "$text-success"),
@@ -79,7 +79,7 @@ def _file_prompt(change: Any, decided: int, width: int, disk: str = "same") -> C
     return Content.assemble(*parts)
 
 
-class ChangesetFileList(ScrollView, can_focus=False):
+class ChangesetFileList(SteadyScrollView, can_focus=False):
     """The files of a changeset, one entry each, with one of them selected.
 
     The widget takes no keys (the review screen owns them); a click posts
@@ -162,7 +162,7 @@ class ChangesetFileList(ScrollView, can_focus=False):
         width = self.scrollable_content_region.width
         if width and (max(width, 12) != self._width or not self._starts):  # (hidden, it is 0 wide: no layout)
             self._layout()
-        self.refresh()
+            self.refresh()
 
     def set_decided(self, index: int, decided: int) -> None:
         """Show that ``decided`` hunks of file ``index`` are decided."""

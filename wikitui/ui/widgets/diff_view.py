@@ -24,7 +24,6 @@ from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from wikitui.core.vault.visible_text import control_chars, format_chars, visible, visible_line
@@ -33,6 +32,7 @@ from wikitui.ui.widgets.diff_highlight import HunkLine, highlight_hunk
 from wikitui.ui.widgets.evidence_marks import evidence_rows
 from wikitui.ui.widgets.link_marks import link_mark
 from wikitui.ui.widgets.review_note import review_line
+from wikitui.ui.widgets.steady_scroll import SteadyScrollView
 
 #: A hunk's decision; a hunk missing from the decisions mapping is undecided.
 Decision = Literal["accepted", "rejected"]
@@ -86,7 +86,7 @@ def hidden_mark(hunk: Any) -> Content | None:
                           "bold $text-error")
 
 
-class DiffView(ScrollView, can_focus=False):
+class DiffView(SteadyScrollView, can_focus=False):
     """The unified diff of one file change, with a hunk cursor and decision markers.
 
     The widget takes no keys itself (the review screen owns them) but scrolls with

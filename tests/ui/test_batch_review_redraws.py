@@ -1,0 +1,118 @@
+"""What a key of the batch review redraws (issue 23: every key answers within a frame at 2,000 hunks).
+
+The figures are bench/batch_review.py's; these tests pin the behaviour behind them: turning
+between the summary and the pages draws neither view again (both stay laid out, the
+summary on a layer above the pages), and a decision redraws the counts in place (the
+counts' label keeps its size, so no layout pass follows the paint).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.scrollbar import ScrollBar
+from textual.widgets import Label, Static
+
+from tests.ui.test_batch_review import BatchApp, snapshot_batch
+from tests.ui.workspace_helpers import screen_text
+from wikitui.core.batch.queue import Batch, Entry
+from wikitui.core.changes.builder import ChangesetBuilder
+from wikitui.core.changes.overlay import Overlay
+from wikitui.core.changes.pending import PendingStore
+from wikitui.core.vault.create import init_vault
+from wikitui.core.vault.graph import LinkGraph
+from wikitui.core.vault.layout import Vault
+from wikitui.ui.screens.batch_review import BatchReviewScreen
+from wikitui.ui.widgets.changeset_files import ChangesetFileList
+from wikitui.ui.widgets.diff_view import DiffView
+
+
+class Drawn:
+    """Counts the rows (and scrollbars) drawn anew while it is on; a row painted from a cache is not counted."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.on = False
+        self.rows: list[str] = []
+        for cls in (DiffView, ChangesetFileList, ScrollBar, Static):
+            name = "render" if cls in (ScrollBar, Static) else "render_line"
+            original = getattr(cls, name)
+
+            def spy(widget, *args, _original=original, _cls=cls):
+                if self.on and isinstance(widget, _cls):
+                    self.rows.append(_cls.__name__)
+                return _original(widget, *args)
+
+            monkeypatch.setattr(cls, name, spy)
+
+
+async def test_tab_turns_between_the_summary_and_the_pages_without_drawing_either_again(tmp_path, monkeypatch):
+    drawn = Drawn(monkeypatch)
+    app = BatchApp(snapshot_batch(tmp_path / "v"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "Sources, in batch order" in screen_text(app)
+        await pilot.press("tab")  # the pages, drawn the first time
+        await pilot.pause()
+        assert "from 1. raw/papers/paper-1.md" in screen_text(app)
+        await pilot.press("tab")
+        await pilot.pause()
+        drawn.on = True
+        for _ in range(2):  # the pages, the summary: each as it was drawn last
+            await pilot.press("tab")
+            await pilot.pause()
+            pages = screen_text(app)
+            await pilot.press("tab")
+            await pilot.pause()
+            summary = screen_text(app)
+            assert "from 1. raw/papers/paper-1.md" in pages and "Sources, in batch order" not in pages
+            assert "Sources, in batch order" in summary and "from 1. raw/papers/paper-1.md" not in summary
+        assert drawn.rows == []
+        drawn.on = False
+        # Still the same review: a key on the summary turns to the pages, the next one acts there.
+        screen = app.screen
+        assert isinstance(screen, BatchReviewScreen) and screen.summary_shown
+        await pilot.press("a")
+        assert not screen.summary_shown and screen.review.decisions == {}
+        await pilot.press("a")
+        assert list(screen.review.decisions.values()) == ["accepted"]
+
+
+def many_hunks_batch(root: Path, hunks: int) -> Path:
+    """One source editing ``hunks`` lines of one page, each far enough from the next to be its own hunk."""
+    init_vault(root)
+    (root / "wiki/long.md").write_text("".join(f"Line {i} of the page.\n" for i in range(10 * hunks)),
+                                       encoding="utf-8")
+    vault = Vault.open(root)
+    overlay = Overlay(LinkGraph.load(vault))
+    b = ChangesetBuilder(vault, overlay.graph, overlay)
+    b.changeset_id = "cs-20260101-000001"
+    b.edit("long.md", [{"old": f"Line {10 * k} of", "new": f"Line {10 * k} (edited) of"} for k in range(hunks)],
+           "one source")
+    cs = b.build("ingest", "Paper 1")
+    assert cs is not None and len(cs.files[0].hunks) == hunks
+    PendingStore(vault).save(cs)
+    batch = Batch("batch-20260101-000000-abcd", "2026-01-01T00:00:00", "raw/papers/", None,
+                  [Entry("raw/papers/paper-1.md", "proposed", changeset=cs.id)],
+                  root / ".wikitui/batches/batch-20260101-000000-abcd.json")
+    batch.save()
+    return root
+
+
+async def test_a_decision_redraws_the_counts_in_place_as_their_figures_grow(tmp_path):
+    app = BatchApp(many_hunks_batch(tmp_path / "v", 20))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BatchReviewScreen)
+        counts = screen.query_one("#batch-counts", Label)
+        region = counts.region
+        first = screen_text(app).splitlines()[0]
+        assert first.rstrip().endswith("20 hunks · 0 accepted · 0 rejected · 20 undecided")
+        await pilot.press("tab", *"a" * 10)  # ten accepted: the counts a character longer
+        await pilot.pause()
+        top = screen_text(app).splitlines()[0]
+        assert top.rstrip().endswith("20 hunks · 10 accepted · 0 rejected · 10 undecided")
+        # The label kept its place and size: the new figures were drawn in it, and no layout pass followed.
+        assert counts.region == region
+        assert len(top.rstrip()) == len(first.rstrip())  # right-aligned, ending where they did
+        assert "Batch review  batch-20260101-000000-abcd" in top
