@@ -259,3 +259,50 @@ def test_headless_apply_writes_the_reviewers_ok_hunks_source_by_source_and_leave
     assert "ingest | Paper b\n" not in log
     [left] = Workspace.open(sample_vault).pending.list()
     assert [fc.path for fc in left.files] == [summary_page("raw/papers/b.md")[0]]
+
+
+def _state(review: BatchReview, p: int) -> list[tuple]:
+    """Page ``p``'s hunks as they stand: key, source, lines, re-merged, conflict."""
+    return [(h.key, h.source, list(h.hunk.lines), h.remerged, h.conflict) for h in review.hunks(p)]
+
+
+def test_a_rejection_prepared_ahead_is_the_one_decided_and_decides_nothing_before(ws):
+    """The batch review derives the cursor hunk's rejection while the person reads (``r`` then only installs it)."""
+    stacked(ws, [S1, S2, S3])
+    review = BatchReview.load(ws.vault)
+    fresh = BatchReview.load(ws.vault)  # the same batch, rejected the plain way
+    [s1_notes] = keys(review, "wiki/notes.md", 0)
+    [s3_notes] = keys(review, "wiki/notes.md", 2)
+    for r in (review, fresh):
+        r.decide(s3_notes, ACCEPTED)
+    before = _state(review, 0)
+    preview = review.preview_reject(s1_notes)
+    assert preview is not None
+    # Nothing is decided yet: the review stands as it did.
+    assert _state(review, 0) == before and s1_notes not in review.decisions
+    assert review.decisions == {s3_notes: ACCEPTED}
+    # The preview is the page once s1's hunk is rejected: s3's hunk re-merged, its acceptance carried over.
+    [h3] = [h for h in preview.hunks if h.source == 2]
+    assert h3.remerged and preview.decisions[h3.key] == ACCEPTED and preview.decisions[s1_notes] == REJECTED
+    assert review.preview_reject(s1_notes) is preview  # asked again: the same
+    assert review.decide(s1_notes, REJECTED)
+    assert review.hunks(0) is preview.hunks  # installed as it was prepared: the same hunk objects
+    assert fresh.decide(s1_notes, REJECTED)
+    assert _state(review, 0) == _state(fresh, 0) and review.decisions == fresh.decisions
+    assert review.derived(2, 0).change.new_text == fresh.derived(2, 0).change.new_text
+    assert review.summary() == fresh.summary()
+
+
+def test_a_decision_between_the_preview_and_the_rejection_derives_it_anew(ws):
+    stacked(ws, [S1, S3])
+    review = BatchReview.load(ws.vault)
+    [s1_notes] = keys(review, "wiki/notes.md", 0)
+    [s3_notes] = keys(review, "wiki/notes.md", 1)
+    preview = review.preview_reject(s1_notes)
+    assert preview is not None and s3_notes not in preview.decisions
+    review.decide(s3_notes, ACCEPTED)  # after the preview: it no longer holds
+    review.decide(s1_notes, REJECTED)
+    assert review.hunks(0) is not preview.hunks
+    [h3] = [h for h in review.hunks(0) if h.source == 1]
+    assert h3.remerged and review.decisions[h3.key] == ACCEPTED  # the acceptance made after the preview kept
+    assert review.preview_reject(s1_notes) is None  # rejected already

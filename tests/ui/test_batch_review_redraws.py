@@ -116,3 +116,55 @@ async def test_a_decision_redraws_the_counts_in_place_as_their_figures_grow(tmp_
         assert counts.region == region
         assert len(top.rstrip()) == len(first.rstrip())  # right-aligned, ending where they did
         assert "Batch review  batch-20260101-000000-abcd" in top
+
+
+async def _on_the_pages_warmed(pilot, monkeypatch) -> BatchReviewScreen:
+    """The pages shown and what the next key shows drawn ahead; then no more drawing ahead."""
+    app = pilot.app
+    await pilot.pause()
+    await pilot.press("tab")
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    screen = app.screen
+    assert isinstance(screen, BatchReviewScreen) and not screen.summary_shown
+    monkeypatch.setattr(BatchReviewScreen, "_warm_ahead", lambda self: None)
+    return screen
+
+
+async def test_r_paints_the_re_derived_page_it_prepared_while_the_person_read(tmp_path, monkeypatch):
+    app = BatchApp(snapshot_batch(tmp_path / "v"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _on_the_pages_warmed(pilot, monkeypatch)
+        diff = screen.query_one(DiffView)
+        first = screen.review.hunks(0)[0]
+        assert first.source == 0 and screen.cursor == 0  # s1's notes hunk: s2's and s3's were built on it
+        drawn: list[object] = []
+        real = diff._render_row
+        monkeypatch.setattr(diff, "_render_row", lambda row, *args: drawn.append(row) or real(row, *args))
+        await pilot.press("r")
+        await pilot.pause()
+        assert screen.review.decisions[first.key] == "rejected"
+        later = [h for h in screen.review.hunks(0) if h.source > 0]
+        assert later and all(h.remerged for h in later)
+        text = screen_text(app)
+        assert "↻ re-merged · 2. paper-2.md" in text and "↻ re-merged · 3. paper-3.md" in text
+        assert drawn == []  # the re-merged hunks' rows were drawn ahead, the view in its place
+
+
+async def test_o_paints_the_page_list_it_drew_ahead(tmp_path, monkeypatch):
+    import wikitui.ui.widgets.changeset_files as changeset_files
+
+    app = BatchApp(snapshot_batch(tmp_path / "v"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _on_the_pages_warmed(pilot, monkeypatch)
+        prompts: list[object] = []
+        real = changeset_files._file_prompt
+        monkeypatch.setattr(changeset_files, "_file_prompt",
+                            lambda change, *args: prompts.append(change) or real(change, *args))
+        await pilot.press("o")
+        await pilot.pause()
+        listing = screen.query_one(ChangesetFileList)
+        assert "2/3 decided" in listing.entry_text(0)  # the notes: s2's doubt is left
+        assert "2/2 decided" in listing.entry_text(1)  # the gizmo page: both ok
+        assert "4 accepted" in screen_text(app) and screen.review.summary().accepted == 4
+        assert prompts == []  # each entry with its new count was drawn ahead

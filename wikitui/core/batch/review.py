@@ -21,8 +21,8 @@ No UI here: the TUI's batch review screen turns keys into these calls.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from wikitui.core.batch.queue import Batch, NoBatch, all_batches, folder, load
@@ -123,6 +123,36 @@ class _PageStats:
     verdicts: Counter[str]
     remerged: int
     conflicts: int
+    ok: list[str] = field(default_factory=list)
+    """The keys of its hunks the second reviewer found ``ok`` that can be applied (no conflict), in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class PageState:
+    """One page of the batch as derived over a set of decisions: now, or once a hunk is rejected.
+
+    Attributes:
+        hunks: Its hunks across the batch, source by source (:meth:`BatchReview.hunks`).
+        regions: The conflict regions of its changes, by source index (git-style).
+        conflicts: Why a source's change of it cannot be applied, by source index.
+        decisions: Every decision of the batch in that state (a hunk absent is undecided).
+    """
+
+    hunks: list[BatchHunk]
+    regions: dict[int, list[str]]
+    conflicts: dict[int, str]
+    decisions: Mapping[str, Decision]
+
+
+@dataclass(slots=True)
+class _Derivation:
+    """A page re-derived (:meth:`BatchReview._derive`), to install now or once its rejection is decided."""
+
+    page: int
+    state: PageState
+    derived: dict[tuple[int, int], Restacked]
+    stats: _PageStats
+    decisions: dict[str, Decision]
 
 
 class BatchReview:
@@ -141,6 +171,11 @@ class BatchReview:
         self._page_at: dict[str, int] = {}
         self._derived: dict[tuple[int, int], Restacked] = {}
         self._hunks: list[list[BatchHunk]] = []
+        self._states: list[PageState] = []
+        # Every change of the decisions moves the version: a prepared rejection, and the summary, are of one.
+        self._version = 0
+        self._preview: tuple[tuple[str, int], _Derivation] | None = None
+        self._summary: tuple[int, BatchSummary] | None = None
         self._by_key: dict[str, tuple[int, int]] = {}  # key -> (page index, position in its hunks)
         for src in sources:
             for f, fc in enumerate(src.changeset.files):
@@ -154,6 +189,7 @@ class BatchReview:
                     if isinstance(h.review, dict) and h.review.get("verdict") == "wrong":
                         self.decisions[f"{s}:{h.id}"] = REJECTED
         self._hunks = [[] for _ in self.pages]
+        self._states = [PageState([], {}, {}, self.decisions) for _ in self.pages]
         self._stats = [_PageStats(Counter(), 0, 0) for _ in self.pages]
         for p in range(len(self.pages)):
             self._restack(p)
@@ -180,6 +216,10 @@ class BatchReview:
         """The hunks of page ``page`` across the batch: source by source, each in its order."""
         return self._hunks[page]
 
+    def page_state(self, page: int) -> PageState:
+        """Page ``page`` as it stands: its hunks, conflicts and the decisions."""
+        return self._states[page]
+
     def find(self, key: str) -> BatchHunk:
         """The hunk with ``key`` (KeyError when there is none)."""
         p, i = self._by_key[key]
@@ -188,6 +228,20 @@ class BatchReview:
     def page_of(self, key: str) -> int:
         """Index of the page the hunk ``key`` belongs to."""
         return self._by_key[key][0]
+
+    def pages_of(self, keys: Iterable[str]) -> set[int]:
+        """The indexes of the pages the hunks ``keys`` belong to (a key no hunk has any more is left out)."""
+        by_key = self._by_key
+        return {by_key[k][0] for k in keys if k in by_key}
+
+    def decided(self, page: int) -> int:
+        """How many of page ``page``'s hunks are decided."""
+        decisions = self.decisions
+        return sum(h.key in decisions for h in self._hunks[page])
+
+    def reviewer_ok(self, page: int) -> list[str]:
+        """The keys of page ``page``'s hunks the second reviewer found ``ok`` that can be applied (what ``o`` takes)."""
+        return self._stats[page].ok
 
     def derived(self, source: int, file: int) -> Restacked:
         """File ``file`` of source ``source``'s changeset as it stands now (re-merged, conflicting, or as proposed)."""
@@ -199,6 +253,8 @@ class BatchReview:
 
     def summary(self) -> BatchSummary:
         """The numbers the review opens with."""
+        if self._summary is not None and self._summary[0] == self._version:
+            return self._summary[1]
         # Per-page figures are kept as pages are (re-)derived: a key press costs a sum over pages, not hunks.
         verdicts: Counter[str] = Counter()
         for stats in self._stats:
@@ -206,13 +262,15 @@ class BatchReview:
         total = sum(len(hunks) for hunks in self._hunks)
         accepted = sum(1 for d in self.decisions.values() if d == ACCEPTED)
         rejected = len(self.decisions) - accepted
-        return BatchSummary(
+        summary = BatchSummary(
             sources=len(self.sources), new_pages=sum(1 for p in self.pages if p.created),
             edited_pages=sum(1 for p in self.pages if not p.created), hunks=total,
             verdicts={v: verdicts.get(v, 0) for v in VERDICTS} if verdicts else {},
             accepted=accepted, rejected=rejected, undecided=total - accepted - rejected,
             remerged=sum(s.remerged for s in self._stats), conflicts=sum(s.conflicts for s in self._stats),
         )
+        self._summary = (self._version, summary)
+        return summary
 
     @property
     def has_reviewer(self) -> bool:
@@ -226,17 +284,45 @@ class BatchReview:
         if decision == ACCEPTED and h.conflict:
             return False
         was = self.decisions.get(key)
+        preview = self._preview
+        prepared = preview is not None and preview[0] == (key, self._version) and decision == REJECTED
         if decision is None:
             self.decisions.pop(key, None)
         else:
             self.decisions[key] = decision
         if (was == REJECTED) != (decision == REJECTED):  # what the page's later sources build on changed
-            self._restack(self.page_of(key))
+            if prepared and preview is not None:
+                self._install(preview[1])  # derived ahead, over exactly these decisions
+            else:
+                self._restack(self.page_of(key))
+        self._version += 1
         return True
+
+    def preview_reject(self, key: str) -> PageState | None:
+        """The page of hunk ``key`` as it will stand once ``key`` is rejected; nothing is decided.
+
+        The review keeps the derivation: :meth:`decide` rejecting ``key`` next takes it as it
+        is (the same hunks), unless another decision came in between. None when ``key`` is
+        rejected already.
+        """
+        if self.decisions.get(key) == REJECTED:
+            return None
+        if self._preview is not None and self._preview[0] == (key, self._version):
+            return self._preview[1].state
+        decisions = dict(self.decisions)
+        decisions[key] = REJECTED
+        derivation = self._derive(self.page_of(key), decisions)
+        self._preview = ((key, self._version), derivation)
+        return derivation.state
 
     def accept_ok(self) -> list[str]:
         """Accept every undecided hunk the second reviewer found ``ok``; the keys accepted."""
-        return self._accept(h for h in self.all_hunks() if h.verdict == "ok")
+        decisions = self.decisions
+        keys = [key for stats in self._stats for key in stats.ok if key not in decisions]
+        for key in keys:
+            decisions[key] = ACCEPTED
+        self._version += 1
+        return keys
 
     def decide_page(self, page: int, decision: Decision) -> list[str]:
         """Decide the page's undecided hunks the reviewer did not question (no verdict, or ``ok``)."""
@@ -253,6 +339,7 @@ class BatchReview:
         keys = [h.key for h in hunks if h.key not in self.decisions and not h.conflict]
         for key in keys:
             self.decisions[key] = ACCEPTED  # an acceptance changes no later base: nothing to re-derive
+        self._version += 1
         return keys
 
     def _reject(self, hunks: list[BatchHunk]) -> list[str]:
@@ -262,52 +349,79 @@ class BatchReview:
             self.decisions[key] = REJECTED
         for p in sorted(pages):
             self._restack(p)
+        self._version += 1
         return keys
 
     # ---------------------------------------------------------------- re-deriving
     def _restack(self, p: int) -> None:
         """Re-derive page ``p``'s changes over the decisions of its earlier sources (:mod:`.restack`)."""
+        self._install(self._derive(p, self.decisions))
+
+    def _derive(self, p: int, decisions: dict[str, Decision]) -> _Derivation:
+        """Page ``p`` derived over ``decisions``, which it changes (decisions carried to re-merged hunks,
+        acceptances of a conflict dropped); the review's own state is left as it is."""
         page = self.pages[p]
         originals = [self.sources[s].changeset.files[f] for s, f in page.parts]
         labels = [self.sources[s].source for s, _ in page.parts]
-        for old in self._hunks[p]:
-            self._by_key.pop(old.key, None)
 
         def rejected(i: int, here: Restacked) -> set[str]:
             s, f = page.parts[i]
             before = self._derived.get((s, f))
             if before is not None and before.change is not here.change:
-                self._carry_decisions(s, before.change, here.change)
-            return {h.id for h in here.change.hunks if self.decisions.get(f"{s}:{h.id}") == REJECTED}
+                _carry_decisions(decisions, s, before.change, here.change)
+            return {h.id for h in here.change.hunks if decisions.get(f"{s}:{h.id}") == REJECTED}
 
         derived = restack_page(originals, rejected, labels)
         hunks: list[BatchHunk] = []
-        page.regions = {}
+        regions: dict[int, list[str]] = {}
+        conflicts: dict[int, str] = {}
+        by_part: dict[tuple[int, int], Restacked] = {}
         for (s, f), d in zip(page.parts, derived):
-            self._derived[(s, f)] = d
+            by_part[(s, f)] = d
             if d.regions:
-                page.regions[s] = d.regions
+                regions[s] = d.regions
+            if d.conflict:
+                conflicts[s] = d.conflict
             for h in d.change.hunks:
                 key = f"{s}:{h.id}"
-                if d.conflict and self.decisions.get(key) == ACCEPTED:
-                    del self.decisions[key]  # a conflict is never applied
-                self._by_key[key] = (p, len(hunks))
+                if d.conflict and decisions.get(key) == ACCEPTED:
+                    del decisions[key]  # a conflict is never applied
                 hunks.append(BatchHunk(key, s, page.path, h, d.remerged, d.conflict))
-        self._hunks[p] = hunks
-        self._stats[p] = _PageStats(Counter(h.verdict for h in hunks if h.verdict),
-                                    sum(1 for d in derived if d.remerged), sum(1 for d in derived if d.conflict))
+        stats = _PageStats(Counter(h.verdict for h in hunks if h.verdict),
+                           sum(1 for d in derived if d.remerged), sum(1 for d in derived if d.conflict),
+                           [h.key for h in hunks if h.verdict == "ok" and not h.conflict])
+        return _Derivation(p, PageState(hunks, regions, conflicts, decisions), by_part, stats, decisions)
 
-    def _carry_decisions(self, s: int, old: FileChange, new: FileChange) -> None:
-        """A re-derived change's hunks keep the decisions of the hunks with the same lines."""
-        by_lines = {}
-        for h in old.hunks:
-            key = f"{s}:{h.id}"
-            if key in self.decisions:
-                by_lines[tuple(h.lines)] = self.decisions.pop(key)
-        for h in new.hunks:
-            decision = by_lines.get(tuple(h.lines))
-            if decision is not None:
-                self.decisions[f"{s}:{h.id}"] = decision
+    def _install(self, derivation: _Derivation) -> None:
+        """Make ``derivation`` the page's state (its decisions become the review's)."""
+        p = derivation.page
+        for old in self._hunks[p]:
+            self._by_key.pop(old.key, None)
+        self._derived.update(derivation.derived)
+        hunks = derivation.state.hunks
+        for i, h in enumerate(hunks):
+            self._by_key[h.key] = (p, i)
+        self.pages[p].regions = derivation.state.regions
+        self._hunks[p] = hunks
+        self._stats[p] = derivation.stats
+        if derivation.decisions is not self.decisions:  # a preview's: the review's own mapping stays the one shown
+            self.decisions.clear()
+            self.decisions.update(derivation.decisions)
+        self._states[p] = replace(derivation.state, decisions=self.decisions)
+        self._preview = None
+
+
+def _carry_decisions(decisions: dict[str, Decision], s: int, old: FileChange, new: FileChange) -> None:
+    """A re-derived change's hunks keep the decisions of the hunks with the same lines."""
+    by_lines = {}
+    for h in old.hunks:
+        key = f"{s}:{h.id}"
+        if key in decisions:
+            by_lines[tuple(h.lines)] = decisions.pop(key)
+    for h in new.hunks:
+        decision = by_lines.get(tuple(h.lines))
+        if decision is not None:
+            decisions[f"{s}:{h.id}"] = decision
 
 
 def _pending_sources(vault: Vault, batch: Batch) -> list[SourceChanges]:
@@ -331,5 +445,5 @@ def reviewable_batches(vault: Vault) -> list[Batch]:
             if any(e.changeset and (store.folder / f"{e.changeset}.json").is_file() for e in b.entries)]
 
 
-__all__ = ["ACCEPTED", "REJECTED", "BatchHunk", "BatchReview", "BatchSummary", "NoBatch", "PageChanges",
+__all__ = ["ACCEPTED", "REJECTED", "BatchHunk", "BatchReview", "BatchSummary", "NoBatch", "PageChanges", "PageState",
            "SourceChanges", "reviewable_batches"]

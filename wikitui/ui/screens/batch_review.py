@@ -28,12 +28,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.css.scalar import Scalar, ScalarOffset
@@ -42,7 +43,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
 from wikitui import gc_tuning
-from wikitui.core.batch.review import ACCEPTED, REJECTED, BatchHunk, BatchReview, Decision
+from wikitui.core.batch.review import ACCEPTED, BatchHunk, BatchReview, Decision, PageState
 from wikitui.core.batch.review_apply import BatchApplied
 from wikitui.core.base.errors import WikituiError
 from wikitui.core.vault.visible_text import visible, visible_line
@@ -103,8 +104,10 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         self.cursor = 0
         self._entries = [PageEntry(review, p) for p in range(len(review.pages))]
         self._shown: dict[int, tuple[list[BatchHunk], PageShown]] = {}
+        self._shown_ahead: tuple[list[BatchHunk], PageShown] | None = None  # the page as `r` will leave it
         self._view_page: int | None = None
-        self._hunk_views: dict[str, tuple[Any, tuple[bool, str | None], ShownHunk]] = {}
+        # By key and hunk: a page as it stands and as a rejection will re-derive it are drawn side by side.
+        self._hunk_views: LRUCache[tuple[str, int], tuple[Any, tuple[bool, str | None], ShownHunk]] = LRUCache(8192)
         self._changes = 0  # decisions taken so far (the summary and page list redraw when it moved)
         self._summary_drawn = -1
         self._pages_drawn = -1
@@ -161,27 +164,36 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
     # ---------------------------------------------------------------- the pages
     def _page_shown(self, p: int) -> PageShown:
         """Page ``p`` for the diff view, made again only when the review re-derived it."""
-        hunks = self.review.hunks(p)
-        cached = self._shown.get(p)
-        if cached is not None and cached[0] is hunks:
-            return cached[1]
+        return self._shown_for(p, self.review.page_state(p))
+
+    def _shown_for(self, p: int, state: PageState, *, ahead: bool = False) -> PageShown:
+        """Page ``p`` in ``state`` for the diff view; ``ahead``: a state a rejection will install (kept aside)."""
+        hunks = state.hunks
+        for cached in (self._shown.get(p), self._shown_ahead):
+            if cached is not None and cached[0] is hunks:
+                if not ahead:
+                    self._shown[p] = cached
+                return cached[1]
         page = self.review.pages[p]
         names = [f"{s + 1}. {self.review.sources[s].source}" for s, _ in page.parts]
         reason = "from " + ", ".join(names)
-        for s, regions in page.regions.items():
-            why = self.review.derived(s, next(f for t, f in page.parts if t == s)).conflict
+        for s, regions in state.regions.items():
+            why = state.conflicts.get(s)
             reason += f"\n✗ {s + 1}. {self.review.sources[s].source}: {why}\n" + visible("".join(regions)).rstrip()
         shown = PageShown(page.path, self._entries[p].action, reason, [self._shown_hunk(h) for h in hunks])
-        self._shown[p] = (hunks, shown)
+        if ahead:
+            self._shown_ahead = (hunks, shown)
+        else:
+            self._shown[p] = (hunks, shown)
         return shown
 
     def _shown_hunk(self, h: BatchHunk) -> ShownHunk:
         """``h`` as drawn, the same object while it is unchanged (the diff view keeps its highlighting by identity)."""
-        cached = self._hunk_views.get(h.key)
+        cached = self._hunk_views.get((h.key, id(h.hunk)))
         if cached is not None and cached[0] is h.hunk and cached[1] == (h.remerged, h.conflict):
             return cached[2]
         view = shown_hunk(self.review, h)
-        self._hunk_views[h.key] = (h.hunk, (h.remerged, h.conflict), view)
+        self._hunk_views[(h.key, id(h.hunk))] = (h.hunk, (h.remerged, h.conflict), view)
         return view
 
     def _sync(self, changed: Sequence[str] = (), *, full: bool = False) -> None:
@@ -201,9 +213,9 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
                 if key in at:
                     diff.refresh_hunk(at[key])
             diff.cursor = self.cursor
-        touched = {self.page} | {self.review.page_of(k) for k in changed if self._known(k)}
+        touched = {self.page} | self.review.pages_of(changed)
         for p in range(len(self._entries)) if full else touched:
-            pages.set_decided(p, sum(1 for h in self.review.hunks(p) if h.key in self.review.decisions))
+            pages.set_decided(p, self.review.decided(p))
         self._pages_drawn = self._changes  # the list shows every decision taken
         pages.select(self.page)
         self._update_counts()
@@ -213,9 +225,12 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         """After the paint, render what the next key most likely shows, a row per event-loop turn.
 
         First the rows ``j`` and ``a`` show (the cursor's hunk not selected, as it is and
-        accepted; the next hunk selected), those ``A`` shows (the hunks on the screen it would
-        accept, accepted), then the next page's first screen (where ``n``, and
-        ``a`` / ``r`` on a page's last hunk, go); a key's rows are then painted from the cache.
+        accepted; the next hunk selected), then what ``r`` shows (the page re-derived without
+        the cursor's hunk, :meth:`~wikitui.core.batch.review.BatchReview.preview_reject`, laid
+        out and drawn with the cursor on the next undecided hunk), those ``A`` shows (the hunks
+        on the screen it would accept, accepted), then the next page's first screen (where
+        ``n``, and ``a`` / ``r`` on a page's last hunk, go); a key's rows are then painted from
+        the cache.
         A key cancels the warming it interrupts and starts its own. bench/batch_review.py at
         2,000 hunks (2026-12-03, two runs each, the machine loop at 7-9.7 ms): ``n`` key to the
         whole answer 26-29 ms before, 17-18 ms with the next page warmed and the page list's lazy
@@ -238,21 +253,41 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
             if cursor + 1 < len(hunks):
                 steps.append(diff.warm_hunk(cursor + 1, selected=True, decision=decided(hunks[cursor + 1].key)))
             steps.append(diff.warm_hunk(cursor, selected=False, decision=ACCEPTED))
+            steps.append(self._warm_rejection(p, cursor, hunks[cursor].key))
             # What `A` shows: the hunks on the screen it would accept, accepted.
             steps += [diff.warm_hunk(i, selected=i == cursor, decision=ACCEPTED) for i in diff.visible_hunks()
                       if hunks[i].key not in self.review.decisions and hunks[i].verdict in (None, "ok")]
+        if self.review.has_reviewer:
+            steps.append(self._warm_accept_ok())
         if p + 1 < len(self.review.pages):
             steps.append(diff.warm(self._page_shown(p + 1)))
         for step in steps:
             for _ in step:
                 await asyncio.sleep(0)
 
-    def _known(self, key: str) -> bool:
-        try:
-            self.review.page_of(key)
-        except KeyError:
-            return False
-        return True
+    def _warm_accept_ok(self) -> Iterator[None]:
+        """What ``o`` will show in the page list: the entries on the screen with its acceptances counted.
+
+        (Its hunks on the screen are those ``A`` shows, warmed accepted already.)
+        """
+        pages = self.query_one(ChangesetFileList)
+        decisions = self.review.decisions
+        for p in pages.visible_entries():
+            taken = sum(1 for key in self.review.reviewer_ok(p) if key not in decisions)
+            if taken:
+                yield from pages.warm_entry(p, self.review.decided(p) + taken)
+
+    def _warm_rejection(self, p: int, cursor: int, key: str) -> Iterator[None]:
+        """What ``r`` will show: page ``p`` re-derived without hunk ``key``, the cursor on the next undecided hunk."""
+        state = self.review.preview_reject(key)  # the three-way re-merges, kept for the rejection
+        yield
+        if state is None:
+            return
+        shown = self._shown_for(p, state, ahead=True)
+        after = next((i for i in range(cursor + 1, len(state.hunks)) if state.hunks[i].key not in state.decisions),
+                     None)
+        if after is not None:  # (else `r` goes on to another page)
+            yield from self.query_one(DiffView).warm(shown, cursor=after, decisions=state.decisions)
 
     def _update_counts(self) -> None:
         if self._counts_drawn == self._changes:
@@ -322,13 +357,15 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         else:
             self._sync(full=self._pages_drawn != self._changes)
 
-    def _after(self, changed: list[str], *, moved: bool = False) -> None:
+    def _after(self, changed: list[str]) -> None:
+        # A page the decisions re-derived is shown anew (a new change for the diff view); the others redraw the
+        # changed hunks only, and the page list the pages of the changed hunks.
         self._changes += 1
         if self.summary_shown:
             self._show_summary()
             self._update_counts()
         else:
-            self._sync(changed, full=moved)
+            self._sync(changed)
 
     def action_accept_ok(self) -> None:
         """``o``: accept every hunk the second reviewer found ok."""
@@ -349,9 +386,8 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
             self.notify(f"{h.conflict}: this hunk cannot be applied; r rejects it, or take back the earlier "
                         "rejection (u).", title="Conflict", severity="error")
             return
-        before = self.review.hunks(self.page)
         self._next_undecided()
-        self._after([h.key], moved=before is not self.review.hunks(self.page) or self._view_page != self.page)
+        self._after([h.key])
         if self.review.summary().undecided == 0:
             self.notify("Every hunk is decided: enter applies, esc leaves it all pending.", timeout=3)
 
@@ -362,14 +398,14 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
         h = self.current
         if h is not None:
             self.review.decide(h.key, None)
-            self._after([h.key], moved=True)
+            self._after([h.key])
 
     def action_decide_page(self, decision: Decision) -> None:
         """``A`` / ``R``: the page's unquestioned hunks."""
         if self._to_pages():
             return
         if self.review.pages:
-            self._after(self.review.decide_page(self.page, decision), moved=decision == REJECTED)
+            self._after(self.review.decide_page(self.page, decision))
 
     def action_decide_source(self, decision: Decision) -> None:
         """``s`` / ``S``: every unquestioned hunk of the source of the hunk under the cursor."""
@@ -380,7 +416,7 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
             keys = self.review.decide_source(h.source, decision)
             self.notify(f"{'Accepted' if decision == ACCEPTED else 'Rejected'} {plural(len(keys), 'hunk')} of "
                         f"{visible_line(self.review.sources[h.source].source)}", timeout=2)
-            self._after(keys, moved=decision == REJECTED)
+            self._after(keys)
 
     def action_move(self, delta: int) -> None:
         """``j`` / ``k``: the next or previous hunk, across pages."""

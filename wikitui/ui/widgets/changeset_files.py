@@ -8,10 +8,11 @@ the most.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from textual import events
+from textual.cache import LRUCache
 from textual.content import Content
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -112,7 +113,10 @@ class ChangesetFileList(SteadyScrollView, can_focus=False):
         self._decided = [0] * len(self._files)
         self._disk = ["same"] * len(self._files)
         self._selected = 0
-        self._entries: dict[tuple[int, bool], list[Strip]] = {}
+        # Drawn entries by what they show (file, selected, decided, disk state): a batch review draws the
+        # entries a key will show ahead of it (warm_entry), and the key then paints them from here.
+        self._entries: LRUCache[tuple[int, bool, int, str], list[Strip]] = LRUCache(4096)
+        self._drawn: dict[int, Strip] = {}  # what each row on the screen was last drawn as (see _redraw)
         self._lines: list[tuple[int, int]] = []  # (file, line within its entry) per row
         self._starts: list[int] = []
         self._width = 0
@@ -126,11 +130,13 @@ class ChangesetFileList(SteadyScrollView, can_focus=False):
         """The text file ``index``'s entry shows."""
         return "\n".join(strip.text.rstrip() for strip in self._entry(index, index == self._selected))
 
-    def _entry(self, index: int, selected: bool) -> list[Strip]:
-        strips = self._entries.get((index, selected))
+    def _entry(self, index: int, selected: bool, decided: int | None = None) -> list[Strip]:
+        decided = self._decided[index] if decided is None else decided
+        key = (index, selected, decided, self._disk[index])
+        strips = self._entries.get(key)
         if strips is None:
             width = self._width
-            prompt = _file_prompt(self._files[index], self._decided[index], width - 2, self._disk[index])
+            prompt = _file_prompt(self._files[index], decided, width - 2, self._disk[index])
             base = self.visual_style
             strips = []
             for line in prompt.split("\n"):
@@ -138,8 +144,27 @@ class ChangesetFileList(SteadyScrollView, can_focus=False):
                 if selected:
                     line = line.stylize_before("on $primary 25%")
                 strips.append(Strip(line.render_segments(base), line.cell_length).adjust_cell_length(width, base.rich_style))
-            self._entries[(index, selected)] = strips
+            self._entries[key] = strips
         return strips
+
+    def visible_entries(self) -> list[int]:
+        """The indexes of the entries with a row on the screen now."""
+        if not self._starts:
+            return []
+        top = self.scroll_offset.y
+        rows = self._lines[top:top + self.size.height]
+        return sorted({index for index, _ in rows})
+
+    def warm_entry(self, index: int, decided: int) -> Iterator[None]:
+        """Draw entry ``index`` as it will look with ``decided`` hunks decided, for the key that will show it so
+        (the batch review's ``o``); a step. Nothing shown changes."""
+        if not self._starts or not 0 <= index < len(self._files):
+            return
+        strips = self._entry(index, index == self._selected, decided)
+        start, count = self.rows_of(index)
+        for k, strip in enumerate(strips[:count]):
+            strip.apply_offsets(0, start + k)  # (kept by the strip: render_line asks it the same)
+        yield
 
     def _height(self, index: int) -> int:
         """How many rows entry ``index`` takes (as :func:`_file_prompt` lays it out), without drawing it."""
@@ -152,6 +177,7 @@ class ChangesetFileList(SteadyScrollView, can_focus=False):
         # (a ContentSwitcher showing the list again is one).
         self._width = max(self.scrollable_content_region.width, 12)
         self._entries.clear()
+        self._drawn.clear()
         self._lines, self._starts = [], []
         for index in range(len(self._files)):
             self._starts.append(len(self._lines))
@@ -200,17 +226,20 @@ class ChangesetFileList(SteadyScrollView, can_focus=False):
         return start, end - start
 
     def _redraw(self, index: int) -> None:
-        # The entry is drawn again when it is next painted, if it is: ``o`` in a batch review changes 200
-        # entries, and drawing each here was ~45 of its 60-120 ms (bench/batch_review.py); its height stays.
-        self._entries.pop((index, False), None)
-        self._entries.pop((index, True), None)
+        # The entry is drawn again when it is next painted, if it is (its strips are kept by what they show: a
+        # new count is a new entry): ``o`` in a batch review changes 200 entries, and drawing each here was ~45
+        # of its 60-120 ms (bench/batch_review.py); its height stays.
         if self._starts:
             start, count = self.rows_of(index)
             top = self.scroll_offset.y
             # Off screen it is drawn when it comes: ``o`` in a batch review changes 200 entries, and refreshing
-            # each was ~30 ms of its answer (bench/batch_review.py: ``o`` 49-65 -> 25-32 ms).
+            # each was ~30 ms of its answer (bench/batch_review.py: ``o`` 49-65 -> 25-32 ms). On the screen, the
+            # rows that look different: a new count changes the entry's second row, rarely its first.
             if start + count > top and start < top + self.size.height:
-                self.refresh_lines(start, count)
+                strips = self._entry(index, index == self._selected)
+                for k in range(count):
+                    if k >= len(strips) or self._drawn.get(start + k) != strips[k]:
+                        self.refresh_lines(start + k, 1)
 
     def render_line(self, y: int) -> Strip:
         """One row of the list (line API)."""
@@ -221,6 +250,7 @@ class ChangesetFileList(SteadyScrollView, can_focus=False):
         strips = self._entry(index, index == self._selected)
         if k >= len(strips):  # (never: _height counts the entry's lines)
             return Strip.blank(self.scrollable_content_region.width, self.visual_style.rich_style)
+        self._drawn[row] = strips[k]
         return strips[k].apply_offsets(0, row)
 
     def on_click(self, event: events.Click) -> None:

@@ -149,6 +149,11 @@ class DiffView(SteadyScrollView, can_focus=False):
         # Laid-out rows of files already shown, for going back and forth.
         self._layouts: LRUCache[tuple, tuple[Any, list[_Row], list[tuple[int, int]]]] = LRUCache(32)
         self._layout_notes: tuple[str | None, ...] = ()  # the notes the rows were laid out with
+        # What each row on the screen was last drawn as (its strip's key), so a decision redraws the rows whose
+        # drawing it changes. bench/batch_review.py at 2,000 hunks (2026-12-03, machine loop 3.0-3.2 ms): see
+        # refresh_hunk.
+        # (The row's content is kept with its key: the key names it by id, which must not be reused while kept.)
+        self._drawn: dict[int, tuple[tuple, Content | None]] = {}
         self._added = "success"
         self._removed = "error"
 
@@ -230,7 +235,11 @@ class DiffView(SteadyScrollView, can_focus=False):
                 time, so the caller keeps it and calls :meth:`refresh_hunk` on change.
             notes: Hunk id to the user's reason for the agent (shown under the header).
             cursor: The selected hunk, or None.
+
+        Another file starts at its top; the file shown, changed (a batch page re-derived after a
+        rejection), keeps the view where it is and redraws the rows that look different.
         """
+        same_file = self._change is not None and self._rows and getattr(self._change, "path", None) == change.path
         self._change = change
         self._decisions = decisions
         self._notes = notes if notes is not None else {}
@@ -239,8 +248,9 @@ class DiffView(SteadyScrollView, can_focus=False):
         self._number_width = _number_width(self._lines)
         hunks = len(self._lines)
         self.set_reactive(DiffView.cursor, None if cursor is None or not hunks else min(max(cursor, 0), hunks - 1))
-        self._build_rows()
-        self.scroll_to(y=0, animate=False, immediate=True)
+        self._build_rows(redraw_all=not same_file)
+        if not same_file:
+            self.scroll_to(y=0, animate=False, immediate=True)
         self._scroll_to_cursor()
 
     def refresh_hunk(self, index: int) -> None:
@@ -250,8 +260,13 @@ class DiffView(SteadyScrollView, can_focus=False):
         if self._layout_notes[index] != self._notes.get(self._change.hunks[index].id):
             self._build_rows()  # the note changed: rows shift
             return
+        # Only the rows on the screen whose drawing changes: an acceptance changes the header row alone (an
+        # accepted line is drawn as an undecided one), so `o` and `A` redraw a row a hunk, not all of them.
+        # Rows off the screen are drawn as they scroll in. bench/batch_review.py: see _drawn in __init__.
         start, end = self._hunk_rows[index]
-        self.refresh_lines(start, end - start)  # the strip cache is keyed by decision: no purge
+        top = self.scroll_offset.y
+        height = self.scrollable_content_region.height or self.size.height
+        self._refresh_changed(max(start, top), min(end, top + height))
 
     def hunk_region(self, index: int) -> tuple[int, int]:
         """First row and end row (exclusive) of hunk ``index`` in the view's lines."""
@@ -303,24 +318,33 @@ class DiffView(SteadyScrollView, can_focus=False):
         """The cells before a row's text in the shown file (bar, marker, line numbers, sign)."""
         return _gutter_cells(self._number_width)
 
-    def warm(self, change: Any, *, cursor: int = 0) -> Iterator[None]:
+    def warm(self, change: Any, *, cursor: int = 0, decisions: Mapping[str, str] | None = None) -> Iterator[None]:
         """Lay ``change`` out and render the rows its first screen will show, a row per step.
 
         A generator: run it a step at a time in idle moments (the batch review warms the
-        page ``n`` goes to next), and :meth:`show` of ``change`` then finds its rows laid
-        out and painted. Nothing shown changes. The file's notes, link marks and evidence are
-        taken to be none (as the batch review has them).
+        page ``n`` goes to next, and the page as ``r`` will re-derive it), and :meth:`show` of
+        ``change`` with hunk ``cursor`` selected then finds its rows highlighted, laid out and
+        painted, scrolled as :meth:`show` scrolls them. ``decisions``: the decisions it will be
+        shown with (default: the ones shown now). Nothing shown changes. The file's notes, link
+        marks and evidence are taken to be none (as the batch review has them).
         """
         self._pick_colours()
-        lines = [self._highlighted_lines(hunk) for hunk in change.hunks]
-        yield
+        lines = []
+        for hunk in change.hunks:
+            entry = self._highlighted.get(id(hunk))
+            lines.append(self._highlighted_lines(hunk))
+            if entry is None or entry[0] is not hunk:
+                yield  # a hunk highlighted now (Pygments): a step of its own
         width = max(self.scrollable_content_region.width, 20)
         number_width = _number_width(lines)
-        rows, _ = self._laid_out(change, lines, number_width, width, {})
+        rows, hunk_rows = self._laid_out(change, lines, number_width, width, {})
         yield
+        decided = self._decisions if decisions is None else decisions
         height = self.scrollable_content_region.height or self.size.height
-        for row in rows[:height]:
-            decision = self._decisions.get(change.hunks[row.hunk].id) if row.hunk >= 0 else None
+        # Where show() scrolls: the top, then to the cursor's hunk.
+        top = self._top_for(hunk_rows[cursor], 0, len(rows)) if 0 <= cursor < len(hunk_rows) else 0
+        for row in rows[top:top + height]:
+            decision = decided.get(change.hunks[row.hunk].id) if row.hunk >= 0 else None
             self._strip(row, row.hunk == cursor and row.hunk >= 0, decision, False, width, number_width)
             yield
 
@@ -345,8 +369,12 @@ class DiffView(SteadyScrollView, can_focus=False):
             self._strip(row, selected, decision, False, width, self._number_width)
             yield
 
-    def _build_rows(self) -> None:
-        """Lay the shown file out in rows for the current width (wrapping long lines)."""
+    def _build_rows(self, *, redraw_all: bool = True) -> None:
+        """Lay the shown file out in rows for the current width (wrapping long lines).
+
+        ``redraw_all=False``: the view stays where it is, so only the rows on the screen that
+        look different are drawn again (the others are what they were).
+        """
         width = max(self.scrollable_content_region.width, 20)
         self._wrap_width = width
         self._evidence_row = None
@@ -354,7 +382,24 @@ class DiffView(SteadyScrollView, can_focus=False):
             self._change, self._lines, self._number_width, width, self._notes)
         self._layout_notes = tuple(self._notes.get(h.id) for h in self._change.hunks)
         self.virtual_size = Size(width, len(self._rows))
-        self.refresh()
+        if redraw_all:
+            self._drawn.clear()
+            self.refresh()
+            return
+        top = self.scroll_offset.y
+        height = self.scrollable_content_region.height or self.size.height
+        self._refresh_changed(top, top + height)
+
+    def _refresh_changed(self, start: int, end: int) -> None:
+        """Redraw the rows from ``start`` to ``end`` (on the screen) whose drawing changed since they were drawn."""
+        run: int | None = None
+        for row_index in range(start, end + 1):
+            stale = row_index < end and self._drawn.get(row_index, ((), None))[0] != self._row_key(row_index)
+            if stale and run is None:
+                run = row_index
+            elif not stale and run is not None:
+                self.refresh_lines(run, row_index - run)
+                run = None
 
     def _laid_out(self, change: Any, lines: list[list[HunkLine]], number_width: int, width: int,
                   notes: Mapping[str, str]) -> tuple[list[_Row], list[tuple[int, int]]]:
@@ -427,6 +472,7 @@ class DiffView(SteadyScrollView, can_focus=False):
         """The theme changed: re-pick the colours and redraw everything."""
         super().notify_style_update()
         self._strips.clear()
+        self._drawn.clear()
         if self._change is not None and self.is_attached and self._pick_colours():
             self._lines = [self._highlighted_lines(hunk) for hunk in self._change.hunks]
             self._build_rows()
@@ -442,6 +488,7 @@ class DiffView(SteadyScrollView, can_focus=False):
         width = self.scrollable_content_region.width
         row_index = scroll_y + y
         if row_index >= len(self._rows):
+            self._drawn[row_index] = (("blank", width), None)
             return Strip.blank(width, self.visual_style.rich_style)
         row = self._rows[row_index]
         decision = None
@@ -449,17 +496,36 @@ class DiffView(SteadyScrollView, can_focus=False):
             decision = self._decisions.get(self._change.hunks[row.hunk].id)
         selected = row.hunk == self.cursor and row.hunk >= 0
         pointed = row_index == self._evidence_row
+        key = self._key(row, selected, decision, pointed, width, self._number_width)
+        self._drawn[row_index] = (key, row.content)
         return self._strip(row, selected, decision, pointed, width, self._number_width).apply_offsets(0, row_index)
+
+    def _row_key(self, row_index: int) -> tuple:
+        """The key of the strip row ``row_index`` would be drawn with now (as :meth:`render_line` draws it)."""
+        if row_index >= len(self._rows):
+            return ("blank", self.scrollable_content_region.width)
+        row = self._rows[row_index]
+        decision = self._decisions.get(self._change.hunks[row.hunk].id) if row.hunk >= 0 else None
+        return self._key(row, row.hunk == self.cursor and row.hunk >= 0, decision, row_index == self._evidence_row,
+                         self.scrollable_content_region.width, self._number_width)
+
+    @staticmethod
+    def _key(row: _Row, selected: bool, decision: str | None, pointed: bool, width: int, number_width: int) -> tuple:
+        """What a row's drawing depends on. A decision shows on the hunk's header row; of the other rows, only a
+        rejected hunk's lines look different (faded), so an accepted line shares the undecided line's strip."""
+        if row.kind != "header":
+            decision = REJECTED if decision == REJECTED and row.kind not in ("note", "evidence") else None
+        return (id(row.content), row.kind, row.hunk < 0, row.old, row.new, number_width, selected, decision,
+                pointed, width)
 
     def _strip(self, row: _Row, selected: bool, decision: str | None, pointed: bool, width: int,
                number_width: int) -> Strip:
         """``row`` rendered, from the cache when a row showing the same is there."""
-        key = (id(row.content), row.kind, row.hunk < 0, row.old, row.new, number_width, selected, decision,
-               pointed, width)
+        key = self._key(row, selected, decision, pointed, width, number_width)
         cached = self._strips.get(key)
         if cached is not None:
             return cached[1]
-        strip = self._render_row(row, selected, decision, width, pointed, number_width)
+        strip = self._render_row(row, selected, key[7], width, pointed, number_width)
         self._strips[key] = (row.content, strip)
         return strip
 
@@ -530,12 +596,23 @@ class DiffView(SteadyScrollView, can_focus=False):
         """
         if self.cursor is None or not self._hunk_rows or not self.is_attached:
             return
-        start, end = self._hunk_rows[self.cursor]
-        height = self.scrollable_content_region.height or self.size.height
         top = self.scroll_offset.y
-        if start >= top and end <= top + height:
-            return
-        self.scroll_to(y=max(start - 1, 0), animate=False, immediate=True)
+        new_top = self._top_for(self._hunk_rows[self.cursor], top, len(self._rows))
+        if new_top != top:
+            self.scroll_to(y=new_top, animate=False, immediate=True)
+
+    def _top_for(self, hunk_rows: tuple[int, int], top: int, rows: int) -> int:
+        """The view's top once a hunk (its rows ``start``, ``end``) is brought into view from ``top``.
+
+        The same when the hunk is wholly visible, or when the view cannot scroll yet (Textual
+        scrolls only once the scrollbar shows); else its blank separator goes to the top, as far
+        as ``rows`` allow.
+        """
+        start, end = hunk_rows
+        height = self.scrollable_content_region.height or self.size.height
+        if (start >= top and end <= top + height) or not self.allow_vertical_scroll:
+            return top
+        return min(max(start - 1, 0), max(rows - height, 0))
 
     def _scroll_to_row(self, row: int) -> None:
         """Bring one row into view (the evidence cursor's)."""
