@@ -168,3 +168,18 @@ async def test_o_paints_the_page_list_it_drew_ahead(tmp_path, monkeypatch):
         assert "2/2 decided" in listing.entry_text(1)  # the gizmo page: both ok
         assert "4 accepted" in screen_text(app) and screen.review.summary().accepted == 4
         assert prompts == []  # each entry with its new count was drawn ahead
+
+
+async def test_the_summary_out_of_sight_keeps_no_keys(tmp_path):
+    app = BatchApp(snapshot_batch(tmp_path / "v"))
+    async with app.run_test(size=(80, 12)) as pilot:  # a summary taller than the screen: it scrolls
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, BatchReviewScreen)
+        summary = screen.query_one("#batch-summary")
+        assert summary.max_scroll_y > 0
+        await pilot.click("#batch-summary")  # a click gives the summary the arrow keys (to scroll it)
+        assert screen.focused is summary
+        await pilot.press("tab")
+        await pilot.press("down")  # on the pages: the next hunk, not the hidden summary scrolled
+        assert screen.cursor == 1 and summary.scroll_y == 0 and screen.focused is None

@@ -349,9 +349,12 @@ class BatchReviewScreen(Screen[BatchApplied | None]):
     def action_switch(self) -> None:
         """``tab``: the summary or the pages."""
         self._summary_shown = not self._summary_shown
+        summary = self.query_one("#batch-summary")
         # Its own style, not a class: a class re-applies the stylesheet to the summary and its scrollbars and
         # redraws them (~3 ms of a 9 ms turn); the offset alone moves it and keeps what it drew.
-        self.query_one("#batch-summary").styles.offset = _SHOWN if self._summary_shown else _AWAY
+        summary.styles.offset = _SHOWN if self._summary_shown else _AWAY
+        if not self._summary_shown and self.focused is not None and summary in self.focused.ancestors_with_self:
+            self.set_focus(None)  # (clicked, it had the arrow keys: out of sight, they are the hunks' again)
         if self.summary_shown:
             self._show_summary()
         else:
