@@ -89,6 +89,23 @@ async def test_log_md_opens_as_rows_enter_shows_the_diff_t_the_raw_text(git_vaul
     assert app.workspace.pending.list() == []
 
 
+
+async def test_entries_read_after_the_screen_lost_its_widgets_are_let_go(git_vault):
+    """The app quitting removes a screen's widgets before the screen: the entries read meanwhile change nothing."""
+    root = git_vault(later_on_same_line=False)
+    app = workspace(root, watch=False, index=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_ready(pilot)
+        screen = await open_log(pilot, app)
+        rows = screen.rows
+        assert len(rows) == 2
+        await screen.query_one("DataTable").remove()
+        screen._loaded(list(reversed(rows)))  # (as the reading thread hands them over)
+        assert screen.rows == rows  # nothing taken, no NoMatches raised
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, LogScreen), "leaving the log")
+
+
 async def test_esc_goes_back_to_the_page_before_and_a_link_opens_the_rows(git_vault):
     root = git_vault(later_on_same_line=False)
     app = workspace(root, watch=False, index=False)

@@ -28,6 +28,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label
 
@@ -102,12 +103,16 @@ class LogScreen(Screen[LogExit]):
         self.app.call_from_thread(self._loaded, rows)
 
     def _loaded(self, rows: list[LogRow]) -> None:
-        if not self.is_attached:
-            return  # closed while its entries were read (esc at once on the sync's digest)
+        try:
+            table = self.query_one(DataTable)
+            status_label = self.query_one("#log-status", Label)
+        except NoMatches:
+            # Closed while its entries were read (esc at once on the sync's digest, or the app quitting: its
+            # widgets go before the screen does, so the screen can still be attached).
+            return
         if self.only is not None:
             rows = [r for r in rows if r.entry.changeset in self.only]
         self.rows = rows
-        table = self.query_one(DataTable)
         keep = table.cursor_row
         table.clear()
         for row in rows:
@@ -119,7 +124,7 @@ class LogScreen(Screen[LogExit]):
             table.move_cursor(row=min(keep, len(rows) - 1))
         status = (f"{plural(len(rows), 'entry', 'entries')}, newest first · enter shows one's changeset, "
                   "r proposes its revert" if rows else "log.md has no entries yet.")
-        self.query_one("#log-status", Label).update(status)
+        status_label.update(status)
 
     # ------------------------------------------------------------------ actions
     @property
