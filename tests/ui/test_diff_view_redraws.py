@@ -134,3 +134,21 @@ async def test_a_new_count_redraws_the_entry_row_that_shows_it(monkeypatch):
         listing.set_decided(1, 3)  # every hunk decided: the path is no longer bold either
         await pilot.pause()
         assert sorted(drawn) == [start, start + 1] and "3/3 decided" in listing.entry_text(1)
+
+
+async def test_the_selection_going_out_of_sight_brings_half_a_screen_of_entries_with_it():
+    """``n`` through a batch's 200 pages: the list moves once for several entries, not at each (a move repaints it all)."""
+    files = [_change(i, {3: "Line 3, edited.\n"}) for i in range(40)]
+    app = _ListApp(files)
+    async with app.run_test(size=(40, 21)) as pilot:  # ten entries (two rows each) in sight
+        listing = app.query_one(ChangesetFileList)
+        await pilot.pause()
+        moves = 0
+        for index in [*range(40), *range(39, -1, -1)]:  # down the list, and back up
+            before = listing.scroll_offset.y
+            listing.select(index)
+            start, count = listing.rows_of(index)
+            top = listing.scroll_offset.y
+            assert top <= start and start + count <= top + listing.size.height  # always in sight
+            moves += top != before
+        assert moves <= 16, moves  # (11 here; moving at each entry that went out of sight: 60)

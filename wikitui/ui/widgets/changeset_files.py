@@ -217,7 +217,11 @@ class ChangesetFileList(SteadyScrollView, can_focus=False):
         self._redraw(index)
         if self._starts:
             start, count = self.rows_of(index)
-            self.scroll_to_region(Region(0, start, 1, count), animate=False, immediate=True)
+            top = self.scroll_offset.y
+            if start < top or start + count > top + self.size.height:
+                # Out of sight: to the middle, so the next entries are in sight too and the list moves once for
+                # half a screen of them, not at each one (each move repaints every row of the list).
+                self.scroll_to_region(Region(0, start, 1, count), animate=False, immediate=True, center=True)
 
     def rows_of(self, index: int) -> tuple[int, int]:
         """(first row, row count) of entry ``index`` as laid out (counted, not drawn)."""
