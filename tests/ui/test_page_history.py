@@ -149,3 +149,21 @@ def test_history_screen_snapshot(snap_compare, tmp_path):
 
     app = workspace(root, watch=False, index=False, theme="wikitui-dark")
     assert snap_compare(app, terminal_size=(120, 30), run_before=before)
+
+
+async def test_versions_read_while_the_app_quit_are_let_go(tmp_path):
+    """A thread's result that arrives as the app quits (its widgets already removed) changes nothing and raises nothing."""
+    root = vault_with_history(tmp_path)
+    app = workspace(root, watch=False, index=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_ready(pilot)
+        app.main.open_path("wiki/notes.md")
+        await pilot.pause()
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history screen")
+        screen = app.screen
+        await wait_for(pilot, lambda: len(screen.versions) == 3, "the versions")
+        versions = screen.versions
+    assert not app.is_running and not screen.query("OptionList")  # quit: the widgets are gone
+    assert screen._loaded([]) is None and screen._failed("late") is None
+    assert screen.versions == versions

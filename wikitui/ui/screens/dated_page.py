@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label
 
 from wikitui.core.vault.visible_text import visible_line
+from wikitui.ui.handover import handed_over
 from wikitui.ui.widgets.page_view import PageView
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ class DatedPageScreen(Screen[None]):
             return
         self.app.call_from_thread(self._loaded, path, text, version.when, link is not None)
 
+    @handed_over
     def _loaded(self, path: str, text: str, when: str, followed: bool) -> None:
         graph = self.workspace.graph
         if followed:
@@ -101,6 +103,7 @@ class DatedPageScreen(Screen[None]):
         self.query_one("#dated-title", Label).update(visible_line(self.heading))
         page.border_title = visible_line(f"{path} · {self.day.isoformat()} · read-only")
 
+    @handed_over
     def _missing(self, message: str, first: bool) -> None:
         self.notify(message, severity="warning")
         if first:

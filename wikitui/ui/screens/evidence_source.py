@@ -16,6 +16,7 @@ from textual.widgets import Footer, Label
 
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.visible_text import visible_line
+from wikitui.ui.handover import handed_over
 from wikitui.ui.screens.source_display import lexer_for
 from wikitui.ui.widgets.page_view import PageView
 
@@ -72,9 +73,8 @@ class EvidenceSourceScreen(ModalScreen[None]):
         text = source_text(self.vault, self.path)
         self.app.call_from_thread(self._show, text)
 
+    @handed_over
     def _show(self, text: str | None) -> None:
-        if not self.is_attached:
-            return
         page = self.page
         if text is None:
             page.show_message("Cannot be read", f"{self.path} cannot be read any more.")

@@ -35,6 +35,7 @@ from textual.widgets import Footer, Input, Label, OptionList, TextArea
 from textual.widgets.option_list import Option
 
 from wikitui.core.changes.model import make_file_change
+from wikitui.ui.handover import handed_over
 from wikitui.ui.widgets.diff_view import DiffView
 
 if TYPE_CHECKING:
@@ -104,9 +105,11 @@ class HistoryScreen(Screen[None]):
             return
         self.app.call_from_thread(self._loaded, versions)
 
+    @handed_over
     def _failed(self, message: str) -> None:
         self.query_one("#history-status", Label).update(message)
 
+    @handed_over
     def _loaded(self, versions: list[Version]) -> None:
         self.versions = versions
         self._fill()
@@ -222,6 +225,7 @@ class HistoryScreen(Screen[None]):
             return
         self.app.call_from_thread(self._proposed, changeset.id, version)
 
+    @handed_over
     def _proposed(self, changeset_id: str, version: Version) -> None:
         self.proposed = changeset_id
         self.notify(f"Proposed: restore version of {version.day} ({changeset_id}); ctrl+r reviews it.")

@@ -34,6 +34,7 @@ from textual.widgets import DataTable, Footer, Label
 
 from wikitui.core.vault.visible_text import visible_line
 from wikitui.core.base.words import plural
+from wikitui.ui.handover import handed_over
 
 if TYPE_CHECKING:
     from wikitui.core.changes.logged import LogRow
@@ -102,6 +103,7 @@ class LogScreen(Screen[LogExit]):
         rows = log_rows(self.workspace.vault)
         self.app.call_from_thread(self._loaded, rows)
 
+    @handed_over
     def _loaded(self, rows: list[LogRow]) -> None:
         try:
             table = self.query_one(DataTable)

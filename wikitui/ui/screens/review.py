@@ -45,6 +45,7 @@ from wikitui.core.changes.disk_status import DiskStatus
 from wikitui.core.base.errors import Conflict, WikituiError
 from wikitui.core.vault.layout import Vault
 from wikitui.core.vault.visible_text import visible_line
+from wikitui.ui.handover import handed_over
 from wikitui.ui.messages import VaultChanged
 from wikitui.ui.screens.conflict import ConflictScreen
 from wikitui.ui.screens.review_disk import DiskMarks
@@ -167,9 +168,8 @@ class ReviewScreen(Screen[ReviewResult]):
         if marks:
             self.app.call_from_thread(self._show_evidence_marks, marks)
 
+    @handed_over
     def _show_evidence_marks(self, marks: dict[str, Any]) -> None:
-        if not self.is_attached:
-            return
         self.diff_view.evidence_marks = marks
         self._sync(full=True)
 
@@ -179,9 +179,8 @@ class ReviewScreen(Screen[ReviewResult]):
         if marks:
             self.app.call_from_thread(self._show_link_marks, marks)
 
+    @handed_over
     def _show_link_marks(self, marks: dict[str, list[str]]) -> None:
-        if not self.is_attached:
-            return  # the review was left meanwhile
         self.diff_view.link_marks = marks
         self._sync(full=True)
 
@@ -212,6 +211,7 @@ class ReviewScreen(Screen[ReviewResult]):
         found = self._disk.check(indices, rejected)
         self.app.call_from_thread(self._show_disk, seq, found, announce)
 
+    @handed_over
     def _show_disk(self, seq: int, found: list[tuple[int, DiskStatus]], announce: bool) -> None:
         assert self._disk is not None
         files = self.query_one(ChangesetFileList)
