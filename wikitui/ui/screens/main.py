@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Input, TextArea
 
 from wikitui.core.base.words import plural
+from wikitui.ui.handover import handed_over
 from wikitui.ui.inbox_run import InboxRunner
 from wikitui.ui.messages import AskAgentRequested, IndexProgress, IngestRequested, OpenRequested
 from wikitui.ui.screens.navigation import Navigator
@@ -418,6 +419,7 @@ class MainScreen(Screen[None]):
             return
         self.app.call_from_thread(self._synced, result, scheduled)
 
+    @handed_over
     def _sync_failed(self, why: str, scheduled: bool) -> None:
         if scheduled:
             notice = self.sync_schedule.finished(failed=why)
@@ -426,6 +428,7 @@ class MainScreen(Screen[None]):
             return
         self.notify(why, title="Sync", severity="warning")
 
+    @handed_over
     def _synced(self, result: Any, scheduled: bool = False) -> None:
         """Show what a sync did, and bring the trees and the page up to date with what it wrote."""
         changed = [*result.written, *result.deleted]
