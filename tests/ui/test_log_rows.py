@@ -104,6 +104,10 @@ async def test_entries_read_after_the_screen_lost_its_widgets_are_let_go(git_vau
         assert screen.rows == rows  # nothing taken, no NoMatches raised
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, LogScreen), "leaving the log")
+    # Mounted as the app quits (a sync's digest pushed at the end of a session): nothing to set up, nothing raised.
+    assert not app.is_running and not screen.query("DataTable")
+    screen.on_mount()
+    assert screen.rows == rows
 
 
 async def test_esc_goes_back_to_the_page_before_and_a_link_opens_the_rows(git_vault):

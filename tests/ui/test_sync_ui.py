@@ -46,6 +46,7 @@ async def test_a_conflict_opens_for_the_person_to_resolve_and_nothing_is_pushed_
         await wait_ready(pilot)
         app.main.action_sync()
         await wait_for(pilot, lambda: isinstance(app.screen, SyncConflictsScreen), "the conflicts", 60)
+        conflicts = app.screen
         await wait_for(pilot, lambda: "Line three of" in screen_text(app), "theirs' lines shown", 30)
         assert "Line 3 (third) of" in screen_text(app) and "wiki/notes.md" in screen_text(app)
         assert read(bob, "wiki/notes.md") == before and git(remote, "rev-parse", "main") == pushed_by_alice
@@ -60,6 +61,9 @@ async def test_a_conflict_opens_for_the_person_to_resolve_and_nothing_is_pushed_
                        "the push", 60)
     text = read(bob, "wiki/notes.md")
     assert "Line three of" in text and "Line 3 (third)" not in text and "<<<<<<<" not in text
+    # Pushed by a sync as the app quits, the screen mounts with its widgets gone: nothing set up, nothing raised.
+    assert not app.is_running and not conflicts.query("DataTable")
+    assert conflicts.on_mount() is None
 
 
 async def test_e_resolves_a_conflict_by_hand_in_the_editor(sides, tmp_path, monkeypatch):  # noqa: F811

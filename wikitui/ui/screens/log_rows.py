@@ -85,7 +85,10 @@ class LogScreen(Screen[LogExit]):
 
     def on_mount(self) -> None:
         """Set up the columns and read the entries off the UI thread."""
-        table = self.query_one(DataTable)
+        try:
+            table = self.query_one(DataTable)
+        except NoMatches:
+            return  # pushed as the app quit (a sync's digest): its widgets are gone already
         for label, key in (("date", "date"), ("operation", "op"), ("title", "title"), ("by", "by"),
                            ("pages", "pages")):
             table.add_column(label, key=key)

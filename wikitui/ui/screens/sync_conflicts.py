@@ -30,6 +30,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 
 from wikitui.core.vault.visible_text import visible, visible_line
 from wikitui.core.base.words import plural
+from wikitui.ui.handover import handed_over
 
 if TYPE_CHECKING:
     from wikitui.core.sync.combine import Conflict
@@ -79,6 +80,7 @@ class SyncConflictsScreen(Screen[None]):
                 yield Static("", id="conflict-regions")
         yield Footer()
 
+    @handed_over  # (pushed by a sync as the app quits, it mounts with its widgets gone)
     def on_mount(self) -> None:
         """Fill the rows (what each path's two sides did) and show the first one's lines."""
         table = self.query_one(DataTable)
