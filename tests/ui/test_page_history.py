@@ -24,17 +24,24 @@ def vault_with_history(tmp_path):
     return root
 
 
+async def open_history(pilot) -> HistoryScreen:
+    """notes.md shown, then ``h``: its history screen, once its three versions are read."""
+    app = pilot.app
+    await wait_ready(pilot)
+    app.main.open_path("wiki/notes.md")
+    await pilot.pause()
+    await pilot.press("h")
+    await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history screen")
+    screen = app.screen
+    await wait_for(pilot, lambda: len(screen.versions) == 3, "the versions")
+    return screen
+
+
 async def test_h_shows_the_versions_compares_two_and_proposes_a_restore(tmp_path):
     root = vault_with_history(tmp_path)
     app = workspace(root, watch=False, index=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await wait_ready(pilot)
-        app.main.open_path("wiki/notes.md")
-        await pilot.pause()
-        await pilot.press("h")
-        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history screen")
-        screen = app.screen
-        await wait_for(pilot, lambda: len(screen.versions) == 3, "the versions")
+        screen = await open_history(pilot)
         text = screen_text(app)
         assert text.index("Spell seven") < text.index("Spell five") < text.index("before wikitui's records")
         assert "openai/tester" in text
@@ -156,13 +163,7 @@ async def test_versions_read_while_the_app_quit_are_let_go(tmp_path):
     root = vault_with_history(tmp_path)
     app = workspace(root, watch=False, index=False)
     async with app.run_test(size=(140, 40)) as pilot:
-        await wait_ready(pilot)
-        app.main.open_path("wiki/notes.md")
-        await pilot.pause()
-        await pilot.press("h")
-        await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen), "the history screen")
-        screen = app.screen
-        await wait_for(pilot, lambda: len(screen.versions) == 3, "the versions")
+        screen = await open_history(pilot)
         versions = screen.versions
     assert not app.is_running and not screen.query("OptionList")  # quit: the widgets are gone
     assert screen._loaded([]) is None and screen._failed("late") is None

@@ -152,7 +152,6 @@ class _Derivation:
     state: PageState
     derived: dict[tuple[int, int], Restacked]
     stats: _PageStats
-    decisions: dict[str, Decision]
 
 
 class BatchReview:
@@ -390,7 +389,7 @@ class BatchReview:
         stats = _PageStats(Counter(h.verdict for h in hunks if h.verdict),
                            sum(1 for d in derived if d.remerged), sum(1 for d in derived if d.conflict),
                            [h.key for h in hunks if h.verdict == "ok" and not h.conflict])
-        return _Derivation(p, PageState(hunks, regions, conflicts, decisions), by_part, stats, decisions)
+        return _Derivation(p, PageState(hunks, regions, conflicts, decisions), by_part, stats)
 
     def _install(self, derivation: _Derivation) -> None:
         """Make ``derivation`` the page's state (its decisions become the review's)."""
@@ -404,9 +403,10 @@ class BatchReview:
         self.pages[p].regions = derivation.state.regions
         self._hunks[p] = hunks
         self._stats[p] = derivation.stats
-        if derivation.decisions is not self.decisions:  # a preview's: the review's own mapping stays the one shown
+        decisions = derivation.state.decisions
+        if decisions is not self.decisions:  # a preview's: the review's own mapping stays the one shown
             self.decisions.clear()
-            self.decisions.update(derivation.decisions)
+            self.decisions.update(decisions)
         self._states[p] = replace(derivation.state, decisions=self.decisions)
         self._preview = None
 
